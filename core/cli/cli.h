@@ -1,0 +1,46 @@
+/* Shared pieces of the `fbe` command-line tool. */
+#ifndef FBE_CLI_H
+#define FBE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/fbe.h"
+
+#define CLI_MAX_INCLUDES 64
+
+/* Options common to the schema-driven commands. */
+typedef struct cli_options {
+  const char *includes[CLI_MAX_INCLUDES];
+  size_t include_count;
+  const char *schema_file;  /* -s */
+  const char *package;      /* -p */
+  const char *type;         /* -t */
+  const char *output;       /* -o */
+  int final;                /* --final */
+  int pretty;               /* --pretty */
+  const char *positional[64];
+  size_t positional_count;
+} cli_options;
+
+/* Parses argv (after the command name). Prints the problem and returns -1 on a bad option. */
+int cli_parse(int argc, char **argv, cli_options *o);
+
+/* Loads the schema named by -s or -p, printing every diagnostic to stderr. */
+fbe_schema *cli_load_schema(const cli_options *o);
+
+/* Reads a whole file ("-" or NULL = stdin). Returns malloc'd data or NULL (message printed). */
+uint8_t *cli_read_file(const char *path, size_t *size);
+
+/* Writes data to path (NULL or "-" = stdout). 0 on success. */
+int cli_write_file(const char *path, const void *data, size_t size);
+
+/* Prints "fbe: what: <error formatted>" to stderr. */
+void cli_print_error(const char *what, const fbe_error *err);
+
+int cmd_check(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_conformance(int argc, char **argv);
+
+#endif

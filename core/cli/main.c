@@ -1,0 +1,38 @@
+/* `fbe`: check schemas, encode/decode/verify messages, run conformance files. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static void usage(FILE *to) {
+  fprintf(to,
+          "usage: fbe COMMAND [OPTIONS]\n"
+          "\n"
+          "commands:\n"
+          "  check [-I DIR]... SCHEMA.fbe            parse and resolve a schema\n"
+          "  encode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [IN.json] [-o OUT]\n"
+          "                                           JSON to binary\n"
+          "  decode ...same options... [--pretty] [IN.bin]   binary to JSON\n"
+          "  verify ...same options... [IN.bin]       exit 0 when valid, 1 with reason and offset\n"
+          "  conformance [-I DIR]... FILE.jsonl...    run conformance records\n"
+          "  version                                  print the library version\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
+  if (!strcmp(cmd, "encode")) return cmd_encode(argc - 2, argv + 2);
+  if (!strcmp(cmd, "decode")) return cmd_decode(argc - 2, argv + 2);
+  if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
+  if (!strcmp(cmd, "conformance")) return cmd_conformance(argc - 2, argv + 2);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("fbe %s\n", fbe_version());
+    return 0;
+  }
+  fprintf(stderr, "fbe: unknown command '%s'\n\n", cmd);
+  usage(stderr);
+  return 2;
+}

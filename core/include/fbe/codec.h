@@ -1,0 +1,55 @@
+/* Encode, decode and verify messages in the two wire models (FORMAT.md 5 and 6). */
+#ifndef FBE_CODEC_H
+#define FBE_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/export.h"
+#include "fbe/error.h"
+#include "fbe/buffer.h"
+#include "fbe/message.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum fbe_model {
+  FBE_MODEL_STANDARD = 0, /* versioned: sizes, type ids and relative pointers */
+  FBE_MODEL_FINAL = 1     /* compact: everything inline */
+} fbe_model;
+
+/* Limits a decoder/verifier enforces against hostile input. */
+typedef struct fbe_limits {
+  uint32_t max_depth;      /* nesting of structs/optionals/collections; default 256 */
+  uint64_t max_model_size; /* largest model accepted; default 1 GiB */
+} fbe_limits;
+
+/* Default limits (max_depth 256, max_model_size 1 GiB). */
+FBE_API fbe_limits fbe_limits_default(void);
+
+/* Appends the model of msg to out (out->size grows by the model size). err may be
+ * NULL. Fails only on out-of-memory or a model over 4 GiB. */
+FBE_API fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out,
+                              fbe_error *err);
+
+/* Checks that data[0..size) starts with a valid model of `type`, without decoding.
+ * On success *model_size (if not NULL) receives the model's size. On failure err
+ * names the reason, the byte offset and the field path. limits may be NULL. */
+FBE_API fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                              size_t size, const fbe_limits *limits, size_t *model_size,
+                              fbe_error *err);
+
+/* Decodes the model at the start of data into a new message allocated in arena.
+ * Every offset and length is checked before use; bytes that are not a valid model
+ * give an error naming the offset (decode does not run the full verify: call
+ * fbe_verify first to reject everything the verifier rejects). Missing fields of
+ * older writers take their defaults (standard model). *model_size receives the
+ * number of bytes the model occupies. */
+FBE_API fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                              size_t size, fbe_arena *arena, const fbe_limits *limits,
+                              fbe_msg **out, size_t *model_size, fbe_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

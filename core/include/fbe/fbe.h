@@ -1,0 +1,15 @@
+/* libfbe: Fast Binary Encoding with schemas loaded at run time. The whole API. */
+#ifndef FBE_FBE_H
+#define FBE_FBE_H
+
+#include "fbe/export.h"
+#include "fbe/version.h"
+#include "fbe/error.h"
+#include "fbe/arena.h"
+#include "fbe/buffer.h"
+#include "fbe/schema.h"
+#include "fbe/message.h"
+#include "fbe/codec.h"
+#include "fbe/json.h"
+
+#endif

@@ -1,0 +1,115 @@
+/* Dynamic messages: one value of a schema struct, with every field reachable by
+ * name or index, including nested structs, optionals and collections.
+ *
+ * Memory: a message and everything in it (strings, collection storage, nested
+ * optionals) live in the fbe_arena it was created in and are freed together by
+ * fbe_arena_free / fbe_arena_reset. The message keeps no reference to its schema:
+ * keep the schema alive while you use the message. */
+#ifndef FBE_MESSAGE_H
+#define FBE_MESSAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/export.h"
+#include "fbe/error.h"
+#include "fbe/arena.h"
+#include "fbe/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fbe_msg fbe_msg;
+
+/* A cursor on one value inside a message: a field, an element, a map key or value.
+ * Plain struct, copy it freely; valid while the arena lives and the container it
+ * points into is not resized. */
+typedef struct fbe_ref {
+  const fbe_type *type;
+  void *slot;
+  fbe_arena *arena;
+} fbe_ref;
+
+/* 16-byte .NET-style decimal, wire layout (FORMAT.md 3.2). */
+typedef struct fbe_decimal { uint8_t bytes[16]; } fbe_decimal;
+/* 16 bytes in canonical (big-endian) order. */
+typedef struct fbe_uuid { uint8_t bytes[16]; } fbe_uuid;
+
+/* New message of struct `type` with every field at its schema default (utc, uuid1,
+ * uuid4 evaluated now). Allocated in arena; NULL when out of memory. */
+FBE_API fbe_msg *fbe_msg_new(fbe_arena *arena, const fbe_struct *type);
+
+FBE_API const fbe_struct *fbe_msg_type(const fbe_msg *msg);
+FBE_API fbe_arena *fbe_msg_arena(const fbe_msg *msg);
+
+/* Cursor on the whole message (a value of kind FBE_KIND_STRUCT). */
+FBE_API fbe_ref fbe_msg_ref(fbe_msg *msg);
+
+/* Deep equality of two values of the same type: floats by bit pattern, decimals by
+ * numeric value. 1 when equal, 0 otherwise. */
+FBE_API int fbe_msg_equal(const fbe_msg *a, const fbe_msg *b);
+FBE_API int fbe_ref_equal(fbe_ref a, fbe_ref b);
+
+/* ---- navigation: every call returns a ref with slot == NULL on a bad name/index
+ * or wrong kind; fbe_ref_ok tells. ---- */
+static inline int fbe_ref_ok(fbe_ref r) { return r.slot != NULL; }
+FBE_API fbe_kind fbe_ref_kind(fbe_ref r);
+FBE_API fbe_ref fbe_ref_field(fbe_ref r, const char *name);       /* struct field by name */
+FBE_API fbe_ref fbe_ref_field_at(fbe_ref r, size_t index);        /* struct field by index */
+FBE_API size_t fbe_ref_count(fbe_ref r);  /* elements of array/vector/list/set, entries of map/hash */
+FBE_API fbe_ref fbe_ref_at(fbe_ref r, size_t index);              /* element i */
+FBE_API fbe_ref fbe_ref_key_at(fbe_ref r, size_t index);          /* map entry i: key */
+FBE_API fbe_ref fbe_ref_value_at(fbe_ref r, size_t index);        /* map entry i: value */
+
+/* ---- optionals ---- */
+FBE_API int fbe_ref_is_null(fbe_ref r);             /* optional holds no value */
+FBE_API fbe_status fbe_ref_set_null(fbe_ref r);
+/* Cursor on the optional's value; makes it present (default value of the element
+ * type) when it was null. slot == NULL when out of memory or not an optional. */
+FBE_API fbe_ref fbe_ref_emplace(fbe_ref r);
+/* Cursor on the optional's value, slot == NULL when null. */
+FBE_API fbe_ref fbe_ref_deref(fbe_ref r);
+
+/* ---- collections ---- */
+/* Appends a default element to vector/list/set, returns a cursor on it. */
+FBE_API fbe_ref fbe_ref_append(fbe_ref r);
+/* Appends a map/hash entry with default key and value; *value receives the value cursor. */
+FBE_API fbe_ref fbe_ref_map_append(fbe_ref r, fbe_ref *value);
+FBE_API fbe_status fbe_ref_clear(fbe_ref r);  /* empties vector/list/set/map/hash */
+
+/* ---- scalar access. Getters fail with FBE_ERR_TYPE on a kind they cannot
+ * represent exactly; setters fail with FBE_ERR_RANGE when the value does not fit.
+ * Integers, bool, char, wchar, enums, flags and timestamps go through int/uint. ---- */
+FBE_API fbe_status fbe_ref_get_int(fbe_ref r, int64_t *out);
+FBE_API fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out);
+FBE_API fbe_status fbe_ref_get_double(fbe_ref r, double *out);  /* float, double */
+FBE_API fbe_status fbe_ref_set_int(fbe_ref r, int64_t v);
+FBE_API fbe_status fbe_ref_set_uint(fbe_ref r, uint64_t v);
+FBE_API fbe_status fbe_ref_set_double(fbe_ref r, double v);
+FBE_API fbe_status fbe_ref_get_bool(fbe_ref r, int *out);
+FBE_API fbe_status fbe_ref_set_bool(fbe_ref r, int v);
+
+/* string / bytes: *data is borrowed from the arena (not NUL-terminated). */
+FBE_API fbe_status fbe_ref_get_bytes(fbe_ref r, const uint8_t **data, size_t *size);
+/* Copies data into the arena. */
+FBE_API fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size);
+FBE_API fbe_status fbe_ref_set_string(fbe_ref r, const char *nul_terminated);
+
+FBE_API fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out);
+FBE_API fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v);
+FBE_API fbe_status fbe_ref_get_uuid(fbe_ref r, fbe_uuid *out);
+FBE_API fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v);
+
+/* Decimal text <-> value. Parsing keeps the scale the text carries ("1.000" -> scale 3)
+ * and accepts exponents; FBE_ERR_RANGE beyond 96 bits / scale 28. Formatting follows
+ * Python's str(Decimal) ("123.5", "1E-7"). out_size >= 48 is always enough. */
+FBE_API fbe_status fbe_decimal_parse(const char *text, size_t length, fbe_decimal *out);
+FBE_API void fbe_decimal_format(const fbe_decimal *v, char *out, size_t out_size);
+/* UUID text (8-4-4-4-12, any case) <-> value; formatting writes 36 chars + NUL. */
+FBE_API fbe_status fbe_uuid_parse(const char *text, size_t length, fbe_uuid *out);
+FBE_API void fbe_uuid_format(const fbe_uuid *v, char out[37]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,80 @@
+/* Bump allocator in a chain of blocks; the first block survives fbe_arena_reset. */
+#include <stdlib.h>
+#include <stdint.h>
+#include "fbe/arena.h"
+
+typedef struct block {
+  struct block *next;
+  size_t size; /* usable bytes after the header */
+} block;
+
+struct fbe_arena {
+  block *head;     /* current block (newest) */
+  uint8_t *ptr;    /* next free byte in head */
+  uint8_t *end;    /* end of head */
+  size_t reserved; /* total bytes malloc'd for blocks */
+};
+
+#define HEADER_SIZE ((sizeof(block) + 15u) & ~(size_t)15u)
+#define FIRST_BLOCK 4096u
+
+static uint8_t *block_data(block *b) { return (uint8_t *)b + HEADER_SIZE; }
+
+fbe_arena *fbe_arena_new(void) {
+  fbe_arena *a = calloc(1, sizeof *a);
+  return a;
+}
+
+void fbe_arena_free(fbe_arena *a) {
+  if (!a) return;
+  block *b = a->head;
+  while (b) {
+    block *next = b->next;
+    free(b);
+    b = next;
+  }
+  free(a);
+}
+
+void fbe_arena_reset(fbe_arena *a) {
+  if (!a || !a->head) return;
+  /* Keep the oldest block (the last in the chain): it is the one every reset reuses. */
+  block *b = a->head;
+  while (b->next) {
+    block *next = b->next;
+    a->reserved -= HEADER_SIZE + b->size;
+    free(b);
+    b = next;
+  }
+  a->head = b;
+  a->ptr = block_data(b);
+  a->end = a->ptr + b->size;
+}
+
+size_t fbe_arena_reserved(const fbe_arena *a) { return a ? a->reserved : 0; }
+
+static void *arena_alloc_slow(fbe_arena *a, size_t size) {
+  size_t want = a->head ? a->head->size * 2 : FIRST_BLOCK;
+  if (want < size) want = size;
+  if (want > SIZE_MAX - HEADER_SIZE) return NULL;
+  block *b = malloc(HEADER_SIZE + want);
+  if (!b) return NULL;
+  b->size = want;
+  b->next = a->head;
+  a->head = b;
+  a->reserved += HEADER_SIZE + want;
+  a->ptr = block_data(b) + size;
+  a->end = block_data(b) + want;
+  return block_data(b);
+}
+
+void *fbe_arena_alloc(fbe_arena *a, size_t size) {
+  size = (size + 7u) & ~(size_t)7u;
+  if (size == 0) size = 8;
+  if ((size_t)(a->end - a->ptr) >= size) {
+    void *p = a->ptr;
+    a->ptr += size;
+    return p;
+  }
+  return arena_alloc_slow(a, size);
+}

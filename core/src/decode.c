@@ -1,0 +1,333 @@
+/* Table-driven decoders for both wire models (FORMAT.md 5.10, 6.4). Every offset and
+ * length read from the buffer is checked before use; missing fields of older writers
+ * take their schema defaults (standard model). */
+#include <stdio.h>
+#include <string.h>
+#include "fbe/codec.h"
+#include "endian.h"
+#include "error_internal.h"
+#include "value.h"
+
+typedef struct decoder {
+  const uint8_t *p;
+  uint64_t end;      /* the model occupies [0, end) */
+  fbe_arena *arena;
+  uint32_t depth, max_depth;
+  uint64_t budget;   /* values left to produce: bounds output for hostile input */
+  fbe_error *err;
+} decoder;
+
+static int fail(decoder *d, uint64_t offset, const char *fmt, unsigned long long a) {
+  char msg[160];
+  snprintf(msg, sizeof msg, fmt, a);
+  fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
+  return -1;
+}
+
+static int oom(decoder *d, uint64_t offset) {
+  fbe_error_set(d->err, FBE_ERR_NOMEM, (size_t)offset, "out of memory");
+  return -1;
+}
+
+static int enter(decoder *d, uint64_t offset, uint64_t values) {
+  if (++d->depth > d->max_depth) {
+    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels",
+                  d->max_depth);
+    return -1;
+  }
+  if (values > d->budget) {
+    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset,
+                  "more values than a model of %llu bytes can hold", (unsigned long long)d->end);
+    return -1;
+  }
+  d->budget -= values;
+  return 0;
+}
+
+static uint64_t work_budget(uint64_t n) { return 16 * n + 4096; }
+
+/* Resolves the pointer at `slot` (relative to `base`); the target must hold `need` bytes
+ * inside the model and lie after the slot. */
+static int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
+  uint32_t ptr = fbe_load32(d->p + slot);
+  uint64_t at = base + ptr;
+  if (at <= slot || at > d->end || need > d->end - at)
+    return fail(d, slot, "pointer %llu leads outside the model", ptr);
+  *out = at;
+  return 0;
+}
+
+static int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
+  if (n > d->end - at) return fail(d, at - 4, "size %llu runs past the end of the model", n);
+  if (fbe_str_assign(out, d->arena, d->p + at, n)) return oom(d, at);
+  return 0;
+}
+
+/* Scalars share one layout in both models: little-endian of the slot's width. */
+static void load_scalar(fbe_kind wire, const uint8_t *src, uint8_t *out) {
+  switch (wire) {
+    case FBE_KIND_BOOL: *out = *src != 0; break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      *out = *src; break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16: *(uint16_t *)(void *)out = fbe_load16(src); break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
+      *(uint32_t *)(void *)out = fbe_load32(src); break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
+      *(uint64_t *)(void *)out = fbe_load64(src); break;
+    default: memcpy(out, src, 16); break; /* decimal, uuid */
+  }
+}
+
+/* ------------------------------------------------------------ standard model */
+
+static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
+                      uint8_t *out, int has_defaults);
+
+/* Decodes the value whose slot is at `slot` into out. For a struct field, `field` is
+ * given and out already holds the field's default, which absent data keeps. */
+static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base, uint8_t *out,
+                     const fbe_field *field) {
+  uint64_t at;
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES:
+      if (fbe_load32(d->p + slot) == 0) { /* default string, or empty outside a field */
+        if (!field) memset(out, 0, sizeof(fbe_str));
+        return 0;
+      }
+      if (follow(d, slot, base, 4, &at)) return -1;
+      return copy_blob(d, at + 4, fbe_load32(d->p + at), (fbe_str *)(void *)out);
+    case FBE_KIND_STRUCT:
+      if (fbe_load32(d->p + slot) == 0) { /* the reference reads a default struct */
+        if (!field) return fbe_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
+        if (t->st->dynamic_defaults &&
+            fbe_struct_apply_dynamic_defaults(t->st, out, 0, t->st->nfields, d->arena))
+          return oom(d, slot);
+        return 0;
+      }
+      return std_struct(d, t->st, slot, base, out, field != NULL);
+    case FBE_KIND_OPTIONAL: {
+      if (d->p[slot] == 0 || fbe_load32(d->p + slot + 1) == 0) {
+        /* null: a field reads its declared default (FORMAT.md 5.10), an element null */
+        if (!field) *(void **)(void *)out = NULL;
+        else if (field->def.kind >= FBE_DEF_UTC && fbe_field_dynamic_default(field, out, d->arena))
+          return oom(d, slot);
+        return 0;
+      }
+      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, 1)) return -1;
+      uint8_t *value = fbe_arena_alloc(d->arena, t->elem->mem_size);
+      if (!value) return oom(d, at);
+      if (std_value(d, t->elem, at, at, value, NULL)) return -1;
+      *(void **)(void *)out = value;
+      d->depth--;
+      return 0;
+    }
+    case FBE_KIND_ARRAY:
+      for (uint32_t i = 0; i < t->array_size; i++) {
+        if (std_value(d, t->elem, slot + (uint64_t)i * t->elem->wire_size, base,
+                      out + (size_t)i * t->elem->mem_size, NULL)) {
+          fbe_error_prepend_index(d->err, i);
+          return -1;
+        }
+      }
+      return 0;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      fbe_vec *vec = (fbe_vec *)(void *)out;
+      memset(vec, 0, sizeof *vec);
+      if (fbe_load32(d->p + slot) == 0) return 0; /* reads as empty */
+      if (follow(d, slot, base, 4, &at)) return -1;
+      uint32_t n = fbe_load32(d->p + at);
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
+      uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
+      if (stride * n > d->end - at - 4) return fail(d, at, "%llu elements do not fit in the model", n);
+      if (enter(d, at, n)) return -1;
+      if (n && !fbe_vec_grow(vec, d->arena, mem, n)) return oom(d, at);
+      uint8_t *item = vec->data;
+      for (uint32_t i = 0; i < n; i++, item += mem) {
+        uint64_t src = at + 4 + i * stride;
+        if ((k && std_value(d, k, src, base, item, NULL)) ||
+            std_value(d, t->elem, src + (k ? k->wire_size : 0), base,
+                      item + (k ? t->pair_value_offset : 0), NULL)) {
+          fbe_error_prepend_index(d->err, i);
+          return -1;
+        }
+      }
+      d->depth--;
+      return 0;
+    }
+    default:
+      load_scalar(t->wire, d->p + slot, out);
+      return 0;
+  }
+}
+
+static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
+                      uint8_t *out, int has_defaults) {
+  uint64_t b;
+  if (follow(d, slot, base, 8, &b) || enter(d, b, 1)) return -1;
+  uint32_t size = fbe_load32(d->p + b);
+  if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
+  if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
+  if (!has_defaults) memcpy(out, st->defaults, st->mem_size);
+  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited; /* inherited: all or none */
+  uint32_t i = first;
+  for (; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    if (f->wire_offset + f->type->wire_size > size) break; /* written by an older schema */
+    if (std_value(d, f->type, b + f->wire_offset, b, out + f->mem_offset, f)) {
+      fbe_error_prepend_field(d->err, f->name);
+      return -1;
+    }
+  }
+  if (st->dynamic_defaults && (first > 0 || i < st->nfields)) {
+    if (fbe_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
+        fbe_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena))
+      return oom(d, b);
+  }
+  d->depth--;
+  return 0;
+}
+
+/* ------------------------------------------------------------ final model */
+
+static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out);
+
+static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *out) {
+  if (enter(d, *pos, 1)) return -1;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    if (fin_value(d, f->type, pos, out + f->mem_offset)) {
+      fbe_error_prepend_field(d->err, f->name);
+      return -1;
+    }
+  }
+  d->depth--;
+  return 0;
+}
+
+static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
+  if (n > d->end - pos) return fail(d, pos, "%llu bytes needed past the end of the model", n);
+  return 0;
+}
+
+static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out) {
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
+      if (fin_need(d, *pos, 4)) return -1;
+      uint32_t n = fbe_load32(d->p + *pos);
+      if (copy_blob(d, *pos + 4, n, (fbe_str *)(void *)out)) return -1;
+      *pos += 4 + (uint64_t)n;
+      return 0;
+    }
+    case FBE_KIND_STRUCT: return fin_struct(d, t->st, pos, out);
+    case FBE_KIND_OPTIONAL: {
+      if (fin_need(d, *pos, 1)) return -1;
+      if (!d->p[(*pos)++]) {
+        *(void **)(void *)out = NULL;
+        return 0;
+      }
+      uint8_t *value = fbe_arena_alloc(d->arena, t->elem->mem_size);
+      if (!value) return oom(d, *pos);
+      if (enter(d, *pos, 1) || fin_value(d, t->elem, pos, value)) return -1;
+      d->depth--;
+      *(void **)(void *)out = value;
+      return 0;
+    }
+    case FBE_KIND_ARRAY:
+      for (uint32_t i = 0; i < t->array_size; i++) {
+        if (fin_value(d, t->elem, pos, out + (size_t)i * t->elem->mem_size)) {
+          fbe_error_prepend_index(d->err, i);
+          return -1;
+        }
+      }
+      return 0;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      fbe_vec *vec = (fbe_vec *)(void *)out;
+      memset(vec, 0, sizeof *vec);
+      if (fin_need(d, *pos, 4)) return -1;
+      uint32_t n = fbe_load32(d->p + *pos);
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
+      uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
+      if (least * n > d->end - *pos - 4)
+        return fail(d, *pos, "%llu elements do not fit in the model", n);
+      if (enter(d, *pos, n)) return -1;
+      if (n && !fbe_vec_grow(vec, d->arena, mem, n)) return oom(d, *pos);
+      *pos += 4;
+      uint8_t *item = vec->data;
+      for (uint32_t i = 0; i < n; i++, item += mem) {
+        if ((k && fin_value(d, k, pos, item)) ||
+            fin_value(d, t->elem, pos, item + (k ? t->pair_value_offset : 0))) {
+          fbe_error_prepend_index(d->err, i);
+          return -1;
+        }
+      }
+      d->depth--;
+      return 0;
+    }
+    default:
+      if (fin_need(d, *pos, t->wire_size)) return -1;
+      load_scalar(t->wire, d->p + *pos, out);
+      *pos += t->wire_size;
+      return 0;
+  }
+}
+
+/* ------------------------------------------------------------ entry point */
+
+static int check_root(decoder *d, const fbe_struct *st, size_t size, uint32_t min, uint32_t *total,
+                      uint64_t type_at) {
+  if (size < min) return fail(d, 0, "%llu bytes are too few for a model", size);
+  *total = fbe_load32(d->p);
+  if (*total < min) return fail(d, 0, "model size %llu is too small", *total);
+  if (*total > size) return fail(d, 0, "model size %llu runs past the end of the buffer", *total);
+  if (type_at + 4 > *total) return fail(d, type_at, "root struct outside the model%.0llu", 0);
+  uint32_t type_id = fbe_load32(d->p + type_at);
+  if (type_id != st->type_id) {
+    fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)type_at, "type id %u where %s (%u) was expected",
+                  type_id, st->full_name, st->type_id);
+    return -1;
+  }
+  d->end = *total;
+  d->budget = work_budget(*total);
+  return 0;
+}
+
+fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                      fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                      size_t *model_size, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (!type || !arena || !out || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
+  *out = NULL;
+  fbe_limits def = fbe_limits_default();
+  if (!limits) limits = &def;
+  if (size > limits->max_model_size)
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "buffer of %zu bytes exceeds the model size limit",
+                         size);
+  decoder d = {data, 0, arena, 0, limits->max_depth, 0, err};
+  fbe_msg *msg = fbe_arena_alloc(arena, sizeof(fbe_msg) + type->mem_size);
+  if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  msg->type = type;
+  msg->arena = arena;
+  uint8_t *value = fbe_msg_data(msg);
+  uint32_t total;
+  int rc;
+  if (model == FBE_MODEL_FINAL) {
+    rc = check_root(&d, type, size, 8, &total, 4);
+    uint64_t pos = 8;
+    if (!rc) rc = fin_struct(&d, type, &pos, value);
+  } else {
+    rc = size < 8 ? fail(&d, 0, "%llu bytes are too few for a model", size)
+                  : check_root(&d, type, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
+    if (!rc) {
+      memcpy(value, type->defaults, type->mem_size);
+      rc = std_struct(&d, type, 4, 0, value, 1);
+    }
+  }
+  if (rc) return err->code;
+  *out = msg;
+  if (model_size) *model_size = total;
+  return FBE_OK;
+}

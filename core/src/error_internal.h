@@ -1,0 +1,23 @@
+/* Internal: filling fbe_error records. */
+#ifndef FBE_ERROR_INTERNAL_H
+#define FBE_ERROR_INTERNAL_H
+
+#include "fbe/error.h"
+
+#if defined(__GNUC__)
+#define FBE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FBE_PRINTF(a, b)
+#endif
+
+/* Sets code, offset and message (printf-style) and clears the path; returns code.
+ * err may be NULL. */
+fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
+    FBE_PRINTF(4, 5);
+
+/* Prepends one path component to err->path: ".name" for a field (no dot at the
+ * start), "[i]" for an element, "[key]"... Used while unwinding out of nested values. */
+void fbe_error_prepend_field(fbe_error *err, const char *name);
+void fbe_error_prepend_index(fbe_error *err, size_t index);
+
+#endif

@@ -1,0 +1,196 @@
+/* Compiles a resolved schema into the flat tables the codecs walk: standard-model
+ * inline sizes and slot offsets, in-memory slot sizes/offsets, and one default image
+ * per struct (copied by every new value, so creating a message is a memcpy). */
+#include <string.h>
+#include "schema_model.h"
+#include "value.h"
+
+static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
+
+static int struct_layout(fbe_struct *st, fbe_arena *arena);
+
+/* Sizes of a type node. Plain structs and arrays need their contents laid out first;
+ * optionals and collections hold pointers, so their elements can wait (pass 2). */
+static int type_sizes(fbe_type *t, fbe_arena *arena) {
+  switch (t->kind) {
+    case FBE_KIND_BOOL: case FBE_KIND_BYTE: case FBE_KIND_CHAR:
+    case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      t->wire_size = t->mem_size = t->mem_align = 1; break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16:
+      t->wire_size = t->mem_size = t->mem_align = 2; break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
+      t->wire_size = t->mem_size = t->mem_align = 4; break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
+      t->wire_size = t->mem_size = t->mem_align = 8; break;
+    case FBE_KIND_DECIMAL: case FBE_KIND_UUID:
+      t->wire_size = 16; t->mem_size = 16; t->mem_align = 1; break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES:
+      t->wire_size = 4; t->mem_size = sizeof(fbe_str); t->mem_align = _Alignof(fbe_str);
+      t->final_min = 4;
+      break;
+    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: {
+      fbe_type base;
+      memset(&base, 0, sizeof base);
+      base.kind = t->wire;
+      type_sizes(&base, arena);
+      t->wire_size = base.wire_size; t->mem_size = base.mem_size; t->mem_align = base.mem_align;
+      t->final_min = base.final_min;
+      break;
+    }
+    case FBE_KIND_STRUCT:
+      if (struct_layout((fbe_struct *)t->st, arena)) return -1;
+      t->wire_size = 4; t->mem_size = t->st->mem_size; t->mem_align = 8;
+      t->final_min = t->st->final_min;
+      break;
+    case FBE_KIND_OPTIONAL:
+      t->wire_size = 5; t->mem_size = sizeof(void *); t->mem_align = _Alignof(void *);
+      t->final_min = 1;
+      break;
+    case FBE_KIND_ARRAY: {
+      fbe_type *e = (fbe_type *)t->elem;
+      if (type_sizes(e, arena)) return -1;
+      t->wire_size = e->wire_size * t->array_size;
+      t->mem_size = e->mem_size * t->array_size;
+      t->mem_align = e->mem_align;
+      t->final_min = e->final_min * t->array_size;
+      break;
+    }
+    case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
+    case FBE_KIND_MAP: case FBE_KIND_HASH:
+      t->wire_size = 4; t->mem_size = sizeof(fbe_vec); t->mem_align = _Alignof(fbe_vec);
+      t->final_min = 4;
+      break;
+    default: return -1;
+  }
+  if (t->kind <= FBE_KIND_UUID) t->final_min = t->wire_size; /* fixed-size scalars */
+  return 0;
+}
+
+/* Pass 2: every node of a field's type tree, elements behind pointers included. */
+static int type_full(fbe_type *t, fbe_arena *arena) {
+  if (type_sizes(t, arena)) return -1;
+  if (t->kind == FBE_KIND_STRUCT) return 0;
+  if (t->key && type_full((fbe_type *)t->key, arena)) return -1;
+  if (t->elem && type_full((fbe_type *)t->elem, arena)) return -1;
+  if (t->key) {
+    const fbe_type *k = t->key, *v = t->elem;
+    uint32_t align = k->mem_align > v->mem_align ? k->mem_align : v->mem_align;
+    t->pair_value_offset = align_up(k->mem_size, v->mem_align);
+    t->pair_stride = align_up(t->pair_value_offset + v->mem_size, align);
+  }
+  return 0;
+}
+
+/* Writes a static default (no utc/uuid evaluation) of a type into an image slot. */
+static void image_init(const fbe_type *t, uint8_t *slot) {
+  if (t->kind == FBE_KIND_STRUCT) {
+    memcpy(slot, t->st->defaults, t->st->mem_size);
+  } else if (t->kind == FBE_KIND_ARRAY) {
+    for (uint32_t i = 0; i < t->array_size; i++) image_init(t->elem, slot + i * t->elem->mem_size);
+  }
+  /* everything else: zero, already there */
+}
+
+static int is_dynamic(fbe_default_kind k) {
+  return k == FBE_DEF_UTC || k == FBE_DEF_UUID1 || k == FBE_DEF_UUID4;
+}
+
+/* Writes a declared constant default into slot (a slot of type t, not optional). */
+static void constant_store(const fbe_type *t, const fbe_default *d, uint8_t *slot) {
+  switch (d->kind) {
+    case FBE_DEF_BOOL: case FBE_DEF_INT: fbe_scalar_store(t->wire, slot, d->u); break;
+    case FBE_DEF_FLOAT:
+      if (t->wire == FBE_KIND_FLOAT) {
+        float f = (float)d->d;
+        memcpy(slot, &f, 4);
+      } else {
+        memcpy(slot, &d->d, 8);
+      }
+      break;
+    case FBE_DEF_DECIMAL: case FBE_DEF_UUID: memcpy(slot, d->bytes, 16); break;
+    case FBE_DEF_STRING: {
+      fbe_str s = {(const uint8_t *)d->str, d->len};
+      memcpy(slot, &s, sizeof s);
+      break;
+    }
+    default: break;
+  }
+}
+
+static int field_image(const fbe_field *f, uint8_t *slot, fbe_arena *arena, bool *dynamic) {
+  const fbe_type *t = f->type;
+  if (is_dynamic(f->def.kind)) {
+    *dynamic = true;
+    return 0;
+  }
+  if (t->kind == FBE_KIND_STRUCT || t->kind == FBE_KIND_ARRAY) {
+    image_init(t, slot);
+    if (t->kind == FBE_KIND_STRUCT && t->st->dynamic_defaults) *dynamic = true;
+    if (t->kind == FBE_KIND_ARRAY && t->elem->kind == FBE_KIND_STRUCT &&
+        t->elem->st->dynamic_defaults)
+      *dynamic = true;
+    return 0;
+  }
+  if (f->def.kind == FBE_DEF_NONE || f->def.kind == FBE_DEF_NULL) return 0;
+  if (t->kind == FBE_KIND_OPTIONAL) {
+    /* Present by default: the value slot is schema-owned and never written through. */
+    uint8_t *value = fbe_arena_alloc(arena, t->elem->mem_size);
+    if (!value) return -1;
+    memset(value, 0, t->elem->mem_size);
+    constant_store(t->elem, &f->def, value);
+    memcpy(slot, &value, sizeof value);
+    return 0;
+  }
+  constant_store(t, &f->def, slot);
+  return 0;
+}
+
+static int struct_layout(fbe_struct *st, fbe_arena *arena) {
+  if (st->layout_state == 2) return 0;
+  if (st->layout_state == 1) return -1; /* plain self-containment: the loader rejects it */
+  st->layout_state = 1;
+  uint32_t wire = 8, mem = 0, final_min = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    fbe_field *f = &st->fields[i];
+    if (type_sizes((fbe_type *)f->type, arena)) return -1;
+    final_min += f->type->final_min;
+    if (i == st->ninherited) st->base_body_size = wire;
+    f->wire_offset = wire;
+    wire += f->type->wire_size;
+    mem = align_up(mem, f->type->mem_align);
+    f->mem_offset = mem;
+    mem += f->type->mem_size;
+  }
+  if (st->ninherited == st->nfields) st->base_body_size = wire;
+  st->body_size = wire;
+  st->final_min = final_min;
+  st->mem_size = align_up(mem ? mem : 8, 8);
+  uint8_t *image = fbe_arena_alloc(arena, st->mem_size);
+  if (!image) return -1;
+  memset(image, 0, st->mem_size);
+  bool dynamic = false;
+  for (uint32_t i = 0; i < st->nfields; i++)
+    if (field_image(&st->fields[i], image + st->fields[i].mem_offset, arena, &dynamic)) return -1;
+  st->defaults = image;
+  st->dynamic_defaults = dynamic;
+  st->layout_state = 2;
+  return 0;
+}
+
+int fbe_layout_compute(fbe_schema *schema) {
+  for (uint32_t p = 0; p < schema->npackages; p++) {
+    const fbe_package *pkg = schema->packages[p];
+    for (uint32_t s = 0; s < pkg->nstructs; s++)
+      if (struct_layout(pkg->structs[s], schema->arena)) return -1;
+  }
+  for (uint32_t p = 0; p < schema->npackages; p++) {
+    const fbe_package *pkg = schema->packages[p];
+    for (uint32_t s = 0; s < pkg->nstructs; s++) {
+      fbe_struct *st = pkg->structs[s];
+      if (st->self_type && type_full((fbe_type *)st->self_type, schema->arena)) return -1;
+      for (uint32_t i = 0; i < st->nfields; i++)
+        if (type_full((fbe_type *)st->fields[i].type, schema->arena)) return -1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,143 @@
+/* Internal: the resolved schema data model. The loader (schema_*.c) fills the
+ * declarative part; layout.c fills the "layout" members; codecs read only these. */
+#ifndef FBE_SCHEMA_MODEL_H
+#define FBE_SCHEMA_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "fbe/schema.h"
+#include "fbe/arena.h"
+
+/* A default value, already type-checked against its field type by the loader. */
+typedef enum fbe_default_kind {
+  FBE_DEF_NONE,    /* implicit default (SCHEMA.md 7.4) */
+  FBE_DEF_NULL,    /* "= null" on an optional */
+  FBE_DEF_BOOL,    /* u = 0/1 */
+  FBE_DEF_INT,     /* integers, char, wchar, enum, flags, timestamp: u = 64-bit pattern
+                      (sign-extended for signed kinds) */
+  FBE_DEF_FLOAT,   /* float/double: d (float fields: rounded to binary32 by layout) */
+  FBE_DEF_DECIMAL, /* bytes = the 16 wire bytes */
+  FBE_DEF_STRING,  /* str/len, UTF-8, owned by the schema */
+  FBE_DEF_UUID,    /* bytes = 16 canonical bytes (uuid0 gives all zero) */
+  FBE_DEF_UTC,     /* current time, evaluated when a value is materialised */
+  FBE_DEF_UUID1,   /* new time-based uuid, idem */
+  FBE_DEF_UUID4    /* new random uuid, idem */
+} fbe_default_kind;
+
+typedef struct fbe_default {
+  fbe_default_kind kind;
+  uint64_t u;
+  double d;
+  uint8_t bytes[16];
+  const char *str;
+  uint32_t len;
+} fbe_default;
+
+struct fbe_type {
+  fbe_kind kind;
+  /* Codec kind: ENUM/FLAGS -> their base integer kind, LIST/SET -> VECTOR,
+   * HASH -> MAP, anything else = kind. The hot paths switch on this. */
+  fbe_kind wire;
+  uint32_t array_size;       /* ARRAY */
+  const fbe_type *elem;      /* OPTIONAL inner; ARRAY/VECTOR/LIST/SET element; MAP/HASH value */
+  const fbe_type *key;       /* MAP/HASH key */
+  const fbe_enum *enm;       /* ENUM/FLAGS */
+  const fbe_struct *st;      /* STRUCT */
+  /* layout */
+  uint32_t wire_size;        /* standard-model inline size (FORMAT.md 2) */
+  uint32_t mem_size;         /* in-memory slot size (multiple of mem_align) */
+  uint32_t mem_align;        /* 1, 2, 4 or 8 */
+  uint32_t pair_value_offset;/* MAP/HASH: value offset inside an in-memory pair */
+  uint32_t pair_stride;      /* MAP/HASH: in-memory pair size */
+  uint32_t final_min;        /* smallest final-model encoding (bounds hostile counts) */
+};
+
+typedef struct fbe_enum_value {
+  const char *name;
+  uint64_t value;            /* 64-bit pattern, sign-extended for signed bases */
+  uint32_t line, col;
+  bool hidden, deprecated;
+} fbe_enum_value;
+
+struct fbe_enum {
+  const char *name;          /* "State" */
+  const char *full_name;     /* "proto.State" */
+  const fbe_package *pkg;
+  bool is_flags;
+  fbe_kind base;             /* integer/char/wchar kind, FBE_KIND_INT32 by default */
+  uint32_t nvalues;
+  fbe_enum_value *values;    /* declaration order */
+  uint32_t line, col;
+  bool hidden, deprecated;
+};
+
+struct fbe_field {
+  const char *name;
+  uint32_t index;            /* position in the owning struct's flattened list */
+  const fbe_type *type;
+  fbe_default def;
+  const fbe_struct *declared_in; /* struct that declares it (a base for inherited fields) */
+  bool is_key, is_id, hidden, deprecated;
+  uint32_t line, col;
+  /* layout */
+  uint32_t wire_offset;      /* offset of the slot from the standard body start (>= 8) */
+  uint32_t mem_offset;       /* offset of the slot inside the in-memory struct */
+};
+
+struct fbe_struct {
+  const char *name;          /* "Account" */
+  const char *full_name;     /* "proto.Account" */
+  const fbe_package *pkg;
+  uint32_t type_id;
+  bool is_message;
+  const fbe_struct *base;    /* NULL when none */
+  uint32_t nfields;
+  fbe_field *fields;         /* flattened: inherited fields first (root-most base first) */
+  uint32_t ninherited;       /* how many of fields[] come from bases */
+  uint32_t line, col;
+  bool hidden, deprecated;
+  /* request/response/reject annotations (recorded only) */
+  bool is_request;
+  const fbe_struct *response;
+  uint32_t nrejects;
+  const fbe_struct **rejects;
+  bool reject_global;        /* the first reject carried '*' */
+  /* layout */
+  uint32_t body_size;        /* standard body size S = 8 + sum of inline sizes */
+  uint32_t base_body_size;   /* 8 + inline sizes of the inherited fields */
+  uint32_t mem_size;         /* in-memory size (multiple of 8) */
+  uint32_t final_min;        /* final-model size of the fields (fixed part) */
+  void *defaults;            /* in-memory image of a default value (mem_size bytes) */
+  bool dynamic_defaults;     /* some field (or nested inline struct) defaults to utc/uuid1/uuid4 */
+  const fbe_type *self_type; /* a STRUCT type node naming this struct */
+  uint32_t *name_index;      /* field indexes sorted by name, for fbe_struct_field */
+  uint8_t layout_state;      /* layout.c bookkeeping: 0 todo, 1 in progress, 2 done */
+};
+
+struct fbe_package {
+  const char *name;
+  const char *domain;        /* NULL when absent */
+  const char *file;          /* path or load name */
+  uint32_t offset;
+  uint32_t version_major, version_minor;
+  uint32_t nimports;
+  const fbe_package **imports;  /* import order */
+  uint32_t nenums;
+  fbe_enum **enums;          /* enums and flags, declaration order */
+  uint32_t nstructs;
+  fbe_struct **structs;      /* structs and messages, declaration order */
+};
+
+struct fbe_schema {
+  int refcount;              /* atomic */
+  fbe_arena *arena;          /* owns every package, struct, field, type and string */
+  const fbe_package *root;
+  uint32_t npackages;
+  const fbe_package **packages; /* dependency order: imports before importers; root last */
+};
+
+/* layout.c: computes every layout member of every package of the schema.
+ * Called by the loader once resolution succeeded. Returns 0, or -1 when out of memory. */
+int fbe_layout_compute(fbe_schema *schema);
+
+#endif
