@@ -1,19 +1,9 @@
 /* Bump allocator in a chain of blocks; the first block survives fbe_arena_reset. */
 #include <stdlib.h>
 #include <stdint.h>
-#include "fbe/arena.h"
+#include "arena_internal.h"
 
-typedef struct block {
-  struct block *next;
-  size_t size; /* usable bytes after the header */
-} block;
-
-struct fbe_arena {
-  block *head;     /* current block (newest) */
-  uint8_t *ptr;    /* next free byte in head */
-  uint8_t *end;    /* end of head */
-  size_t reserved; /* total bytes malloc'd for blocks */
-};
+typedef fbe_arena_block block;
 
 #define HEADER_SIZE ((sizeof(block) + 15u) & ~(size_t)15u)
 #define FIRST_BLOCK 4096u

@@ -7,6 +7,7 @@
 #include "endian.h"
 #include "error_internal.h"
 #include "value.h"
+#include "arena_internal.h"
 
 typedef struct decoder {
   const uint8_t *p;
@@ -17,29 +18,37 @@ typedef struct decoder {
   fbe_error *err;
 } decoder;
 
-static int fail(decoder *d, uint64_t offset, const char *fmt, unsigned long long a) {
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
+
+COLD static int fail(decoder *d, uint64_t offset, const char *fmt, unsigned long long a) {
   char msg[160];
   snprintf(msg, sizeof msg, fmt, a);
   fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
   return -1;
 }
 
-static int oom(decoder *d, uint64_t offset) {
+COLD static int oom(decoder *d, uint64_t offset) {
   fbe_error_set(d->err, FBE_ERR_NOMEM, (size_t)offset, "out of memory");
   return -1;
 }
 
-static int enter(decoder *d, uint64_t offset, uint64_t values) {
-  if (++d->depth > d->max_depth) {
-    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels",
-                  d->max_depth);
-    return -1;
-  }
-  if (values > d->budget) {
+COLD static int limit_error(decoder *d, uint64_t offset, int depth) {
+  if (depth)
+    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels", d->max_depth);
+  else
     fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset,
                   "more values than a model of %llu bytes can hold", (unsigned long long)d->end);
-    return -1;
-  }
+  return -1;
+}
+
+/* Optionals and collections are where schemas recurse: they count as one level. */
+static inline int enter(decoder *d, uint64_t offset, uint64_t values) {
+  if (++d->depth > d->max_depth) return limit_error(d, offset, 1);
+  if (values > d->budget) return limit_error(d, offset, 0);
   d->budget -= values;
   return 0;
 }
@@ -48,7 +57,7 @@ static uint64_t work_budget(uint64_t n) { return 16 * n + 4096; }
 
 /* Resolves the pointer at `slot` (relative to `base`); the target must hold `need` bytes
  * inside the model and lie after the slot. */
-static int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
+static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
   uint32_t ptr = fbe_load32(d->p + slot);
   uint64_t at = base + ptr;
   if (at <= slot || at > d->end || need > d->end - at)
@@ -57,9 +66,24 @@ static int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint6
   return 0;
 }
 
-static int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
+/* Copies n bytes at `at` (the data of a string or bytes) into the arena. */
+static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
   if (n > d->end - at) return fail(d, at - 4, "size %llu runs past the end of the model", n);
-  if (fbe_str_assign(out, d->arena, d->p + at, n)) return oom(d, at);
+  uint8_t *copy = NULL;
+  if (n) {
+    if (!(copy = fbe_arena_alloc_inline(d->arena, n))) return oom(d, at);
+    memcpy(copy, d->p + at, n);
+  }
+  out->data = copy;
+  out->size = n;
+  return 0;
+}
+
+/* Storage for n elements of `size` bytes, left for the caller to fill. */
+static inline int alloc_items(decoder *d, fbe_vec *vec, uint32_t n, uint32_t size, uint64_t at) {
+  vec->count = vec->cap = n;
+  vec->data = NULL;
+  if (n && !(vec->data = fbe_arena_alloc_inline(d->arena, (size_t)n * size))) return oom(d, at);
   return 0;
 }
 
@@ -81,42 +105,58 @@ static void load_scalar(fbe_kind wire, const uint8_t *src, uint8_t *out) {
 /* ------------------------------------------------------------ standard model */
 
 static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
-                      uint8_t *out, int has_defaults);
+                      uint8_t *out);
 
-/* Decodes the value whose slot is at `slot` into out. For a struct field, `field` is
- * given and out already holds the field's default, which absent data keeps. */
+/* A struct field whose data is absent takes its default from the struct's image. */
+static int field_default(decoder *d, const fbe_field *f, const uint8_t *image, uint8_t *out,
+                         uint64_t at) {
+  const fbe_type *t = f->type;
+  memcpy(out, image, t->mem_size);
+  if (f->def.kind >= FBE_DEF_UTC) {
+    if (fbe_field_dynamic_default(f, out, d->arena)) return oom(d, at);
+  } else if (t->kind == FBE_KIND_STRUCT && t->st->dynamic_defaults) {
+    if (fbe_struct_apply_dynamic_defaults(t->st, out, 0, t->st->nfields, d->arena))
+      return oom(d, at);
+  }
+  return 0;
+}
+
+static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out) {
+  uint64_t at = 0;
+  if (follow(d, slot, base, 4, &at)) return -1;
+  return copy_blob(d, at + 4, fbe_load32(d->p + at), out);
+}
+
+/* Decodes the value whose slot is at `slot` into out (uninitialised memory). For a
+ * struct field, f and its default `image` are given: absent data (a null pointer, a
+ * null optional) reads as that default (FORMAT.md 5.10); elsewhere as empty/null. */
 static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base, uint8_t *out,
-                     const fbe_field *field) {
-  uint64_t at;
+                     const fbe_field *f, const uint8_t *image) {
+  uint64_t at = 0;
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
-      if (fbe_load32(d->p + slot) == 0) { /* default string, or empty outside a field */
-        if (!field) memset(out, 0, sizeof(fbe_str));
+      if (fbe_load32(d->p + slot) == 0) {
+        if (f) return field_default(d, f, image, out, slot);
+        memset(out, 0, sizeof(fbe_str));
         return 0;
       }
-      if (follow(d, slot, base, 4, &at)) return -1;
-      return copy_blob(d, at + 4, fbe_load32(d->p + at), (fbe_str *)(void *)out);
+      return std_blob(d, slot, base, (fbe_str *)(void *)out);
     case FBE_KIND_STRUCT:
       if (fbe_load32(d->p + slot) == 0) { /* the reference reads a default struct */
-        if (!field) return fbe_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
-        if (t->st->dynamic_defaults &&
-            fbe_struct_apply_dynamic_defaults(t->st, out, 0, t->st->nfields, d->arena))
-          return oom(d, slot);
-        return 0;
+        if (f) return field_default(d, f, image, out, slot);
+        return fbe_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
       }
-      return std_struct(d, t->st, slot, base, out, field != NULL);
+      return std_struct(d, t->st, slot, base, out);
     case FBE_KIND_OPTIONAL: {
       if (d->p[slot] == 0 || fbe_load32(d->p + slot + 1) == 0) {
-        /* null: a field reads its declared default (FORMAT.md 5.10), an element null */
-        if (!field) *(void **)(void *)out = NULL;
-        else if (field->def.kind >= FBE_DEF_UTC && fbe_field_dynamic_default(field, out, d->arena))
-          return oom(d, slot);
+        if (f) return field_default(d, f, image, out, slot);
+        *(void **)(void *)out = NULL;
         return 0;
       }
       if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, 1)) return -1;
-      uint8_t *value = fbe_arena_alloc(d->arena, t->elem->mem_size);
+      uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, at);
-      if (std_value(d, t->elem, at, at, value, NULL)) return -1;
+      if (std_value(d, t->elem, at, at, value, NULL, NULL)) return -1;
       *(void **)(void *)out = value;
       d->depth--;
       return 0;
@@ -124,7 +164,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
     case FBE_KIND_ARRAY:
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (std_value(d, t->elem, slot + (uint64_t)i * t->elem->wire_size, base,
-                      out + (size_t)i * t->elem->mem_size, NULL)) {
+                      out + (size_t)i * t->elem->mem_size, NULL, NULL)) {
           fbe_error_prepend_index(d->err, i);
           return -1;
         }
@@ -140,14 +180,18 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (stride * n > d->end - at - 4) return fail(d, at, "%llu elements do not fit in the model", n);
-      if (enter(d, at, n)) return -1;
-      if (n && !fbe_vec_grow(vec, d->arena, mem, n)) return oom(d, at);
+      if (enter(d, at, n) || alloc_items(d, vec, n, mem, at)) return -1;
+      if (!k && t->elem->copyable) {
+        if (n) memcpy(vec->data, d->p + at + 4, (size_t)stride * n);
+        d->depth--;
+        return 0;
+      }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
         uint64_t src = at + 4 + i * stride;
-        if ((k && std_value(d, k, src, base, item, NULL)) ||
+        if ((k && std_value(d, k, src, base, item, NULL, NULL)) ||
             std_value(d, t->elem, src + (k ? k->wire_size : 0), base,
-                      item + (k ? t->pair_value_offset : 0), NULL)) {
+                      item + (k ? t->pair_value_offset : 0), NULL, NULL)) {
           fbe_error_prepend_index(d->err, i);
           return -1;
         }
@@ -161,30 +205,58 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
   }
 }
 
-static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
-                      uint8_t *out, int has_defaults) {
-  uint64_t b;
-  if (follow(d, slot, base, 8, &b) || enter(d, b, 1)) return -1;
-  uint32_t size = fbe_load32(d->p + b);
-  if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
-  if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
-  if (!has_defaults) memcpy(out, st->defaults, st->mem_size);
-  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited; /* inherited: all or none */
+/* A body written by an older schema: the fields that fit are read, the others (and the
+ * whole inherited part when it does not fit) keep their defaults. */
+static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t size, uint8_t *out) {
+  memcpy(out, st->defaults, st->mem_size);
+  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited;
   uint32_t i = first;
   for (; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
-    if (f->wire_offset + f->type->wire_size > size) break; /* written by an older schema */
-    if (std_value(d, f->type, b + f->wire_offset, b, out + f->mem_offset, f)) {
+    if (f->wire_offset + f->type->wire_size > size) break;
+    if (std_value(d, f->type, b + f->wire_offset, b, out + f->mem_offset, f,
+                  (const uint8_t *)st->defaults + f->mem_offset)) {
       fbe_error_prepend_field(d->err, f->name);
       return -1;
     }
   }
-  if (st->dynamic_defaults && (first > 0 || i < st->nfields)) {
-    if (fbe_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
-        fbe_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena))
-      return oom(d, b);
+  if (st->dynamic_defaults && (fbe_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
+                               fbe_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena)))
+    return oom(d, b);
+  return 0;
+}
+
+static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
+                      uint8_t *out) {
+  uint64_t b = 0;
+  if (follow(d, slot, base, 8, &b)) return -1;
+  if (d->budget == 0) return limit_error(d, b, 0); /* shared bodies must not multiply the work */
+  d->budget--;
+  uint32_t size = fbe_load32(d->p + b);
+  if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
+  if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
+  if (size < st->body_size) return std_short_body(d, st, b, size, out);
+  const uint8_t *image = st->defaults;
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    uint64_t at = b + op->wire_offset;
+    uint8_t *to = out + op->mem_offset;
+    int rc = 0;
+    switch (op->code) {
+      case FBE_OP_COPY: fbe_copy_small(to, d->p + at, op->size); break;
+      case FBE_OP_BOOL: *to = d->p[at] != 0; break;
+      case FBE_OP_BLOB:
+        rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbe_str *)(void *)to)
+                                   : field_default(d, op->field, image + op->mem_offset, to, at);
+        break;
+      default:
+        rc = std_value(d, op->field->type, at, b, to, op->field, image + op->mem_offset);
+        break;
+    }
+    if (rc) {
+      fbe_error_prepend_field(d->err, op->field->name);
+      return -1;
+    }
   }
-  d->depth--;
   return 0;
 }
 
@@ -192,33 +264,48 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
 
 static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out);
 
-static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *out) {
-  if (enter(d, *pos, 1)) return -1;
-  for (uint32_t i = 0; i < st->nfields; i++) {
-    const fbe_field *f = &st->fields[i];
-    if (fin_value(d, f->type, pos, out + f->mem_offset)) {
-      fbe_error_prepend_field(d->err, f->name);
-      return -1;
-    }
-  }
-  d->depth--;
-  return 0;
-}
-
 static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
   if (n > d->end - pos) return fail(d, pos, "%llu bytes needed past the end of the model", n);
   return 0;
 }
 
+static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out) {
+  if (fin_need(d, *pos, 4)) return -1;
+  uint32_t n = fbe_load32(d->p + *pos);
+  if (copy_blob(d, *pos + 4, n, (fbe_str *)(void *)out)) return -1;
+  *pos += 4 + (uint64_t)n;
+  return 0;
+}
+
+static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *out) {
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    uint8_t *to = out + op->mem_offset;
+    int rc = 0;
+    switch (op->code) {
+      case FBE_OP_COPY:
+        if (!(rc = fin_need(d, *pos, op->size))) {
+          fbe_copy_small(to, d->p + *pos, op->size);
+          *pos += op->size;
+        }
+        break;
+      case FBE_OP_BOOL:
+        if (!(rc = fin_need(d, *pos, 1))) *to = d->p[(*pos)++] != 0;
+        break;
+      case FBE_OP_BLOB: rc = fin_blob(d, pos, to); break;
+      case FBE_OP_STRUCT: rc = fin_struct(d, op->field->type->st, pos, to); break;
+      default: rc = fin_value(d, op->field->type, pos, to); break;
+    }
+    if (rc) {
+      fbe_error_prepend_field(d->err, op->field->name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
-      if (fin_need(d, *pos, 4)) return -1;
-      uint32_t n = fbe_load32(d->p + *pos);
-      if (copy_blob(d, *pos + 4, n, (fbe_str *)(void *)out)) return -1;
-      *pos += 4 + (uint64_t)n;
-      return 0;
-    }
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(d, pos, out);
     case FBE_KIND_STRUCT: return fin_struct(d, t->st, pos, out);
     case FBE_KIND_OPTIONAL: {
       if (fin_need(d, *pos, 1)) return -1;
@@ -226,7 +313,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
         *(void **)(void *)out = NULL;
         return 0;
       }
-      uint8_t *value = fbe_arena_alloc(d->arena, t->elem->mem_size);
+      uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, *pos);
       if (enter(d, *pos, 1) || fin_value(d, t->elem, pos, value)) return -1;
       d->depth--;
@@ -251,9 +338,14 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (least * n > d->end - *pos - 4)
         return fail(d, *pos, "%llu elements do not fit in the model", n);
-      if (enter(d, *pos, n)) return -1;
-      if (n && !fbe_vec_grow(vec, d->arena, mem, n)) return oom(d, *pos);
+      if (enter(d, *pos, n) || alloc_items(d, vec, n, mem, *pos)) return -1;
       *pos += 4;
+      if (!k && t->elem->copyable) { /* least == the exact size, checked above */
+        if (n) memcpy(vec->data, d->p + *pos, (size_t)least * n);
+        *pos += least * n;
+        d->depth--;
+        return 0;
+      }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
         if ((k && fin_value(d, k, pos, item)) ||
@@ -307,7 +399,7 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
     return fbe_error_set(err, FBE_ERR_LIMIT, 0, "buffer of %zu bytes exceeds the model size limit",
                          size);
   decoder d = {data, 0, arena, 0, limits->max_depth, 0, err};
-  fbe_msg *msg = fbe_arena_alloc(arena, sizeof(fbe_msg) + type->mem_size);
+  fbe_msg *msg = fbe_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   msg->type = type;
   msg->arena = arena;
@@ -321,10 +413,7 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   } else {
     rc = size < 8 ? fail(&d, 0, "%llu bytes are too few for a model", size)
                   : check_root(&d, type, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
-    if (!rc) {
-      memcpy(value, type->defaults, type->mem_size);
-      rc = std_struct(&d, type, 4, 0, value, 1);
-    }
+    if (!rc) rc = std_struct(&d, type, 4, 0, value);
   }
   if (rc) return err->code;
   *out = msg;

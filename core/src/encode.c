@@ -13,9 +13,10 @@ typedef struct encoder {
   int failed;    /* set by a failed allocation: FAIL_NOMEM or FAIL_TOO_LARGE */
 } encoder;
 
-/* Grows the buffer by n zero bytes; returns the position of the first, or 0 on failure
- * (0 is never a valid block position: the model header comes first). */
-static size_t alloc_block(encoder *e, size_t n) {
+/* Grows the buffer by n bytes; returns the position of the first, or 0 on failure
+ * (0 is never a valid block position: the model header comes first). The bytes are
+ * not cleared: every encoder step writes each byte of the slots it owns. */
+static inline size_t alloc_block(encoder *e, size_t n) {
   fbe_buffer *out = e->out;
   if (out->size - e->start + n > UINT32_MAX) {
     e->failed = FAIL_TOO_LARGE;
@@ -26,7 +27,6 @@ static size_t alloc_block(encoder *e, size_t n) {
     return 0;
   }
   size_t pos = out->size;
-  memset(out->data + pos, 0, n);
   out->size += n;
   return pos;
 }
@@ -34,6 +34,15 @@ static size_t alloc_block(encoder *e, size_t n) {
 /* ------------------------------------------------------------ standard model */
 
 static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v);
+
+static inline void std_blob(encoder *e, size_t slot, size_t base, const fbe_str *s) {
+  size_t d = alloc_block(e, 4 + (size_t)s->size);
+  if (!d) return;
+  uint8_t *p = e->out->data;
+  fbe_store32(p + slot, (uint32_t)(d - base));
+  fbe_store32(p + d, s->size);
+  if (s->size) memcpy(p + d + 4, s->data, s->size);
+}
 
 static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
   switch (t->wire) {
@@ -47,20 +56,14 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
     case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
       fbe_store64(e->out->data + slot, *(const uint64_t *)v); break;
     case FBE_KIND_DECIMAL: case FBE_KIND_UUID: memcpy(e->out->data + slot, v, 16); break;
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
-      const fbe_str *s = (const fbe_str *)v;
-      size_t d = alloc_block(e, 4 + (size_t)s->size);
-      if (!d) return;
-      uint8_t *p = e->out->data;
-      fbe_store32(p + slot, (uint32_t)(d - base));
-      fbe_store32(p + d, s->size);
-      if (s->size) memcpy(p + d + 4, s->data, s->size);
-      break;
-    }
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: std_blob(e, slot, base, (const fbe_str *)v); break;
     case FBE_KIND_STRUCT: std_struct(e, slot, base, t->st, v); break;
     case FBE_KIND_OPTIONAL: {
       const uint8_t *inner = *(const uint8_t *const *)v;
-      if (!inner) break; /* flag 0, pointer 0: already zero */
+      if (!inner) { /* flag 0, pointer 0 */
+        memset(e->out->data + slot, 0, 5);
+        break;
+      }
       size_t s = alloc_block(e, t->elem->wire_size);
       if (!s) return;
       e->out->data[slot] = 1;
@@ -81,6 +84,10 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
       if (!d) return;
       fbe_store32(e->out->data + slot, (uint32_t)(d - base));
       fbe_store32(e->out->data + d, vec->count);
+      if (el->copyable) {
+        if (vec->count) memcpy(e->out->data + d + 4, vec->data, (size_t)vec->count * el->wire_size);
+        break;
+      }
       const uint8_t *item = vec->data;
       for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += el->mem_size)
         std_value(e, el, d + 4 + (size_t)i * el->wire_size, base, item);
@@ -113,8 +120,17 @@ static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *s
   fbe_store32(p + slot, (uint32_t)(b - base));
   fbe_store32(p + b, st->body_size);
   fbe_store32(p + b + 4, st->type_id);
-  const fbe_field *f = st->fields, *end = f + st->nfields;
-  for (; f < end && !e->failed; f++) std_value(e, f->type, b + f->wire_offset, b, v + f->mem_offset);
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    size_t at = b + op->wire_offset;
+    const uint8_t *from = v + op->mem_offset;
+    switch (op->code) {
+      case FBE_OP_COPY: fbe_copy_small(e->out->data + at, from, op->size); break;
+      case FBE_OP_BOOL: e->out->data[at] = *from != 0; break;
+      case FBE_OP_BLOB: std_blob(e, at, b, (const fbe_str *)from); break;
+      case FBE_OP_STRUCT: std_struct(e, at, b, op->field->type->st, from); break;
+      default: std_value(e, op->field->type, at, b, from); break;
+    }
+  }
 }
 
 /* ------------------------------------------------------------ final model */
@@ -127,9 +143,29 @@ static uint8_t *put(encoder *e, size_t n) {
 
 static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v);
 
+static inline void fin_blob(encoder *e, const fbe_str *s) {
+  uint8_t *p = put(e, 4 + (size_t)s->size);
+  if (!p) return;
+  fbe_store32(p, s->size);
+  if (s->size) memcpy(p + 4, s->data, s->size);
+}
+
 static void fin_struct(encoder *e, const fbe_struct *st, const uint8_t *v) {
-  const fbe_field *f = st->fields, *end = f + st->nfields;
-  for (; f < end && !e->failed; f++) fin_value(e, f->type, v + f->mem_offset);
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    const uint8_t *from = v + op->mem_offset;
+    uint8_t *p;
+    switch (op->code) {
+      case FBE_OP_COPY:
+        if ((p = put(e, op->size))) fbe_copy_small(p, from, op->size);
+        break;
+      case FBE_OP_BOOL:
+        if ((p = put(e, 1))) *p = *from != 0;
+        break;
+      case FBE_OP_BLOB: fin_blob(e, (const fbe_str *)from); break;
+      case FBE_OP_STRUCT: fin_struct(e, op->field->type->st, from); break;
+      default: fin_value(e, op->field->type, from); break;
+    }
+  }
 }
 
 static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v) {
@@ -153,14 +189,7 @@ static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v) {
     case FBE_KIND_DECIMAL: case FBE_KIND_UUID:
       if ((p = put(e, 16))) memcpy(p, v, 16);
       break;
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
-      const fbe_str *s = (const fbe_str *)v;
-      if ((p = put(e, 4 + (size_t)s->size))) {
-        fbe_store32(p, s->size);
-        if (s->size) memcpy(p + 4, s->data, s->size);
-      }
-      break;
-    }
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: fin_blob(e, (const fbe_str *)v); break;
     case FBE_KIND_STRUCT: fin_struct(e, t->st, v); break;
     case FBE_KIND_OPTIONAL: {
       const uint8_t *inner = *(const uint8_t *const *)v;
@@ -177,6 +206,11 @@ static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v) {
       const fbe_vec *vec = (const fbe_vec *)v;
       if (!(p = put(e, 4))) break;
       fbe_store32(p, vec->count);
+      if (t->elem->copyable) {
+        size_t n = (size_t)vec->count * t->elem->wire_size;
+        if (n && (p = put(e, n))) memcpy(p, vec->data, n);
+        break;
+      }
       const uint8_t *item = vec->data;
       for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += t->elem->mem_size)
         fin_value(e, t->elem, item);

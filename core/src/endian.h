@@ -24,4 +24,31 @@ static inline void fbe_store16(uint8_t *p, uint16_t v) { v = FBE_LE16(v); memcpy
 static inline void fbe_store32(uint8_t *p, uint32_t v) { v = FBE_LE32(v); memcpy(p, &v, 4); }
 static inline void fbe_store64(uint8_t *p, uint64_t v) { v = FBE_LE64(v); memcpy(p, &v, 8); }
 
+/* Copies n bytes (a run of fixed-size fields) without a libc call for small n:
+ * two overlapping loads/stores cover every length up to 16. */
+static inline void fbe_copy_small(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 8) {
+    if (n > 16) {
+      memcpy(d, s, n);
+      return;
+    }
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else if (n) {
+    uint8_t a = s[0], b = s[n / 2], c = s[n - 1];
+    d[0] = a;
+    d[n / 2] = b;
+    d[n - 1] = c;
+  }
+}
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "schema_model.h"
 #include "value.h"
+#include "endian.h"
 
 static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -63,6 +64,9 @@ static int type_sizes(fbe_type *t, fbe_arena *arena) {
     default: return -1;
   }
   if (t->kind <= FBE_KIND_UUID) t->final_min = t->wire_size; /* fixed-size scalars */
+  t->copyable = !FBE_BIG_ENDIAN && t->wire_size == t->mem_size &&
+                ((t->wire >= FBE_KIND_BYTE && t->wire <= FBE_KIND_UUID) ||
+                 (t->kind == FBE_KIND_ARRAY && t->elem->copyable));
   return 0;
 }
 
@@ -145,6 +149,44 @@ static int field_image(const fbe_field *f, uint8_t *slot, fbe_arena *arena, bool
   return 0;
 }
 
+static fbe_op_code op_code(const fbe_type *t) {
+  if (t->copyable) return FBE_OP_COPY;
+  switch (t->wire) {
+    case FBE_KIND_BOOL: return FBE_OP_BOOL;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return FBE_OP_BLOB;
+    case FBE_KIND_STRUCT: return FBE_OP_STRUCT;
+    default: return FBE_OP_VALUE;
+  }
+}
+
+/* Groups the fields into codec steps; a COPY grows while the next copyable field
+ * follows without a gap both in memory and on the wire. */
+static int build_ops(fbe_struct *st, fbe_arena *arena) {
+  st->ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields ? st->nfields : 1));
+  if (!st->ops) return -1;
+  st->nops = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    fbe_op_code code = op_code(f->type);
+    fbe_op *last = st->nops ? &st->ops[st->nops - 1] : NULL;
+    if (code == FBE_OP_COPY && last && last->code == FBE_OP_COPY &&
+        last->mem_offset + last->size == f->mem_offset &&
+        last->wire_offset + last->size == f->wire_offset) {
+      last->size += f->type->wire_size;
+      continue;
+    }
+    fbe_op op = {code, f->type->wire_size, f->mem_offset, f->wire_offset, f};
+    st->ops[st->nops++] = op;
+  }
+  st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nops ? st->nops : 1));
+  if (!st->ptr_ops) return -1;
+  st->nptr_ops = 0;
+  for (uint32_t i = 0; i < st->nops; i++)
+    if (st->ops[i].code != FBE_OP_COPY && st->ops[i].code != FBE_OP_BOOL)
+      st->ptr_ops[st->nptr_ops++] = st->ops[i];
+  return 0;
+}
+
 static int struct_layout(fbe_struct *st, fbe_arena *arena) {
   if (st->layout_state == 2) return 0;
   if (st->layout_state == 1) return -1; /* plain self-containment: the loader rejects it */
@@ -173,6 +215,7 @@ static int struct_layout(fbe_struct *st, fbe_arena *arena) {
     if (field_image(&st->fields[i], image + st->fields[i].mem_offset, arena, &dynamic)) return -1;
   st->defaults = image;
   st->dynamic_defaults = dynamic;
+  if (build_ops(st, arena)) return -1;
   st->layout_state = 2;
   return 0;
 }

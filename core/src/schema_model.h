@@ -50,7 +50,28 @@ struct fbe_type {
   uint32_t pair_value_offset;/* MAP/HASH: value offset inside an in-memory pair */
   uint32_t pair_stride;      /* MAP/HASH: in-memory pair size */
   uint32_t final_min;        /* smallest final-model encoding (bounds hostile counts) */
+  bool copyable;             /* memory bytes == wire bytes (fixed-size scalars on a
+                                little-endian host, and arrays of them) */
 };
+
+/* The codecs' program for one struct: its fields grouped into steps. Runs of adjacent
+ * copyable scalars become one COPY (one memcpy in every codec); the rest is one step
+ * per field. Built by layout.c; walked by encode.c, decode.c and verify.c. */
+typedef enum fbe_op_code {
+  FBE_OP_COPY,     /* `size` bytes, identical in memory and on the wire */
+  FBE_OP_BOOL,     /* one bool (normalised to 0/1) */
+  FBE_OP_BLOB,     /* string or bytes */
+  FBE_OP_STRUCT,   /* nested struct */
+  FBE_OP_VALUE     /* anything else: the generic per-type path */
+} fbe_op_code;
+
+typedef struct fbe_op {
+  fbe_op_code code;
+  uint32_t size;             /* COPY: byte count */
+  uint32_t mem_offset;       /* of the first field */
+  uint32_t wire_offset;      /* standard model, of the first field */
+  const fbe_field *field;    /* the (first) field */
+} fbe_op;
 
 typedef struct fbe_enum_value {
   const char *name;
@@ -112,6 +133,10 @@ struct fbe_struct {
   const fbe_type *self_type; /* a STRUCT type node naming this struct */
   uint32_t *name_index;      /* field indexes sorted by name, for fbe_struct_field */
   uint8_t layout_state;      /* layout.c bookkeeping: 0 todo, 1 in progress, 2 done */
+  uint32_t nops;
+  fbe_op *ops;               /* the codec program over all fields */
+  uint32_t nptr_ops;
+  fbe_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
 };
 
 struct fbe_package {

@@ -9,6 +9,12 @@
 #include "error_internal.h"
 #include "value.h"
 
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
+
 typedef struct verifier {
   const uint8_t *p;
   uint64_t end;      /* the model occupies [0, end) */
@@ -20,31 +26,44 @@ typedef struct verifier {
 /* Values a well-formed model of n bytes can hold at most, with room to spare. */
 static uint64_t work_budget(uint64_t n) { return 16 * n + 4096; }
 
-static int fail(verifier *v, uint64_t offset, const char *fmt, unsigned long long a) {
+COLD static int fail(verifier *v, uint64_t offset, const char *fmt, unsigned long long a) {
   char msg[160];
   snprintf(msg, sizeof msg, fmt, a);
   fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
   return -1;
 }
 
-static int enter(verifier *v, uint64_t offset) {
-  if (++v->depth > v->max_depth) {
-    fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels",
-                  v->max_depth);
-    return -1;
-  }
-  if (v->budget == 0) return fail(v, offset, "too many values share the same bytes%.0llu", 0);
-  v->budget--;
+COLD static int too_deep(verifier *v, uint64_t offset) {
+  fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels",
+                v->max_depth);
+  return -1;
+}
+
+COLD static int over_budget(verifier *v, uint64_t offset) {
+  return fail(v, offset, "more values than a model of %llu bytes can hold", v->end);
+}
+
+COLD static int bad_pointer(verifier *v, uint64_t slot) {
+  return fail(v, slot, "pointer %llu leads outside the model", fbe_load32(v->p + slot));
+}
+
+COLD static int bad_size(verifier *v, uint64_t at) {
+  return fail(v, at, "size %llu runs past the end of the model", fbe_load32(v->p + at));
+}
+
+/* Optionals and collections are where schemas recurse: they count as one level. */
+static int enter(verifier *v, uint64_t offset, uint64_t values) {
+  if (++v->depth > v->max_depth) return too_deep(v, offset);
+  if (values > v->budget) return over_budget(v, offset);
+  v->budget -= values;
   return 0;
 }
 
 /* Follows the pointer stored at `slot` relative to `base`: the target must hold `need`
  * bytes inside the model and lie after the slot (writers allocate blocks after it). */
-static int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
-  uint32_t ptr = fbe_load32(v->p + slot);
-  uint64_t at = base + ptr;
-  if (at <= slot || at > v->end || need > v->end - at)
-    return fail(v, slot, "pointer %llu leads outside the model", ptr);
+static inline int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
+  uint64_t at = base + fbe_load32(v->p + slot);
+  if (at <= slot || at > v->end || need > v->end - at) return bad_pointer(v, slot);
   *out = at;
   return 0;
 }
@@ -53,27 +72,30 @@ static int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t need, uint
 
 static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st);
 
+static inline int std_blob(verifier *v, uint64_t slot, uint64_t base) {
+  uint64_t at = 0;
+  if (fbe_load32(v->p + slot) == 0) return 0; /* reads as the default */
+  if (follow(v, slot, base, 4, &at)) return -1;
+  if (fbe_load32(v->p + at) > v->end - at - 4) return bad_size(v, at);
+  return 0;
+}
+
 static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base) {
-  uint64_t at;
+  uint64_t at = 0;
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES:
-      if (fbe_load32(v->p + slot) == 0) return 0; /* reads as the default */
-      if (follow(v, slot, base, 4, &at)) return -1;
-      if (fbe_load32(v->p + at) > v->end - at - 4)
-        return fail(v, at, "size %llu runs past the end of the model", fbe_load32(v->p + at));
-      return 0;
-    case FBE_KIND_STRUCT:
-      return std_struct(v, slot, base, t->st);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return std_blob(v, slot, base);
+    case FBE_KIND_STRUCT: return std_struct(v, slot, base, t->st);
     case FBE_KIND_OPTIONAL: {
       if (v->p[slot] == 0) return 0;
       if (fbe_load32(v->p + slot + 1) == 0)
         return fail(v, slot, "optional marked present has no value%.0llu", 0);
-      if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at)) return -1;
+      if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, 1)) return -1;
       int rc = std_value(v, t->elem, at, at);
       v->depth--;
       return rc;
     }
     case FBE_KIND_ARRAY:
+      if (t->elem->copyable) return 0;
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (std_value(v, t->elem, slot + (uint64_t)i * t->elem->wire_size, base)) {
           fbe_error_prepend_index(v->err, i);
@@ -83,14 +105,13 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
-      if (follow(v, slot, base, 4, &at) || enter(v, at)) return -1;
+      if (follow(v, slot, base, 4, &at)) return -1;
       uint32_t n = fbe_load32(v->p + at);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
-      if (stride * n > v->end - at - 4)
-        return fail(v, at, "%llu elements do not fit in the model", n);
-      if (n > v->budget) return fail(v, at, "%llu elements exceed the work limit", n);
-      v->budget -= n;
+      if (stride * n > v->end - at - 4) return fail(v, at, "%llu elements do not fit in the model", n);
+      if (enter(v, at, n)) return -1;
+      if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
       for (uint32_t i = 0; i < n; i++) {
         uint64_t item = at + 4 + i * stride;
         if ((k && std_value(v, k, item, base)) ||
@@ -107,11 +128,29 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
   }
 }
 
-static int std_fields(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size) {
-  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited; /* inherited: all or none */
+/* A body at least as large as the schema's: every field is there; only the steps
+ * holding pointers need checking. */
+static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b) {
+  for (const fbe_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
+    uint64_t slot = b + op->wire_offset;
+    int rc = op->code == FBE_OP_BLOB     ? std_blob(v, slot, b)
+             : op->code == FBE_OP_STRUCT ? std_struct(v, slot, b, op->field->type->st)
+                                         : std_value(v, op->field->type, slot, b);
+    if (rc) {
+      fbe_error_prepend_field(v->err, op->field->name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* A body written by an older schema: the fields that fit (the inherited part only as a
+ * whole) are checked. */
+static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size) {
+  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited;
   for (uint32_t i = first; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
-    if (f->wire_offset + f->type->wire_size > size) break; /* written by an older schema */
+    if (f->wire_offset + f->type->wire_size > size) break;
     if (std_value(v, f->type, b + f->wire_offset, b)) {
       fbe_error_prepend_field(v->err, f->name);
       return -1;
@@ -121,22 +160,20 @@ static int std_fields(verifier *v, const fbe_struct *st, uint64_t b, uint32_t si
 }
 
 static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
-  uint64_t b;
+  uint64_t b = 0;
   if (fbe_load32(v->p + slot) == 0) return fail(v, slot, "struct pointer is 0%.0llu", 0);
-  if (follow(v, slot, base, 8, &b) || enter(v, b)) return -1;
+  if (follow(v, slot, base, 8, &b)) return -1;
+  if (v->budget == 0) return over_budget(v, b); /* shared bodies must not multiply the work */
+  v->budget--;
   uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
   if (size < 8) return fail(v, b, "struct size %llu is smaller than its 8-byte header", size);
   if (size > v->end - b) return fail(v, b, "struct size %llu runs past the end of the model", size);
   if (type_id != st->type_id) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "type id %u where %s (%u) was expected", type_id, st->full_name,
-             st->type_id);
-    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "%s", msg);
+    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "type id %u where %s (%u) was expected",
+                  type_id, st->full_name, st->type_id);
     return -1;
   }
-  int rc = std_fields(v, st, b, size);
-  v->depth--;
-  return rc;
+  return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
 }
 
 static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
@@ -153,41 +190,55 @@ static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_
 
 /* ------------------------------------------------------------ final model */
 
-/* Verifies one value at *pos, advancing it. */
+/* Positions only grow, so fixed-size steps just advance `pos`; the bound is checked
+ * whenever bytes are read (a length, a flag) and once at the end of the model. */
+
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos);
 
-static int fin_need(verifier *v, uint64_t pos, uint64_t n) {
-  if (n > v->end - pos) return fail(v, pos, "%llu bytes needed past the end of the model", n);
+COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
+  return fail(v, pos < v->end ? pos : v->end, "%llu bytes needed past the end of the model", n);
+}
+
+static inline int fin_blob(verifier *v, uint64_t *pos) {
+  if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
+  *pos += 4 + (uint64_t)fbe_load32(v->p + *pos);
   return 0;
 }
 
 static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  if (enter(v, *pos)) return -1;
-  for (uint32_t i = 0; i < st->nfields; i++) {
-    if (fin_value(v, st->fields[i].type, pos)) {
-      fbe_error_prepend_field(v->err, st->fields[i].name);
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    int rc = 0;
+    switch (op->code) {
+      case FBE_OP_COPY: case FBE_OP_BOOL: *pos += op->size; continue;
+      case FBE_OP_BLOB: rc = fin_blob(v, pos); break;
+      case FBE_OP_STRUCT: rc = fin_struct(v, op->field->type->st, pos); break;
+      default: rc = fin_value(v, op->field->type, pos); break;
+    }
+    if (rc) {
+      fbe_error_prepend_field(v->err, op->field->name);
       return -1;
     }
   }
-  v->depth--;
   return 0;
 }
 
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
-      if (fin_need(v, *pos, 4)) return -1;
-      uint32_t n = fbe_load32(v->p + *pos);
-      if (n > v->end - *pos - 4) return fail(v, *pos, "size %llu runs past the end of the model", n);
-      *pos += 4 + (uint64_t)n;
-      return 0;
-    }
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos);
     case FBE_KIND_STRUCT: return fin_struct(v, t->st, pos);
     case FBE_KIND_OPTIONAL: {
-      if (fin_need(v, *pos, 1)) return -1;
-      return v->p[(*pos)++] ? fin_value(v, t->elem, pos) : 0;
+      if (*pos >= v->end) return fin_short(v, *pos, 1);
+      if (!v->p[(*pos)++]) return 0;
+      if (enter(v, *pos, 1)) return -1;
+      int rc = fin_value(v, t->elem, pos);
+      v->depth--;
+      return rc;
     }
     case FBE_KIND_ARRAY:
+      if (t->elem->copyable) {
+        *pos += t->wire_size;
+        return 0;
+      }
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (fin_value(v, t->elem, pos)) {
           fbe_error_prepend_index(v->err, i);
@@ -196,15 +247,18 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       }
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      if (fin_need(v, *pos, 4) || enter(v, *pos)) return -1;
+      if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
       uint32_t n = fbe_load32(v->p + *pos);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
-      if (least * n > v->end - *pos - 4)
-        return fail(v, *pos, "%llu elements do not fit in the model", n);
-      if (n > v->budget) return fail(v, *pos, "%llu elements exceed the work limit", n);
-      v->budget -= n;
+      if (least * n > v->end - *pos - 4) return fail(v, *pos, "%llu elements do not fit in the model", n);
+      if (enter(v, *pos, n)) return -1;
       *pos += 4;
+      if (!k && t->elem->copyable) { /* fixed-size elements: their area was checked above */
+        *pos += least * n;
+        v->depth--;
+        return 0;
+      }
       for (uint32_t i = 0; i < n; i++) {
         if ((k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
           fbe_error_prepend_index(v->err, i);
@@ -215,7 +269,6 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       return 0;
     }
     default:
-      if (fin_need(v, *pos, t->wire_size)) return -1;
       *pos += t->wire_size;
       return 0;
   }
@@ -235,24 +288,24 @@ static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *
   v->budget = work_budget(total);
   uint64_t pos = 8;
   if (fin_struct(v, st, &pos)) return -1;
-  if (pos != total)
-    return fail(v, pos, "fields end here but the model size says %llu", total);
+  if (pos > total) return fin_short(v, total, pos - total);
+  if (pos != total) return fail(v, pos, "fields end here but the model size says %llu", total);
   if (model_size) *model_size = total;
   return 0;
 }
 
 fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits, size_t *model_size, fbe_error *err) {
-  if (!type || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
   fbe_error local;
   if (!err) err = &local;
-  fbe_limits def = fbe_limits_default();
-  if (!limits) limits = &def;
-  if (size > limits->max_model_size)
+  if (!type || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
+  uint32_t max_depth = limits ? limits->max_depth : 256;
+  uint64_t max_size = limits ? limits->max_model_size : (uint64_t)1 << 30;
+  if (size > max_size)
     return fbe_error_set(err, FBE_ERR_LIMIT, 0, "buffer of %zu bytes exceeds the model size limit",
                          size);
-  verifier v = {data, 0, 0, limits->max_depth, 0, err};
+  verifier v = {data, 0, 0, max_depth, 0, err};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
                                     : verify_standard(&v, type, size, model_size);
   return rc ? err->code : FBE_OK;
