@@ -14,7 +14,8 @@ typedef struct decoder {
   uint64_t end;      /* the model occupies [0, end) */
   fbe_arena *arena;
   uint32_t depth, max_depth;
-  uint64_t budget;   /* values left to produce: bounds output for hostile input */
+  uint64_t budget;   /* bytes of memory left to allocate: bounds the output (and the work)
+                        for hostile input, e.g. many pointers to one shared block */
   fbe_error *err;
 } decoder;
 
@@ -41,19 +42,25 @@ COLD static int limit_error(decoder *d, uint64_t offset, int depth) {
     fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels", d->max_depth);
   else
     fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset,
-                  "more values than a model of %llu bytes can hold", (unsigned long long)d->end);
+                  "decoding needs more memory than a %llu-byte model can describe",
+                  (unsigned long long)d->end);
   return -1;
 }
 
-/* Optionals and collections are where schemas recurse: they count as one level. */
-static inline int enter(decoder *d, uint64_t offset, uint64_t values) {
-  if (++d->depth > d->max_depth) return limit_error(d, offset, 1);
-  if (values > d->budget) return limit_error(d, offset, 0);
-  d->budget -= values;
+/* Takes `bytes` from the memory budget. */
+static inline int charge(decoder *d, uint64_t offset, uint64_t bytes) {
+  if (bytes > d->budget) return limit_error(d, offset, 0);
+  d->budget -= bytes;
   return 0;
 }
 
-static uint64_t work_budget(uint64_t n) { return 16 * n + 4096; }
+/* Optionals and collections are where schemas recurse: they count as one level. */
+static inline int enter(decoder *d, uint64_t offset, uint64_t bytes) {
+  if (++d->depth > d->max_depth) return limit_error(d, offset, 1);
+  return charge(d, offset, bytes);
+}
+
+static uint64_t memory_budget(uint64_t n) { return 16 * n + 65536; }
 
 /* Resolves the pointer at `slot` (relative to `base`); the target must hold `need` bytes
  * inside the model and lie after the slot. */
@@ -69,6 +76,7 @@ static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need
 /* Copies n bytes at `at` (the data of a string or bytes) into the arena. */
 static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
   if (n > d->end - at) return fail(d, at - 4, "size %llu runs past the end of the model", n);
+  if (charge(d, at, n)) return -1;
   uint8_t *copy = NULL;
   if (n) {
     if (!(copy = fbe_arena_alloc_inline(d->arena, n))) return oom(d, at);
@@ -153,7 +161,8 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         *(void **)(void *)out = NULL;
         return 0;
       }
-      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, 1)) return -1;
+      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, t->elem->mem_size))
+        return -1;
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, at);
       if (std_value(d, t->elem, at, at, value, NULL, NULL)) return -1;
@@ -180,7 +189,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (stride * n > d->end - at - 4) return fail(d, at, "%llu elements do not fit in the model", n);
-      if (enter(d, at, n) || alloc_items(d, vec, n, mem, at)) return -1;
+      if (enter(d, at, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, at)) return -1;
       if (!k && t->elem->copyable) {
         if (n) memcpy(vec->data, d->p + at + 4, (size_t)stride * n);
         d->depth--;
@@ -230,8 +239,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
                       uint8_t *out) {
   uint64_t b = 0;
   if (follow(d, slot, base, 8, &b)) return -1;
-  if (d->budget == 0) return limit_error(d, b, 0); /* shared bodies must not multiply the work */
-  d->budget--;
+  if (charge(d, b, 8)) return -1; /* bodies shared by many pointers must not multiply the work */
   uint32_t size = fbe_load32(d->p + b);
   if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
   if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
@@ -315,7 +323,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       }
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, *pos);
-      if (enter(d, *pos, 1) || fin_value(d, t->elem, pos, value)) return -1;
+      if (enter(d, *pos, t->elem->mem_size) || fin_value(d, t->elem, pos, value)) return -1;
       d->depth--;
       *(void **)(void *)out = value;
       return 0;
@@ -338,7 +346,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (least * n > d->end - *pos - 4)
         return fail(d, *pos, "%llu elements do not fit in the model", n);
-      if (enter(d, *pos, n) || alloc_items(d, vec, n, mem, *pos)) return -1;
+      if (enter(d, *pos, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, *pos)) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* least == the exact size, checked above */
         if (n) memcpy(vec->data, d->p + *pos, (size_t)least * n);
@@ -381,7 +389,7 @@ static int check_root(decoder *d, const fbe_struct *st, size_t size, uint32_t mi
     return -1;
   }
   d->end = *total;
-  d->budget = work_budget(*total);
+  d->budget = memory_budget(*total);
   return 0;
 }
 
@@ -393,12 +401,12 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   if (!type || !arena || !out || (!data && size))
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
   *out = NULL;
-  fbe_limits def = fbe_limits_default();
-  if (!limits) limits = &def;
-  if (size > limits->max_model_size)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "buffer of %zu bytes exceeds the model size limit",
-                         size);
-  decoder d = {data, 0, arena, 0, limits->max_depth, 0, err};
+  uint32_t max_depth = limits ? limits->max_depth : FBE_DEFAULT_MAX_DEPTH;
+  uint64_t max_size = limits ? limits->max_model_size : FBE_DEFAULT_MAX_MODEL_SIZE;
+  if (size >= 4 && fbe_load32(data) > max_size)
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "model size %u exceeds the limit of %llu bytes",
+                         fbe_load32(data), (unsigned long long)max_size);
+  decoder d = {data, 0, arena, 0, max_depth, 0, err};
   fbe_msg *msg = fbe_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   msg->type = type;

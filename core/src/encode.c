@@ -5,13 +5,28 @@
 #include "error_internal.h"
 #include "value.h"
 
-enum { FAIL_NOMEM = 1, FAIL_TOO_LARGE = 2 };
+enum { FAIL_NOMEM = 1, FAIL_TOO_LARGE = 2, FAIL_TOO_DEEP = 3 };
+
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
 
 typedef struct encoder {
   fbe_buffer *out;
   size_t start;  /* position of the model in out */
-  int failed;    /* set by a failed allocation: FAIL_NOMEM or FAIL_TOO_LARGE */
+  int failed;    /* FAIL_NOMEM, FAIL_TOO_LARGE or FAIL_TOO_DEEP once something failed */
+  uint32_t depth; /* nesting through optionals and collections */
 } encoder;
+
+/* Optionals and collections are where values recurse; beyond the decoders' default
+ * depth the value could not be read back, and the recursion would risk the stack. */
+static inline int enter(encoder *e) {
+  if (++e->depth <= FBE_DEFAULT_MAX_DEPTH) return 0;
+  e->failed = FAIL_TOO_DEEP;
+  return -1;
+}
 
 /* Grows the buffer by n bytes; returns the position of the first, or 0 on failure
  * (0 is never a valid block position: the model header comes first). The bytes are
@@ -65,10 +80,11 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
         break;
       }
       size_t s = alloc_block(e, t->elem->wire_size);
-      if (!s) return;
+      if (!s || enter(e)) return;
       e->out->data[slot] = 1;
       fbe_store32(e->out->data + slot + 1, (uint32_t)(s - base));
       std_value(e, t->elem, s, s, inner); /* the value slot becomes the base */
+      e->depth--;
       break;
     }
     case FBE_KIND_ARRAY: {
@@ -81,16 +97,17 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
       const fbe_vec *vec = (const fbe_vec *)v;
       const fbe_type *el = t->elem;
       size_t d = alloc_block(e, 4 + (size_t)vec->count * el->wire_size);
-      if (!d) return;
+      if (!d || enter(e)) return;
       fbe_store32(e->out->data + slot, (uint32_t)(d - base));
       fbe_store32(e->out->data + d, vec->count);
       if (el->copyable) {
         if (vec->count) memcpy(e->out->data + d + 4, vec->data, (size_t)vec->count * el->wire_size);
-        break;
+      } else {
+        const uint8_t *item = vec->data;
+        for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += el->mem_size)
+          std_value(e, el, d + 4 + (size_t)i * el->wire_size, base, item);
       }
-      const uint8_t *item = vec->data;
-      for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += el->mem_size)
-        std_value(e, el, d + 4 + (size_t)i * el->wire_size, base, item);
+      e->depth--;
       break;
     }
     case FBE_KIND_MAP: {
@@ -98,7 +115,7 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
       const fbe_type *k = t->key, *val = t->elem;
       size_t stride = (size_t)k->wire_size + val->wire_size;
       size_t d = alloc_block(e, 4 + (size_t)vec->count * stride);
-      if (!d) return;
+      if (!d || enter(e)) return;
       fbe_store32(e->out->data + slot, (uint32_t)(d - base));
       fbe_store32(e->out->data + d, vec->count);
       const uint8_t *pair = vec->data;
@@ -107,6 +124,7 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
         std_value(e, k, at, base, pair);
         std_value(e, val, at + k->wire_size, base, pair + t->pair_value_offset);
       }
+      e->depth--;
       break;
     }
     default: break;
@@ -135,99 +153,119 @@ static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *s
 
 /* ------------------------------------------------------------ final model */
 
-/* Appends n bytes and returns where to write them, NULL on failure. */
-static uint8_t *put(encoder *e, size_t n) {
-  size_t pos = alloc_block(e, n);
-  return pos ? e->out->data + pos : NULL;
+/* A single forward pass through a bare cursor `w` (returned by every step, so it stays
+ * in a register); room is checked per step against `limit` and the buffer grows in a
+ * cold path. A step returns NULL once growing failed. */
+
+typedef struct fin_writer {
+  encoder *e;
+  const uint8_t *limit; /* end of the buffer's capacity */
+} fin_writer;
+
+COLD static uint8_t *fin_grow(fin_writer *fw, uint8_t *w, size_t n) {
+  fbe_buffer *out = fw->e->out;
+  size_t used = (size_t)(w - out->data);
+  if (used - fw->e->start + n > UINT32_MAX) {
+    fw->e->failed = FAIL_TOO_LARGE;
+    return NULL;
+  }
+  out->size = used;
+  if (fbe_buffer_reserve(out, n)) {
+    fw->e->failed = FAIL_NOMEM;
+    return NULL;
+  }
+  fw->limit = out->data + out->capacity;
+  return out->data + used;
 }
 
-static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v);
-
-static inline void fin_blob(encoder *e, const fbe_str *s) {
-  uint8_t *p = put(e, 4 + (size_t)s->size);
-  if (!p) return;
-  fbe_store32(p, s->size);
-  if (s->size) memcpy(p + 4, s->data, s->size);
+static inline uint8_t *fin_room(fin_writer *fw, uint8_t *w, size_t n) {
+  return (size_t)(fw->limit - w) >= n ? w : fin_grow(fw, w, n);
 }
 
-static void fin_struct(encoder *e, const fbe_struct *st, const uint8_t *v) {
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+
+static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w) {
+  if (!(w = fin_room(fw, w, 4 + (size_t)s->size))) return NULL;
+  fbe_store32(w, s->size);
+  if (s->size <= 16) fbe_copy_small(w + 4, s->data, s->size);
+  else memcpy(w + 4, s->data, s->size);
+  return w + 4 + s->size;
+}
+
+static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end && w; op++) {
     const uint8_t *from = v + op->mem_offset;
-    uint8_t *p;
     switch (op->code) {
       case FBE_OP_COPY:
-        if ((p = put(e, op->size))) fbe_copy_small(p, from, op->size);
+        if (!(w = fin_room(fw, w, op->size))) return NULL;
+        fbe_copy_small(w, from, op->size);
+        w += op->size;
         break;
       case FBE_OP_BOOL:
-        if ((p = put(e, 1))) *p = *from != 0;
+        if (!(w = fin_room(fw, w, 1))) return NULL;
+        *w++ = *from != 0;
         break;
-      case FBE_OP_BLOB: fin_blob(e, (const fbe_str *)from); break;
-      case FBE_OP_STRUCT: fin_struct(e, op->field->type->st, from); break;
-      default: fin_value(e, op->field->type, from); break;
+      case FBE_OP_BLOB: w = fin_blob(fw, (const fbe_str *)from, w); break;
+      case FBE_OP_STRUCT: w = fin_write_struct(fw, op->field->type->st, from, w); break;
+      default: w = fin_write(fw, op->field->type, from, w); break;
     }
   }
+  return w;
 }
 
-static void fin_value(encoder *e, const fbe_type *t, const uint8_t *v) {
-  uint8_t *p;
+static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
   switch (t->wire) {
-    case FBE_KIND_BOOL:
-      if ((p = put(e, 1))) *p = *v != 0;
-      break;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
-      if ((p = put(e, 1))) *p = *v;
-      break;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16:
-      if ((p = put(e, 2))) fbe_store16(p, *(const uint16_t *)v);
-      break;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
-      if ((p = put(e, 4))) fbe_store32(p, *(const uint32_t *)v);
-      break;
-    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
-      if ((p = put(e, 8))) fbe_store64(p, *(const uint64_t *)v);
-      break;
-    case FBE_KIND_DECIMAL: case FBE_KIND_UUID:
-      if ((p = put(e, 16))) memcpy(p, v, 16);
-      break;
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: fin_blob(e, (const fbe_str *)v); break;
-    case FBE_KIND_STRUCT: fin_struct(e, t->st, v); break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w);
+    case FBE_KIND_STRUCT: return fin_write_struct(fw, t->st, v, w);
     case FBE_KIND_OPTIONAL: {
       const uint8_t *inner = *(const uint8_t *const *)v;
-      if (!(p = put(e, 1))) break;
-      *p = inner != NULL;
-      if (inner) fin_value(e, t->elem, inner);
-      break;
+      if (!(w = fin_room(fw, w, 1))) return NULL;
+      *w++ = inner != NULL;
+      if (!inner) return w;
+      if (enter(fw->e)) return NULL;
+      w = fin_write(fw, t->elem, inner, w);
+      fw->e->depth--;
+      return w;
     }
     case FBE_KIND_ARRAY:
-      for (uint32_t i = 0; i < t->array_size && !e->failed; i++)
-        fin_value(e, t->elem, v + (size_t)i * t->elem->mem_size);
-      break;
-    case FBE_KIND_VECTOR: {
+      for (uint32_t i = 0; i < t->array_size && w; i++)
+        w = fin_write(fw, t->elem, v + (size_t)i * t->elem->mem_size, w);
+      return w;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       const fbe_vec *vec = (const fbe_vec *)v;
-      if (!(p = put(e, 4))) break;
-      fbe_store32(p, vec->count);
-      if (t->elem->copyable) {
-        size_t n = (size_t)vec->count * t->elem->wire_size;
-        if (n && (p = put(e, n))) memcpy(p, vec->data, n);
-        break;
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
+      if (!(w = fin_room(fw, w, 4 + bulk))) return NULL;
+      fbe_store32(w, vec->count);
+      w += 4;
+      if (!k && t->elem->copyable) {
+        if (bulk) memcpy(w, vec->data, bulk);
+        return w + bulk;
       }
+      if (enter(fw->e)) return NULL;
+      uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
       const uint8_t *item = vec->data;
-      for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += t->elem->mem_size)
-        fin_value(e, t->elem, item);
-      break;
-    }
-    case FBE_KIND_MAP: {
-      const fbe_vec *vec = (const fbe_vec *)v;
-      if (!(p = put(e, 4))) break;
-      fbe_store32(p, vec->count);
-      const uint8_t *pair = vec->data;
-      for (uint32_t i = 0; i < vec->count && !e->failed; i++, pair += t->pair_stride) {
-        fin_value(e, t->key, pair);
-        fin_value(e, t->elem, pair + t->pair_value_offset);
+      for (uint32_t i = 0; i < vec->count && w; i++, item += stride) {
+        if (k) w = fin_write(fw, k, item, w);
+        if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
       }
-      break;
+      fw->e->depth--;
+      return w;
     }
-    default: break;
+    case FBE_KIND_BOOL:
+      if (!(w = fin_room(fw, w, 1))) return NULL;
+      *w = *v != 0;
+      return w + 1;
+    default: /* fixed-size scalars */
+      if (!(w = fin_room(fw, w, t->wire_size))) return NULL;
+      switch (t->wire_size) {
+        case 1: *w = *v; break;
+        case 2: fbe_store16(w, *(const uint16_t *)v); break;
+        case 4: fbe_store32(w, *(const uint32_t *)v); break;
+        case 8: fbe_store64(w, *(const uint64_t *)v); break;
+        default: memcpy(w, v, t->wire_size); break; /* decimal, uuid */
+      }
+      return w + t->wire_size;
   }
 }
 
@@ -237,22 +275,29 @@ fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_
   if (!msg || !out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no message or buffer");
   const fbe_struct *st = msg->type;
   const uint8_t *v = fbe_msg_data(msg);
-  encoder e = {out, out->size, 0};
+  encoder e = {out, out->size, 0, 0};
   /* Most models fit in a few hundred bytes: one reserve avoids regrowth in the walk. */
   if (fbe_buffer_reserve(out, (size_t)st->body_size * 2 + 256))
     return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   size_t header = e.start;
-  alloc_block(&e, 8); /* cannot fail after the reserve */
   if (model == FBE_MODEL_FINAL) {
-    fin_struct(&e, st, v);
-    if (!e.failed) fbe_store32(out->data + header + 4, st->type_id);
+    fin_writer fw = {&e, out->data + out->capacity};
+    uint8_t *w = out->data + header;
+    fbe_store32(w + 4, st->type_id);
+    w = fin_write_struct(&fw, st, v, w + 8);
+    if (w && (size_t)(w - out->data) - e.start > UINT32_MAX) e.failed = FAIL_TOO_LARGE;
+    if (w) out->size = (size_t)(w - out->data);
   } else {
+    alloc_block(&e, 8); /* cannot fail after the reserve */
     std_struct(&e, header + 4, header, st, v);
   }
   if (e.failed) {
     out->size = e.start;
     if (e.failed == FAIL_TOO_LARGE)
       return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
+    if (e.failed == FAIL_TOO_DEEP)
+      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+                           "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
     return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   }
   fbe_store32(out->data + header, (uint32_t)(out->size - e.start));

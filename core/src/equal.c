@@ -1,4 +1,5 @@
 /* Deep equality of values: floats by bit pattern, decimals by numeric value. */
+#include <stdlib.h>
 #include <string.h>
 #include "value.h"
 
@@ -44,57 +45,131 @@ static int str_equal(const fbe_str *a, const fbe_str *b) {
   return a->size == b->size && (a->size == 0 || !memcmp(a->data, b->data, a->size));
 }
 
-static int value_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
+/* Compares values that hold no nested values; 0/1. */
+static int leaf_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
   switch (t->wire) {
     case FBE_KIND_DECIMAL: return decimal_equal(a, b);
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
       return str_equal((const fbe_str *)a, (const fbe_str *)b);
-    case FBE_KIND_STRUCT: {
-      const fbe_struct *st = t->st;
-      for (uint32_t i = 0; i < st->nfields; i++) {
-        const fbe_field *f = &st->fields[i];
-        if (!value_equal(f->type, a + f->mem_offset, b + f->mem_offset)) return 0;
-      }
-      return 1;
-    }
-    case FBE_KIND_OPTIONAL: {
-      const uint8_t *pa = *(const uint8_t *const *)a, *pb = *(const uint8_t *const *)b;
-      if (!pa || !pb) return pa == pb;
-      return value_equal(t->elem, pa, pb);
-    }
-    case FBE_KIND_ARRAY:
-      for (uint32_t i = 0; i < t->array_size; i++)
-        if (!value_equal(t->elem, a + i * t->elem->mem_size, b + i * t->elem->mem_size)) return 0;
-      return 1;
-    case FBE_KIND_VECTOR: {
-      const fbe_vec *va = (const fbe_vec *)a, *vb = (const fbe_vec *)b;
-      if (va->count != vb->count) return 0;
-      for (uint32_t i = 0; i < va->count; i++) {
-        size_t off = (size_t)i * t->elem->mem_size;
-        if (!value_equal(t->elem, (const uint8_t *)va->data + off, (const uint8_t *)vb->data + off))
-          return 0;
-      }
-      return 1;
-    }
-    case FBE_KIND_MAP: {
-      const fbe_vec *va = (const fbe_vec *)a, *vb = (const fbe_vec *)b;
-      if (va->count != vb->count) return 0;
-      for (uint32_t i = 0; i < va->count; i++) {
-        const uint8_t *pa = (const uint8_t *)va->data + (size_t)i * t->pair_stride;
-        const uint8_t *pb = (const uint8_t *)vb->data + (size_t)i * t->pair_stride;
-        if (!value_equal(t->key, pa, pb) ||
-            !value_equal(t->elem, pa + t->pair_value_offset, pb + t->pair_value_offset))
-          return 0;
-      }
-      return 1;
-    }
     case FBE_KIND_BOOL: return (*a != 0) == (*b != 0);
     default: return !memcmp(a, b, t->mem_size); /* integers, floats (bits), uuid */
   }
 }
 
+/* One container being compared: child `next` of `count` is compared next. Children of a
+ * map are its keys and values in turn (2 per entry). */
+typedef struct frame {
+  const fbe_type *t;
+  const uint8_t *a, *b;
+  uint32_t next, count;
+} frame;
+
+/* Child i of a container frame: its type and slots. */
+static const fbe_type *child(const frame *f, uint32_t i, const uint8_t **a, const uint8_t **b) {
+  const fbe_type *t = f->t;
+  size_t off;
+  switch (t->wire) {
+    case FBE_KIND_STRUCT: {
+      const fbe_field *fld = &t->st->fields[i];
+      *a = f->a + fld->mem_offset;
+      *b = f->b + fld->mem_offset;
+      return fld->type;
+    }
+    case FBE_KIND_OPTIONAL:
+      *a = *(const uint8_t *const *)f->a;
+      *b = *(const uint8_t *const *)f->b;
+      return t->elem;
+    case FBE_KIND_ARRAY:
+      off = (size_t)i * t->elem->mem_size;
+      *a = f->a + off;
+      *b = f->b + off;
+      return t->elem;
+    case FBE_KIND_VECTOR:
+      off = (size_t)i * t->elem->mem_size;
+      *a = (const uint8_t *)((const fbe_vec *)f->a)->data + off;
+      *b = (const uint8_t *)((const fbe_vec *)f->b)->data + off;
+      return t->elem;
+    default: /* MAP */
+      off = (size_t)(i / 2) * t->pair_stride + (i % 2 ? t->pair_value_offset : 0);
+      *a = (const uint8_t *)((const fbe_vec *)f->a)->data + off;
+      *b = (const uint8_t *)((const fbe_vec *)f->b)->data + off;
+      return i % 2 ? t->elem : t->key;
+  }
+}
+
+/* Opens a container: its child count, or -1 when the two already differ in shape. */
+static int64_t open_container(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
+  switch (t->wire) {
+    case FBE_KIND_STRUCT: return t->st->nfields;
+    case FBE_KIND_OPTIONAL: {
+      const void *pa = *(const void *const *)a, *pb = *(const void *const *)b;
+      if (!pa || !pb) return pa == pb ? 0 : -1;
+      return 1;
+    }
+    case FBE_KIND_ARRAY: return t->array_size;
+    default: { /* VECTOR, MAP */
+      uint32_t na = ((const fbe_vec *)a)->count, nb = ((const fbe_vec *)b)->count;
+      if (na != nb) return -1;
+      return t->wire == FBE_KIND_MAP ? (int64_t)na * 2 : na;
+    }
+  }
+}
+
+static int is_container(const fbe_type *t) {
+  return t->wire == FBE_KIND_STRUCT || t->wire == FBE_KIND_OPTIONAL || t->wire == FBE_KIND_ARRAY ||
+         t->wire == FBE_KIND_VECTOR || t->wire == FBE_KIND_MAP;
+}
+
+/* Walks both values with an explicit stack: values nested a million levels deep compare
+ * without recursion. Returns 0 also when memory for the stack runs out. */
+static int value_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
+  if (!is_container(t)) return leaf_equal(t, a, b);
+  frame local[64], *stack = local;
+  size_t depth = 0, cap = sizeof local / sizeof local[0];
+  int equal = 1;
+  int64_t n = open_container(t, a, b);
+  if (n < 0) return 0;
+  stack[depth++] = (frame){t, a, b, 0, (uint32_t)n};
+  while (depth && equal) {
+    frame *f = &stack[depth - 1];
+    if (f->next == f->count) {
+      depth--;
+      continue;
+    }
+    const uint8_t *ca, *cb;
+    const fbe_type *ct = child(f, f->next++, &ca, &cb);
+    if (!is_container(ct)) {
+      equal = leaf_equal(ct, ca, cb);
+      continue;
+    }
+    int64_t cn = open_container(ct, ca, cb);
+    if (cn < 0) {
+      equal = 0;
+      continue;
+    }
+    if (depth == cap) {
+      frame *bigger = malloc(sizeof(frame) * cap * 2);
+      if (!bigger) {
+        equal = 0;
+        break;
+      }
+      memcpy(bigger, stack, sizeof(frame) * depth);
+      if (stack != local) free(stack);
+      stack = bigger;
+      cap *= 2;
+    }
+    stack[depth++] = (frame){ct, ca, cb, 0, (uint32_t)cn};
+  }
+  if (stack != local) free(stack);
+  return equal;
+}
+
 int fbe_ref_equal(fbe_ref a, fbe_ref b) {
-  if (!a.slot || !b.slot || a.type != b.type) return 0;
+  if (!a.slot || !b.slot) return 0;
+  /* distinct type nodes may describe the same struct */
+  if (a.type != b.type && !(a.type->kind == FBE_KIND_STRUCT && b.type->kind == FBE_KIND_STRUCT &&
+                            a.type->st == b.type->st))
+    return 0;
   return value_equal(a.type, a.slot, b.slot);
 }
 

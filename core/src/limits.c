@@ -2,6 +2,6 @@
 #include "fbe/codec.h"
 
 fbe_limits fbe_limits_default(void) {
-  fbe_limits l = {256, (uint64_t)1 << 30};
+  fbe_limits l = {FBE_DEFAULT_MAX_DEPTH, FBE_DEFAULT_MAX_MODEL_SIZE};
   return l;
 }

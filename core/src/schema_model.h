@@ -3,6 +3,7 @@
 #ifndef FBE_SCHEMA_MODEL_H
 #define FBE_SCHEMA_MODEL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "fbe/schema.h"
@@ -154,7 +155,7 @@ struct fbe_package {
 };
 
 struct fbe_schema {
-  int refcount;              /* atomic */
+  atomic_int refcount;
   fbe_arena *arena;          /* owns every package, struct, field, type and string */
   const fbe_package *root;
   uint32_t npackages;

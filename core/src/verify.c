@@ -201,7 +201,9 @@ COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
 
 static inline int fin_blob(verifier *v, uint64_t *pos) {
   if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
-  *pos += 4 + (uint64_t)fbe_load32(v->p + *pos);
+  uint32_t n = fbe_load32(v->p + *pos);
+  if (n > v->end - *pos - 4) return bad_size(v, *pos);
+  *pos += 4 + (uint64_t)n;
   return 0;
 }
 
@@ -300,11 +302,11 @@ fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *da
   if (!err) err = &local;
   if (!type || (!data && size))
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
-  uint32_t max_depth = limits ? limits->max_depth : 256;
-  uint64_t max_size = limits ? limits->max_model_size : (uint64_t)1 << 30;
-  if (size > max_size)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "buffer of %zu bytes exceeds the model size limit",
-                         size);
+  uint32_t max_depth = limits ? limits->max_depth : FBE_DEFAULT_MAX_DEPTH;
+  uint64_t max_size = limits ? limits->max_model_size : FBE_DEFAULT_MAX_MODEL_SIZE;
+  if (size >= 4 && fbe_load32(data) > max_size)
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "model size %u exceeds the limit of %llu bytes",
+                         fbe_load32(data), (unsigned long long)max_size);
   verifier v = {data, 0, 0, max_depth, 0, err};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
                                     : verify_standard(&v, type, size, model_size);

@@ -18,17 +18,24 @@ typedef enum fbe_model {
   FBE_MODEL_FINAL = 1     /* compact: everything inline */
 } fbe_model;
 
-/* Limits a decoder/verifier enforces against hostile input. */
+#define FBE_DEFAULT_MAX_DEPTH 256u
+#define FBE_DEFAULT_MAX_MODEL_SIZE ((uint64_t)1 << 30)
+
+/* Limits a decoder/verifier enforces against hostile input. Decoding also bounds the
+ * memory it allocates to 16 times the model size plus 64 KiB. */
 typedef struct fbe_limits {
-  uint32_t max_depth;      /* nesting of structs/optionals/collections; default 256 */
-  uint64_t max_model_size; /* largest model accepted; default 1 GiB */
+  uint32_t max_depth;      /* nesting through optionals and collections (the only
+                              ways a schema recurses); default FBE_DEFAULT_MAX_DEPTH */
+  uint64_t max_model_size; /* largest model size accepted; default 1 GiB */
 } fbe_limits;
 
-/* Default limits (max_depth 256, max_model_size 1 GiB). */
+/* Default limits (FBE_DEFAULT_MAX_DEPTH, FBE_DEFAULT_MAX_MODEL_SIZE). */
 FBE_API fbe_limits fbe_limits_default(void);
 
 /* Appends the model of msg to out (out->size grows by the model size). err may be
- * NULL. Fails only on out-of-memory or a model over 4 GiB. */
+ * NULL. Fails only on out-of-memory, a model over 4 GiB, or a value nested deeper than
+ * FBE_DEFAULT_MAX_DEPTH through optionals and collections (FBE_ERR_LIMIT: no decoder
+ * with default limits would accept it). */
 FBE_API fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out,
                               fbe_error *err);
 

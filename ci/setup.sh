@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs every dependency libfbe's build, tests, demo and benchmark need on a fresh
+# Debian 12 machine. Idempotent: when every package is already installed it does
+# nothing (no apt-get update), so repeated runs take a fraction of a second.
+# Runs as root, or through sudo otherwise.
+set -euo pipefail
+
+# Debian packages, one per line. A new binding adds its own line here.
+packages=(
+  build-essential   # gcc, make, libc headers; gcc's AddressSanitizer/UBSan runtimes
+  cmake
+  pkg-config
+  libcmocka-dev     # C unit tests
+  clang
+  libclang-rt-14-dev  # clang's sanitizer and libFuzzer runtimes (only recommended by clang)
+  valgrind
+  python3           # demo's JSON comparison, conformance tooling
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "setup: not a Debian-based system; install these yourself: ${packages[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "setup: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+
+echo "setup: installing ${missing[*]}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+if ! { "${sudo[@]}" apt-get update -q &&
+       "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  echo "setup: apt-get failed; its output:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+echo "setup: done"

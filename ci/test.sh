@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The test command. Installs the dependencies (ci/setup.sh), then, stage by stage:
+# builds libfbe, the fbe tool, the unit tests and the benchmark in Release and runs
+# ctest; does the same with AddressSanitizer + UndefinedBehaviorSanitizer (any report
+# fails the test); runs the benchmark in --quick mode. Prints each stage's duration
+# and a summary; exits non-zero when anything failed. Works from any directory.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# ---- timing and bookkeeping -------------------------------------------------
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
+seconds_since() {
+  local us=$(($(now_us) - $1))
+  printf '%d.%d' $((us / 1000000)) $((us % 1000000 / 100000))
+}
+
+run_t0=$(now_us)
+stage_name=""
+stage_t0=0
+summary=()
+failed_stages=0
+tests_passed=0
+tests_failed=0
+
+stage_begin() {
+  stage_name=$1
+  stage_t0=$(now_us)
+  printf '\n== stage: %s\n' "$stage_name"
+}
+
+stage_end() { # ok | FAILED
+  local took
+  took=$(seconds_since "$stage_t0")
+  printf '== stage: %s ... %s s (%s)\n' "$stage_name" "$took" "$1"
+  summary+=("$(printf '%-26s %7s s  %s' "$stage_name" "$took" "$1")")
+  [[ $1 == ok ]] || failed_stages=$((failed_stages + 1))
+  stage_name=""
+}
+
+finish() {
+  local rc=$?
+  [[ -z $stage_name ]] || stage_end FAILED # a step of a build stage failed
+  printf '\n== summary\n'
+  printf '  %s\n' "${summary[@]}"
+  printf '  %-26s %7s s\n' "total" "$(seconds_since "$run_t0")"
+  if ((failed_stages > 0)); then
+    printf '  %d stage(s) FAILED\n' "$failed_stages"
+    ((rc != 0)) || rc=1
+  fi
+  if ((tests_passed + tests_failed > 0)); then
+    printf 'ctest: %d passed, %d failed\n' "$tests_passed" "$tests_failed"
+  fi
+  exit "$rc"
+}
+trap finish EXIT
+
+# ---- stages -----------------------------------------------------------------
+
+# Configures and builds one tree: build_tree DIR CMAKE_ARGS...
+build_tree() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_BUILD_BENCH=ON "$@"
+  cmake --build "$dir" -j"$jobs"
+}
+
+# Runs ctest in DIR and adds its counts to the totals; fails when a test failed.
+run_ctest() {
+  local dir=$1 log
+  log=$(mktemp)
+  local rc=0
+  (cd "$dir" && ctest -V --no-tests=error -j"$jobs") 2>&1 | tee "$log" || rc=$?
+  local line total failed
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)
+  rm -f "$log"
+  if [[ $line =~ ([0-9]+)\ tests?\ failed\ out\ of\ ([0-9]+) ]]; then
+    failed=${BASH_REMATCH[1]}
+    total=${BASH_REMATCH[2]}
+    tests_passed=$((tests_passed + total - failed))
+    tests_failed=$((tests_failed + failed))
+  elif ((rc != 0)); then
+    tests_failed=$((tests_failed + 1)) # ctest itself failed (no tests, or crashed)
+  fi
+  return "$rc"
+}
+
+echo "libfbe tests: $(cmake --version | head -n 1), $(${CC:-cc} --version | head -n 1), $jobs jobs"
+
+stage_begin "setup"
+bash ci/setup.sh
+stage_end ok
+
+stage_begin "build (Release)"
+build_tree build/release -DCMAKE_BUILD_TYPE=Release
+stage_end ok
+
+stage_begin "test (Release)"
+if run_ctest build/release; then stage_end ok; else stage_end FAILED; fi
+
+stage_begin "build (ASan+UBSan)"
+build_tree build/asan -DCMAKE_BUILD_TYPE=Debug -DFBE_SANITIZE=address,undefined
+stage_end ok
+
+stage_begin "test (ASan+UBSan)"
+if run_ctest build/asan; then stage_end ok; else stage_end FAILED; fi
+
+stage_begin "benchmark (quick, Release)"
+if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED; fi

@@ -1,0 +1,55 @@
+/* Internal: what the JSON reader and writer share. */
+#ifndef FBE_JSON_COMMON_H
+#define FBE_JSON_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/schema.h"
+
+/* Deepest nesting of JSON objects/arrays either side accepts. */
+#define FBE_JSON_MAX_DEPTH 256
+
+/* Room for "-9223372036854775808" / "18446744073709551615". */
+#define FBE_INTEGER_TEXT_MAX 21
+/* Room for any fbe_decimal_format output, NUL included (see fbe/message.h). */
+#define FBE_DECIMAL_TEXT_MAX 48
+
+/* Kinds written as JSON integers (wire kinds: enums and flags are their base). */
+static inline int fbe_json_is_integer_kind(fbe_kind wire) {
+  return (wire >= FBE_KIND_BYTE && wire <= FBE_KIND_UINT64) || wire == FBE_KIND_TIMESTAMP;
+}
+
+static inline int fbe_json_is_signed_kind(fbe_kind wire) {
+  return wire == FBE_KIND_INT8 || wire == FBE_KIND_INT16 || wire == FBE_KIND_INT32 ||
+         wire == FBE_KIND_INT64;
+}
+
+/* Width in bits of an integer kind. */
+static inline unsigned fbe_json_integer_bits(fbe_kind wire) {
+  switch (wire) {
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8: return 8;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16: return 16;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: return 32;
+    default: return 64;
+  }
+}
+
+/* Decimal digits of a 64-bit pattern (as loaded by fbe_scalar_load); no NUL. */
+static inline size_t fbe_json_format_integer(fbe_kind wire, uint64_t pattern,
+                                             char out[FBE_INTEGER_TEXT_MAX]) {
+  char rev[FBE_INTEGER_TEXT_MAX];
+  size_t n = 0, len = 0;
+  uint64_t mag = pattern;
+  if (fbe_json_is_signed_kind(wire) && (int64_t)pattern < 0) {
+    out[len++] = '-';
+    mag = 0 - pattern; /* two's complement magnitude, also for INT64_MIN */
+  }
+  do {
+    rev[n++] = (char)('0' + mag % 10);
+    mag /= 10;
+  } while (mag);
+  while (n) out[len++] = rev[--n];
+  return len;
+}
+
+#endif

@@ -1,0 +1,175 @@
+/* Reading schema files and their imports (SCHEMA.md 3.4): `import NAME` loads
+ * NAME.fbe from the importing file's directory, then from the include
+ * directories. Each package is loaded once; cycles and missing files are errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "schema_parser.h"
+#include "schema_resolve.h"
+
+/* Reads a whole file into a malloc'd buffer; NULL when it cannot be read. */
+static char *read_file(const char *path, size_t *length) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t len = 0, cap = 4096;
+  char *buf = malloc(cap);
+  while (buf) {
+    len += fread(buf + len, 1, cap - len, f);
+    if (len < cap) break;
+    char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    if (!grown) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = grown;
+    cap *= 2;
+  }
+  if (buf && ferror(f)) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *length = len;
+  return buf;
+}
+
+/* Reads a file into the work arena; NULL when it cannot be read. */
+static const char *read_into_work(fbe_sload *L, const char *path, size_t *length) {
+  char *buf = read_file(path, length);
+  if (!buf) return NULL;
+  char *text = fbe_arena_alloc(L->ctx->work, *length ? *length : 1);
+  if (text) memcpy(text, buf, *length);
+  free(buf); /* before a possible out-of-memory jump */
+  if (!text) fbe_sctx_out_of_memory(L->ctx);
+  return text;
+}
+
+static bool is_separator(char c) { return c == '/' || c == '\\'; }
+
+static const char *directory_of(fbe_sload *L, const char *path) {
+  size_t n = strlen(path);
+  while (n > 0 && !is_separator(path[n - 1])) n--;
+  while (n > 1 && is_separator(path[n - 1])) n--;
+  return fbe_sctx_strndup(L->ctx, L->ctx->work, path, n);
+}
+
+static const char *join_path(fbe_sload *L, const char *dir, const char *package) {
+  if (!dir[0]) return fbe_sctx_printf(L->ctx, L->ctx->work, "%s.fbe", package);
+  bool has_separator = is_separator(dir[strlen(dir) - 1]);
+  return fbe_sctx_printf(L->ctx, L->ctx->work, "%s%s%s.fbe", dir, has_separator ? "" : "/",
+                         package);
+}
+
+static fbe_spkg *find_package(fbe_sload *L, const char *name) {
+  for (uint32_t i = 0; i < L->nall; i++) {
+    if (L->all[i]->name && strcmp(L->all[i]->name, name) == 0) return L->all[i];
+  }
+  return NULL;
+}
+
+static fbe_spkg *parse_package(fbe_sload *L, const char *path, const char *text, size_t len) {
+  fbe_spkg *p = fbe_sctx_alloc(L->ctx, L->ctx->work, sizeof *p);
+  p->path = fbe_sctx_strdup(L->ctx, L->ctx->work, path);
+  p->dir = directory_of(L, path);
+  p->file_id = fbe_sctx_add_file(L->ctx, path);
+  p->ast = fbe_parse_file(L->ctx, p->file_id, text, len);
+  p->name = p->ast->package;
+  *FBE_SCTX_PUSH(L->ctx, L->all, L->nall, L->all_cap) = p;
+  return p;
+}
+
+/* Opens NAME.fbe in dir, then in each include directory. NULL when not found. */
+static fbe_spkg *open_package(fbe_sload *L, const char *dir, const char *name) {
+  size_t ndirs = L->options ? L->options->include_count : 0;
+  for (size_t i = 0; i <= ndirs; i++) {
+    if (i == 0 && !dir) continue;
+    const char *where = i == 0 ? dir : L->options->include_dirs[i - 1];
+    if (!where) continue;
+    const char *path = join_path(L, where, name);
+    size_t len;
+    const char *text = read_into_work(L, path, &len);
+    if (text) return parse_package(L, path, text, len);
+  }
+  return NULL;
+}
+
+static void report_cycle(fbe_sload *L, fbe_spkg *p, const fbe_ast_import *imp, fbe_spkg *target) {
+  uint32_t from = 0;
+  while (L->stack[from] != target) from++;
+  size_t len = strlen(target->name) + 1;
+  for (uint32_t i = from; i < L->depth; i++) len += strlen(L->stack[i]->name) + 4;
+  char *chain = fbe_sctx_alloc(L->ctx, L->ctx->work, len);
+  for (uint32_t i = from; i < L->depth; i++) {
+    strcat(chain, L->stack[i]->name);
+    strcat(chain, " -> ");
+  }
+  strcat(chain, target->name);
+  fbe_sctx_error(L->ctx, p->file_id, imp->pos.line, imp->pos.col, "Import cycle: %s", chain);
+}
+
+static void load_imports(fbe_sload *L, fbe_spkg *p) {
+  const fbe_ast_file *ast = p->ast;
+  p->loading = true;
+  *FBE_SCTX_PUSH(L->ctx, L->stack, L->depth, L->stack_cap) = p;
+  p->imports = fbe_sctx_alloc(L->ctx, L->ctx->work, (ast->nimports + 1) * sizeof *p->imports);
+  for (uint32_t i = 0; i < ast->nimports; i++) {
+    const fbe_ast_import *imp = &ast->imports[i];
+    fbe_spkg *dep = find_package(L, imp->name);
+    if (dep && dep->loading) {
+      report_cycle(L, p, imp, dep);
+      continue;
+    }
+    if (!dep) {
+      dep = open_package(L, p->dir, imp->name);
+      if (!dep) {
+        fbe_sctx_error(L->ctx, p->file_id, imp->pos.line, imp->pos.col,
+                       "Cannot find %s.fbe for import %s", imp->name, imp->name);
+        continue;
+      }
+      if (!dep->name || strcmp(dep->name, imp->name) != 0) {
+        if (dep->name) {
+          fbe_sctx_error(L->ctx, p->file_id, imp->pos.line, imp->pos.col,
+                         "Import %s: %s declares package %s", imp->name, dep->path, dep->name);
+        }
+        dep->name = NULL; /* never found by name again */
+        continue;
+      }
+      load_imports(L, dep);
+    }
+    p->imports[i] = dep;
+  }
+  L->depth--;
+  p->loading = false;
+  *FBE_SCTX_PUSH(L->ctx, L->order, L->norder, L->order_cap) = p;
+}
+
+void fbe_load_files(fbe_sload *L, const fbe_root_request *req) {
+  fbe_spkg *root = NULL;
+  if (req->kind == FBE_ROOT_TEXT) {
+    root = parse_package(L, req->name, req->text, req->length);
+  } else if (req->kind == FBE_ROOT_FILE) {
+    size_t len;
+    const char *text = read_into_work(L, req->path, &len);
+    if (!text) {
+      fbe_sctx_error(L->ctx, fbe_sctx_add_file(L->ctx, req->path), 0, 0, "Cannot read file");
+      return;
+    }
+    root = parse_package(L, req->path, text, len);
+  } else {
+    root = open_package(L, NULL, req->name);
+    if (!root) {
+      const char *file = fbe_sctx_printf(L->ctx, L->ctx->work, "%s.fbe", req->name);
+      fbe_sctx_error(L->ctx, fbe_sctx_add_file(L->ctx, file), 0, 0,
+                     "Cannot find package %s in the include directories", req->name);
+      return;
+    }
+    if (root->name && strcmp(root->name, req->name) != 0) {
+      fbe_sctx_error(L->ctx, root->file_id, root->ast->package_pos.line,
+                     root->ast->package_pos.col, "File declares package %s, expected %s",
+                     root->name, req->name);
+      return;
+    }
+  }
+  if (root->name) load_imports(L, root);
+}
