@@ -4,7 +4,7 @@
  *
  *   fbe_bench [--quick] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]
  *
- * Each figure is the median over the runs (default 5) of the mean time per
+ * Each figure is the median over the rounds (default 7) of the mean time per
  * operation, each run lasting at least --min-time (default 0.2 s). --quick is 3 runs
  * of 0.05 s, for CI. --json prints one JSON object per line instead of a table. */
 #define _POSIX_C_SOURCE 200809L
@@ -133,27 +133,30 @@ typedef struct result {
   double spread_pct;
 } result;
 
-/* Finds a batch that takes about 1 ms, then runs `runs` times, each for at least
- * min_time seconds in whole batches. */
-static result measure(bench_fn fn, bench_ctx *ctx, int runs, double min_time) {
+/* A batch of about 1 ms, so the clock is read rarely. */
+static uint64_t calibrate(bench_fn fn, bench_ctx *ctx) {
   uint64_t batch = 1;
   for (;;) {
     double t0 = now_ns();
     g_sink += fn(ctx, batch);
-    if (now_ns() - t0 >= 1e6 || batch >= (UINT64_C(1) << 40)) break;
+    if (now_ns() - t0 >= 1e6 || batch >= (UINT64_C(1) << 40)) return batch;
     batch *= 2;
   }
-  double per_op[MAX_RUNS];
-  for (int r = 0; r < runs; r++) {
-    uint64_t iterations = 0;
-    double t0 = now_ns(), elapsed;
-    do {
-      g_sink += fn(ctx, batch);
-      iterations += batch;
-      elapsed = now_ns() - t0;
-    } while (elapsed < min_time * 1e9);
-    per_op[r] = elapsed / (double)iterations;
-  }
+}
+
+/* One run: whole batches for at least min_time seconds; returns ns per operation. */
+static double run_once(bench_fn fn, bench_ctx *ctx, uint64_t batch, double min_time) {
+  uint64_t iterations = 0;
+  double t0 = now_ns(), elapsed;
+  do {
+    g_sink += fn(ctx, batch);
+    iterations += batch;
+    elapsed = now_ns() - t0;
+  } while (elapsed < min_time * 1e9);
+  return elapsed / (double)iterations;
+}
+
+static result summarize(double *per_op, int runs) {
   qsort(per_op, (size_t)runs, sizeof per_op[0], cmp_double);
   result res;
   res.median_ns = runs % 2 ? per_op[runs / 2] : (per_op[runs / 2 - 1] + per_op[runs / 2]) / 2;
@@ -166,14 +169,14 @@ static void usage(FILE *out) {
           "usage: fbe_bench [--quick] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]\n"
           "  --quick       3 runs of at least 0.05 s each (for CI)\n"
           "  --json        one JSON object per line instead of a table\n"
-          "  --runs N      runs per figure (default 5; the figure is their median)\n"
+          "  --runs N      rounds (default 7): each runs every figure once; a figure is the median\n"
           "  --min-time S  least duration of one run in seconds (default 0.2)\n"
           "  -I DIR        directory holding proto.fbe (default %s)\n",
           FBE_SCHEMAS_DIR);
 }
 
 int main(int argc, char **argv) {
-  int runs = 5, json = 0;
+  int runs = 7, json = 0;
   double min_time = 0.2;
   const char *schemas_dir = FBE_SCHEMAS_DIR;
 
@@ -242,57 +245,70 @@ int main(int argc, char **argv) {
   } models[] = {{"standard", FBE_MODEL_STANDARD}, {"final", FBE_MODEL_FINAL}};
 
   if (!json) {
-    printf("libfbe %s C benchmark: proto.Account (3 orders), median of %d runs of >= %.2f s\n",
+    printf("libfbe %s C benchmark: proto.Account (3 orders), median of %d interleaved rounds of >= %.2f s each\n",
            fbe_version(), runs, min_time);
     printf("%-9s %-7s %6s %10s %8s %10s\n", "model", "op", "bytes", "ns/op", "spread", "MB/s");
   }
 
-  for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
-    bench_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.type = type;
-    ctx.msg = account;
-    ctx.model = models[m].model;
-    ctx.limits = fbe_limits_default();
-    fbe_buffer_init(&ctx.out);
+  /* Set up both models, then measure in rounds: every round runs every figure once,
+   * so a slow spell of a shared machine lands on all figures alike instead of
+   * skewing one; each figure is the median over the rounds. */
+  enum { NMODELS = 2, NOPS = sizeof ops / sizeof ops[0] };
+  bench_ctx ctx[NMODELS];
+  fbe_buffer encoded[NMODELS];
+  uint64_t batch[NMODELS][NOPS];
+  static double per_op[NMODELS][NOPS][MAX_RUNS];
+  for (size_t m = 0; m < NMODELS; m++) {
+    bench_ctx *c = &ctx[m];
+    memset(c, 0, sizeof *c);
+    c->type = type;
+    c->msg = account;
+    c->model = models[m].model;
+    c->limits = fbe_limits_default();
+    fbe_buffer_init(&c->out);
 
     /* The bytes every other operation reads; checked once before timing. */
-    fbe_buffer encoded;
-    fbe_buffer_init(&encoded);
-    if (fbe_encode(account, ctx.model, &encoded, &err) != FBE_OK) die("encode failed", &err);
-    ctx.bytes = encoded.data;
-    ctx.size = encoded.size;
-    ctx.arena = fbe_arena_new();
-    ctx.copy = malloc(ctx.size);
-    if (!ctx.arena || !ctx.copy) die("out of memory", NULL);
+    fbe_buffer_init(&encoded[m]);
+    if (fbe_encode(account, c->model, &encoded[m], &err) != FBE_OK) die("encode failed", &err);
+    c->bytes = encoded[m].data;
+    c->size = encoded[m].size;
+    c->arena = fbe_arena_new();
+    c->copy = malloc(c->size);
+    if (!c->arena || !c->copy) die("out of memory", NULL);
     fbe_msg *back = NULL;
     size_t verified = 0, decoded = 0;
-    if (fbe_verify(type, ctx.model, ctx.bytes, ctx.size, &ctx.limits, &verified, &err) != FBE_OK)
+    if (fbe_verify(type, c->model, c->bytes, c->size, &c->limits, &verified, &err) != FBE_OK)
       die("the encoded Account does not verify", &err);
-    if (fbe_decode(type, ctx.model, ctx.bytes, ctx.size, ctx.arena, &ctx.limits, &back, &decoded,
+    if (fbe_decode(type, c->model, c->bytes, c->size, c->arena, &c->limits, &back, &decoded,
                    &err) != FBE_OK)
       die("the encoded Account does not decode", &err);
     if (!fbe_msg_equal(account, back)) die("the decoded Account differs from the original", NULL);
-    if (verified != ctx.size || decoded != ctx.size)
+    if (verified != c->size || decoded != c->size)
       die("verify/decode report a model size other than the encoded size", NULL);
+    for (size_t o = 0; o < NOPS; o++) batch[m][o] = calibrate(ops[o].fn, c);
+  }
 
-    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-      result r = measure(ops[o].fn, &ctx, runs, min_time);
+  for (int r = 0; r < runs; r++)
+    for (size_t m = 0; m < NMODELS; m++)
+      for (size_t o = 0; o < NOPS; o++)
+        per_op[m][o][r] = run_once(ops[o].fn, &ctx[m], batch[m][o], min_time);
+
+  for (size_t m = 0; m < NMODELS; m++) {
+    for (size_t o = 0; o < NOPS; o++) {
+      result res = summarize(per_op[m][o], runs);
       if (json) {
         printf("{\"lang\":\"c\",\"impl\":\"libfbe\",\"workload\":\"account\",\"model\":\"%s\","
                "\"op\":\"%s\",\"ns\":%.1f,\"spread_pct\":%.1f,\"size\":%zu}\n",
-               models[m].name, ops[o].name, r.median_ns, r.spread_pct, ctx.size);
+               models[m].name, ops[o].name, res.median_ns, res.spread_pct, ctx[m].size);
       } else {
-        printf("%-9s %-7s %6zu %10.1f %7.1f%% %10.1f\n", models[m].name, ops[o].name, ctx.size,
-               r.median_ns, r.spread_pct, (double)ctx.size / r.median_ns * 1e3);
+        printf("%-9s %-7s %6zu %10.1f %7.1f%% %10.1f\n", models[m].name, ops[o].name, ctx[m].size,
+               res.median_ns, res.spread_pct, (double)ctx[m].size / res.median_ns * 1e3);
       }
-      fflush(stdout);
     }
-
-    free(ctx.copy);
-    fbe_arena_free(ctx.arena);
-    fbe_buffer_free(&ctx.out);
-    fbe_buffer_free(&encoded);
+    free(ctx[m].copy);
+    fbe_arena_free(ctx[m].arena);
+    fbe_buffer_free(&ctx[m].out);
+    fbe_buffer_free(&encoded[m]);
   }
 
   fbe_arena_free(value_arena);

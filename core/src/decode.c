@@ -198,6 +198,14 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
         uint64_t src = at + 4 + i * stride;
+        if (!k && t->elem->wire == FBE_KIND_STRUCT && fbe_load32(d->p + src)) {
+          /* the common case, without a dispatch */
+          if (std_struct(d, t->elem->st, src, base, item)) {
+            fbe_error_prepend_index(d->err, i);
+            return -1;
+          }
+          continue;
+        }
         if ((k && std_value(d, k, src, base, item, NULL, NULL)) ||
             std_value(d, t->elem, src + (k ? k->wire_size : 0), base,
                       item + (k ? t->pair_value_offset : 0), NULL, NULL)) {
@@ -250,7 +258,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
     uint8_t *to = out + op->mem_offset;
     int rc = 0;
     switch (op->code) {
-      case FBE_OP_COPY: fbe_copy_small(to, d->p + at, op->size); break;
+      FBE_OP_COPY_CASES(to, d->p + at, op)
       case FBE_OP_BOOL: *to = d->p[at] != 0; break;
       case FBE_OP_BLOB:
         rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbe_str *)(void *)to)
@@ -261,7 +269,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
         break;
     }
     if (rc) {
-      fbe_error_prepend_field(d->err, op->field->name);
+      fbe_error_prepend_field(d->err, op->path);
       return -1;
     }
   }
@@ -277,34 +285,35 @@ static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
   return 0;
 }
 
-static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out) {
+/* `after`: bytes of fixed steps that follow and are checked here too. */
+static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out, uint32_t after) {
   if (fin_need(d, *pos, 4)) return -1;
   uint32_t n = fbe_load32(d->p + *pos);
   if (copy_blob(d, *pos + 4, n, (fbe_str *)(void *)out)) return -1;
   *pos += 4 + (uint64_t)n;
-  return 0;
+  return after ? fin_need(d, *pos, after) : 0;
 }
 
 static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *out) {
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     uint8_t *to = out + op->mem_offset;
-    int rc = 0;
-    switch (op->code) {
-      case FBE_OP_COPY:
-        if (!(rc = fin_need(d, *pos, op->size))) {
-          fbe_copy_small(to, d->p + *pos, op->size);
-          *pos += op->size;
+    int rc;
+    if (FBE_OP_IS_FIXED(op->code)) {
+      if (!op->room || (rc = fin_need(d, *pos, op->room)) == 0) {
+        const uint8_t *from = d->p + *pos;
+        switch (op->code) {
+          FBE_OP_COPY_CASES(to, from, op)
+          default: *to = *from != 0; break; /* bool */
         }
-        break;
-      case FBE_OP_BOOL:
-        if (!(rc = fin_need(d, *pos, 1))) *to = d->p[(*pos)++] != 0;
-        break;
-      case FBE_OP_BLOB: rc = fin_blob(d, pos, to); break;
-      case FBE_OP_STRUCT: rc = fin_struct(d, op->field->type->st, pos, to); break;
-      default: rc = fin_value(d, op->field->type, pos, to); break;
+        *pos += op->size;
+        continue;
+      }
+    } else {
+      rc = op->code == FBE_OP_BLOB ? fin_blob(d, pos, to, op->room - 4)
+                                   : fin_value(d, op->field->type, pos, to);
     }
     if (rc) {
-      fbe_error_prepend_field(d->err, op->field->name);
+      fbe_error_prepend_field(d->err, op->path);
       return -1;
     }
   }
@@ -313,7 +322,7 @@ static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *
 
 static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(d, pos, out);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(d, pos, out, 0);
     case FBE_KIND_STRUCT: return fin_struct(d, t->st, pos, out);
     case FBE_KIND_OPTIONAL: {
       if (fin_need(d, *pos, 1)) return -1;
@@ -356,6 +365,13 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
+        if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+          if (fin_struct(d, t->elem->st, pos, item)) {
+            fbe_error_prepend_index(d->err, i);
+            return -1;
+          }
+          continue;
+        }
         if ((k && fin_value(d, k, pos, item)) ||
             fin_value(d, t->elem, pos, item + (k ? t->pair_value_offset : 0))) {
           fbe_error_prepend_index(d->err, i);

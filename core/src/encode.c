@@ -142,7 +142,7 @@ static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *s
     size_t at = b + op->wire_offset;
     const uint8_t *from = v + op->mem_offset;
     switch (op->code) {
-      case FBE_OP_COPY: fbe_copy_small(e->out->data + at, from, op->size); break;
+      FBE_OP_COPY_CASES(e->out->data + at, from, op)
       case FBE_OP_BOOL: e->out->data[at] = *from != 0; break;
       case FBE_OP_BLOB: std_blob(e, at, b, (const fbe_str *)from); break;
       case FBE_OP_STRUCT: std_struct(e, at, b, op->field->type->st, from); break;
@@ -184,8 +184,9 @@ static inline uint8_t *fin_room(fin_writer *fw, uint8_t *w, size_t n) {
 
 static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
 
-static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w) {
-  if (!(w = fin_room(fw, w, 4 + (size_t)s->size))) return NULL;
+/* `room`: bytes to make sure of besides the data (the length, and fixed steps after it). */
+static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, size_t room) {
+  if (!(w = fin_room(fw, w, room + (size_t)s->size))) return NULL;
   fbe_store32(w, s->size);
   if (s->size <= 16) fbe_copy_small(w + 4, s->data, s->size);
   else memcpy(w + 4, s->data, s->size);
@@ -193,29 +194,27 @@ static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w) {
 }
 
 static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end && w; op++) {
+  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     const uint8_t *from = v + op->mem_offset;
-    switch (op->code) {
-      case FBE_OP_COPY:
-        if (!(w = fin_room(fw, w, op->size))) return NULL;
-        fbe_copy_small(w, from, op->size);
-        w += op->size;
-        break;
-      case FBE_OP_BOOL:
-        if (!(w = fin_room(fw, w, 1))) return NULL;
-        *w++ = *from != 0;
-        break;
-      case FBE_OP_BLOB: w = fin_blob(fw, (const fbe_str *)from, w); break;
-      case FBE_OP_STRUCT: w = fin_write_struct(fw, op->field->type->st, from, w); break;
-      default: w = fin_write(fw, op->field->type, from, w); break;
+    if (FBE_OP_IS_FIXED(op->code)) {
+      if (op->room && !(w = fin_room(fw, w, op->room))) return NULL;
+      switch (op->code) {
+        FBE_OP_COPY_CASES(w, from, op)
+        default: *w = *from != 0; break; /* bool */
+      }
+      w += op->size;
+      continue;
     }
+    w = op->code == FBE_OP_BLOB ? fin_blob(fw, (const fbe_str *)from, w, op->room)
+                                : fin_write(fw, op->field->type, from, w);
+    if (!w) return NULL;
   }
   return w;
 }
 
 static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w, 4);
     case FBE_KIND_STRUCT: return fin_write_struct(fw, t->st, v, w);
     case FBE_KIND_OPTIONAL: {
       const uint8_t *inner = *(const uint8_t *const *)v;
@@ -223,7 +222,8 @@ static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, u
       *w++ = inner != NULL;
       if (!inner) return w;
       if (enter(fw->e)) return NULL;
-      w = fin_write(fw, t->elem, inner, w);
+      w = t->elem->wire == FBE_KIND_STRUCT ? fin_write_struct(fw, t->elem->st, inner, w)
+                                           : fin_write(fw, t->elem, inner, w);
       fw->e->depth--;
       return w;
     }
@@ -244,10 +244,14 @@ static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, u
       }
       if (enter(fw->e)) return NULL;
       uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
-      const uint8_t *item = vec->data;
-      for (uint32_t i = 0; i < vec->count && w; i++, item += stride) {
-        if (k) w = fin_write(fw, k, item, w);
-        if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
+      const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
+      if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+        for (; item < last && w; item += stride) w = fin_write_struct(fw, t->elem->st, item, w);
+      } else {
+        for (; item < last && w; item += stride) {
+          if (k) w = fin_write(fw, k, item, w);
+          if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
+        }
       }
       fw->e->depth--;
       return w;
@@ -277,7 +281,8 @@ fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_
   const uint8_t *v = fbe_msg_data(msg);
   encoder e = {out, out->size, 0, 0};
   /* Most models fit in a few hundred bytes: one reserve avoids regrowth in the walk. */
-  if (fbe_buffer_reserve(out, (size_t)st->body_size * 2 + 256))
+  size_t guess = (size_t)st->body_size * 2 + 256;
+  if (out->capacity - out->size < guess && fbe_buffer_reserve(out, guess))
     return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   size_t header = e.start;
   if (model == FBE_MODEL_FINAL) {

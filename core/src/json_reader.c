@@ -37,6 +37,7 @@ typedef struct reader {
   } while (0)
 
 static fbe_status read_value(reader *r, const fbe_type *t, void *slot);
+static fbe_status skip_value(reader *r);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -51,6 +52,9 @@ static fbe_status fail(reader *r, fbe_status code, const char *at, const char *f
   va_end(ap);
   return fbe_error_set(r->err, code, (size_t)(at - r->start), "%s", msg);
 }
+
+/* How many characters of an offending text a message quotes. */
+static int shown(size_t n) { return n > 40 ? 40 : (int)n; }
 
 static fbe_status no_memory(reader *r) {
   return fail(r, FBE_ERR_NOMEM, r->p, "out of memory while reading JSON");
@@ -256,11 +260,12 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
   while (p < q) {
     unsigned char c = (unsigned char)*p;
     if (c == '\\') {
+      static const char escapes[] = "\"\\/bfnrt", decoded[] = "\"\\/\b\f\n\r\t";
       const char *esc = p++;
       char e = *p++;
-      const char *simple = strchr("\"\\/bfnrt", e);
-      if (e && simple) {
-        dst[n++] = (uint8_t)"\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"];
+      const char *simple = e ? strchr(escapes, e) : NULL;
+      if (simple) {
+        dst[n++] = (uint8_t)decoded[simple - escapes];
         continue;
       }
       uint32_t cp;
@@ -325,7 +330,7 @@ static fbe_status integer_from_text(reader *r, const fbe_type *t, void *slot, co
   if (overflow || mag > (negative ? negative_limit : positive_limit)) {
     char type[128];
     describe_type(t, type, sizeof type);
-    return fail(r, FBE_ERR_RANGE, at, "%.*s is out of range for %s field", n > 40 ? 40 : (int)n,
+    return fail(r, FBE_ERR_RANGE, at, "%.*s is out of range for %s field", shown(n),
                 s, type);
   }
   fbe_scalar_store(t->wire, slot, negative ? 0 - mag : mag);
@@ -337,7 +342,7 @@ static fbe_status real_from_text(reader *r, const fbe_type *t, void *slot, const
   double v;
   int is_float = t->wire == FBE_KIND_FLOAT;
   if (fbe_number_parse(s, n, is_float, &v))
-    return fail(r, FBE_ERR_RANGE, at, "%.*s is too large for a %s field", n > 40 ? 40 : (int)n, s,
+    return fail(r, FBE_ERR_RANGE, at, "%.*s is too large for a %s field", shown(n), s,
                 is_float ? "float" : "double");
   if (is_float) {
     float f = (float)v; /* exact: v already is the nearest float */
@@ -355,8 +360,8 @@ static fbe_status decimal_from_text(reader *r, void *slot, const char *s, size_t
   if (st == FBE_ERR_RANGE)
     return fail(r, FBE_ERR_RANGE, at,
                 "decimal %.*s does not fit (at most 96 bits of digits and 28 after the point)",
-                n > 40 ? 40 : (int)n, s);
-  if (st) return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a decimal number", n > 40 ? 40 : (int)n, s);
+                shown(n), s);
+  if (st) return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a decimal number", shown(n), s);
   memcpy(slot, &d, sizeof d);
   return FBE_OK;
 }
@@ -365,7 +370,7 @@ static fbe_status uuid_from_text(reader *r, void *slot, const char *s, size_t n,
   fbe_uuid u;
   if (fbe_uuid_parse(s, n, &u))
     return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a uuid (8-4-4-4-12 hexadecimal digits)",
-                n > 40 ? 40 : (int)n, s);
+                shown(n), s);
   memcpy(slot, &u, sizeof u);
   return FBE_OK;
 }
@@ -395,15 +400,15 @@ static fbe_status scalar_from_text(reader *r, const fbe_type *t, void *slot, con
     case FBE_KIND_BOOL:
       if (n == 4 && !memcmp(s, "true", 4)) *(uint8_t *)slot = 1;
       else if (n == 5 && !memcmp(s, "false", 5)) *(uint8_t *)slot = 0;
-      else return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not true or false", n > 40 ? 40 : (int)n, s);
+      else return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not true or false", shown(n), s);
       return FBE_OK;
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE:
       if (!is_number_text(s, n, &integral))
-        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a number", n > 40 ? 40 : (int)n, s);
+        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a number", shown(n), s);
       return real_from_text(r, t, slot, s, n, at);
     default:
       if (!is_number_text(s, n, &integral) || !integral)
-        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not an integer", n > 40 ? 40 : (int)n, s);
+        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not an integer", shown(n), s);
       return integer_from_text(r, t, slot, s, n, at);
   }
 }
@@ -415,13 +420,14 @@ static fbe_status read_number_value(reader *r, const fbe_type *t, void *slot) {
   size_t n = 0;
   int integral = 1;
   TRY(take_number(r, &s, &n, &integral));
-  if (t->wire == FBE_KIND_FLOAT || t->wire == FBE_KIND_DOUBLE) return real_from_text(r, t, slot, s, n, at);
+  if (t->wire == FBE_KIND_FLOAT || t->wire == FBE_KIND_DOUBLE)
+    return real_from_text(r, t, slot, s, n, at);
   if (t->wire == FBE_KIND_DECIMAL) return decimal_from_text(r, slot, s, n, at);
   if (!integral) {
     char type[128];
     describe_type(t, type, sizeof type);
     return fail(r, FBE_ERR_TYPE, at, "expected an integer for %s field, found %.*s", type,
-                n > 40 ? 40 : (int)n, s);
+                shown(n), s);
   }
   return integer_from_text(r, t, slot, s, n, at);
 }
@@ -464,7 +470,7 @@ static fbe_status read_struct(reader *r, const fbe_struct *st, uint8_t *slot) {
         return s;
       }
     } else {
-      TRY(read_value(r, NULL, NULL)); /* unknown member: skip */
+      TRY(skip_value(r)); /* unknown member */
     }
     TRY(next_element(r, '}', &more));
   }
@@ -616,47 +622,49 @@ static fbe_status read_optional(reader *r, const fbe_type *t, void *slot) {
   return FBE_OK;
 }
 
-/* Reads the value at r->p (whitespace already skipped) into slot of type t; with t ==
- * NULL checks and skips any JSON value. */
+/* Checks and skips any JSON value at r->p (an unknown member's). */
+static fbe_status skip_value(reader *r) {
+  if (r->p >= r->end) return syntax_error(r, "a value");
+  char c = *r->p;
+  uint8_t *s;
+  size_t n;
+  const char *ignored;
+  int integral;
+  if (c == '{') {
+    TRY(enter(r));
+    int more = !empty_container(r, '}');
+    while (more) {
+      skip_ws(r);
+      if (r->p >= r->end || *r->p != '"') return syntax_error(r, "a member name");
+      TRY(read_string(r, 0, &s, &n));
+      TRY(expect(r, ':', "':'"));
+      skip_ws(r);
+      TRY(skip_value(r));
+      TRY(next_element(r, '}', &more));
+    }
+    return FBE_OK;
+  }
+  if (c == '[') {
+    TRY(enter(r));
+    int more = !empty_container(r, ']');
+    while (more) {
+      skip_ws(r);
+      TRY(skip_value(r));
+      TRY(next_element(r, ']', &more));
+    }
+    return FBE_OK;
+  }
+  if (c == '"') return read_string(r, 0, &s, &n);
+  if (take_literal(r, "true") || take_literal(r, "false") || take_literal(r, "null"))
+    return FBE_OK;
+  if (c != '-' && !is_digit(c)) return syntax_error(r, "a value");
+  return take_number(r, &ignored, &n, &integral);
+}
+
+/* Reads the value at r->p (whitespace already skipped) into slot of type t. */
 static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
   if (r->p >= r->end) return syntax_error(r, "a value");
   char c = *r->p;
-  if (!t) { /* skip */
-    uint8_t *s;
-    size_t n;
-    const char *ignored;
-    int integral;
-    if (c == '{') {
-      TRY(enter(r));
-      int more = !empty_container(r, '}');
-      while (more) {
-        skip_ws(r);
-        if (r->p >= r->end || *r->p != '"') return syntax_error(r, "a member name");
-        TRY(read_string(r, 0, &s, &n));
-        TRY(expect(r, ':', "':'"));
-        skip_ws(r);
-        TRY(read_value(r, NULL, NULL));
-        TRY(next_element(r, '}', &more));
-      }
-      return FBE_OK;
-    }
-    if (c == '[') {
-      TRY(enter(r));
-      int more = !empty_container(r, ']');
-      while (more) {
-        skip_ws(r);
-        TRY(read_value(r, NULL, NULL));
-        TRY(next_element(r, ']', &more));
-      }
-      return FBE_OK;
-    }
-    if (c == '"') return read_string(r, 0, &s, &n);
-    if (take_literal(r, "true") || take_literal(r, "false") || take_literal(r, "null"))
-      return FBE_OK;
-    if (c != '-' && !is_digit(c)) return syntax_error(r, "a value");
-    return take_number(r, &ignored, &n, &integral);
-  }
-
   if (t->wire == FBE_KIND_OPTIONAL) return read_optional(r, t, slot);
   switch (t->wire) {
     case FBE_KIND_BOOL:
@@ -693,7 +701,8 @@ static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
       return read_map(r, t, slot);
     default:
       if (!fbe_json_is_integer_kind(t->wire))
-        return fail(r, FBE_ERR_TYPE, r->p, "cannot read a value of kind %s", fbe_kind_name(t->kind));
+        return fail(r, FBE_ERR_TYPE, r->p, "cannot read a value of kind %s",
+                    fbe_kind_name(t->kind));
       if (c != '-' && !is_digit(c)) return type_error(r, t, "an integer");
       return read_number_value(r, t, slot);
   }
@@ -720,7 +729,8 @@ fbe_status fbe_msg_from_json(const fbe_struct *type, const char *text, size_t le
   if (!out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no out");
   *out = NULL;
   if (!type || !arena)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no type or arena");
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+                         "fbe_msg_from_json: no type or arena");
   fbe_msg *msg = fbe_msg_new(arena, type);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_status s = fbe_json_read(fbe_msg_ref(msg), text, length, err);

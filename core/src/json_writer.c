@@ -74,7 +74,9 @@ static fbe_status close_container(writer *w, char c, size_t count) {
   return put(w, &c, 1);
 }
 
-static fbe_status member_separator(writer *w) { return put(w, w->pretty ? ": " : ":", w->pretty ? 2 : 1); }
+static fbe_status member_separator(writer *w) {
+  return w->pretty ? put(w, ": ", 2) : put(w, ":", 1);
+}
 
 /* ---------------------------------------------------------------- scalars */
 
@@ -219,7 +221,8 @@ static fbe_status write_key(writer *w, const fbe_type *key, const void *slot) {
       if (fbe_json_is_integer_kind(key->wire)) {
         char buf[FBE_INTEGER_TEXT_MAX + 2];
         buf[0] = '"';
-        size_t n = 1 + fbe_json_format_integer(key->wire, fbe_scalar_load(key->wire, slot), buf + 1);
+        uint64_t pattern = fbe_scalar_load(key->wire, slot);
+        size_t n = 1 + fbe_json_format_integer(key->wire, pattern, buf + 1);
         buf[n++] = '"';
         return put(w, buf, n);
       }
@@ -296,7 +299,8 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
 
 fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_json_write: no value or no buffer");
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+                         "fbe_json_write: no value or no buffer");
   writer w = {out, pretty, 0, err};
   size_t start = out->size;
   fbe_status s = write_value(&w, value.type, value.slot);
@@ -305,7 +309,8 @@ fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error 
 }
 
 fbe_status fbe_msg_to_json(const fbe_msg *msg, int pretty, fbe_buffer *out, fbe_error *err) {
-  if (!msg) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
+  if (!msg)
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
   fbe_ref r = {msg->type->self_type, fbe_msg_data(msg), msg->arena};
   return fbe_json_write(r, pretty, out, err);
 }

@@ -150,7 +150,7 @@ static int field_image(const fbe_field *f, uint8_t *slot, fbe_arena *arena, bool
 }
 
 static fbe_op_code op_code(const fbe_type *t) {
-  if (t->copyable) return FBE_OP_COPY;
+  if (t->copyable) return FBE_OP_COPYN;
   switch (t->wire) {
     case FBE_KIND_BOOL: return FBE_OP_BOOL;
     case FBE_KIND_STRING: case FBE_KIND_BYTES: return FBE_OP_BLOB;
@@ -159,31 +159,95 @@ static fbe_op_code op_code(const fbe_type *t) {
   }
 }
 
-/* Groups the fields into codec steps; a COPY grows while the next copyable field
- * follows without a gap both in memory and on the wire. */
+static int is_copy(fbe_op_code c) { return c <= FBE_OP_COPYN; }
+
+/* Appends a step; a copy joins the previous copy when both follow without a gap in
+ * memory and on the wire (check_wire: the standard body; the final model has no gaps). */
+static void emit(fbe_op *ops, uint32_t *n, fbe_op op, int check_wire) {
+  fbe_op *last = *n ? &ops[*n - 1] : NULL;
+  if (is_copy(op.code) && last && is_copy(last->code) &&
+      last->mem_offset + last->size == op.mem_offset &&
+      (!check_wire || last->wire_offset + last->size == op.wire_offset)) {
+    last->size += op.size;
+  } else {
+    ops[(*n)++] = op;
+  }
+}
+
+/* Picks the copy variant for each copy's final size. */
+static void size_copies(fbe_op *ops, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!is_copy(ops[i].code)) continue;
+    switch (ops[i].size) {
+      case 1: ops[i].code = FBE_OP_COPY1; break;
+      case 2: ops[i].code = FBE_OP_COPY2; break;
+      case 4: ops[i].code = FBE_OP_COPY4; break;
+      case 8: ops[i].code = FBE_OP_COPY8; break;
+      default: ops[i].code = FBE_OP_COPYN; break;
+    }
+  }
+}
+
+/* "outer.inner" in the schema arena, for error paths of flattened steps. */
+static const char *join_path(fbe_arena *arena, const char *outer, const char *inner) {
+  size_t a = strlen(outer), b = strlen(inner);
+  char *p = fbe_arena_alloc(arena, a + b + 2);
+  if (!p) return NULL;
+  memcpy(p, outer, a);
+  p[a] = '.';
+  memcpy(p + a + 1, inner, b + 1);
+  return p;
+}
+
+/* Builds the three programs of a struct (nested plain structs are built first). */
 static int build_ops(fbe_struct *st, fbe_arena *arena) {
-  st->ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields ? st->nfields : 1));
-  if (!st->ops) return -1;
-  st->nops = 0;
+  uint32_t nflat = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_type *t = st->fields[i].type;
+    nflat += t->kind == FBE_KIND_STRUCT ? t->st->nfinal_ops : 1;
+  }
+  st->ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
+  st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
+  st->final_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (nflat + 1));
+  if (!st->ops || !st->ptr_ops || !st->final_ops) return -1;
+  st->nops = st->nptr_ops = st->nfinal_ops = 0;
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
-    fbe_op_code code = op_code(f->type);
-    fbe_op *last = st->nops ? &st->ops[st->nops - 1] : NULL;
-    if (code == FBE_OP_COPY && last && last->code == FBE_OP_COPY &&
-        last->mem_offset + last->size == f->mem_offset &&
-        last->wire_offset + last->size == f->wire_offset) {
-      last->size += f->type->wire_size;
+    fbe_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0};
+    emit(st->ops, &st->nops, op, 1);
+    if (op.code != FBE_OP_STRUCT) {
+      emit(st->final_ops, &st->nfinal_ops, op, 0);
       continue;
     }
-    fbe_op op = {code, f->type->wire_size, f->mem_offset, f->wire_offset, f};
-    st->ops[st->nops++] = op;
+    const fbe_struct *inner = f->type->st;
+    for (uint32_t j = 0; j < inner->nfinal_ops; j++) {
+      fbe_op sub = inner->final_ops[j];
+      sub.mem_offset += f->mem_offset;
+      sub.wire_offset = 0;
+      if (!(sub.path = join_path(arena, f->name, sub.path))) return -1;
+      emit(st->final_ops, &st->nfinal_ops, sub, 0);
+    }
   }
-  st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nops ? st->nops : 1));
-  if (!st->ptr_ops) return -1;
-  st->nptr_ops = 0;
+  size_copies(st->ops, st->nops);
+  size_copies(st->final_ops, st->nfinal_ops);
+  /* room: a run of fixed steps is checked by its first step, or by the string before it */
+  fbe_op *owner = NULL;
+  for (uint32_t i = 0; i < st->nfinal_ops; i++) {
+    fbe_op *op = &st->final_ops[i];
+    if (FBE_OP_IS_FIXED(op->code)) {
+      op->room = owner ? 0 : op->size;
+      if (owner) owner->room += op->size;
+      else owner = op;
+    } else if (op->code == FBE_OP_BLOB) {
+      op->room = 4;
+      owner = op;
+    } else {
+      op->room = 0;
+      owner = NULL;
+    }
+  }
   for (uint32_t i = 0; i < st->nops; i++)
-    if (st->ops[i].code != FBE_OP_COPY && st->ops[i].code != FBE_OP_BOOL)
-      st->ptr_ops[st->nptr_ops++] = st->ops[i];
+    if (!FBE_OP_IS_FIXED(st->ops[i].code)) st->ptr_ops[st->nptr_ops++] = st->ops[i];
   return 0;
 }
 

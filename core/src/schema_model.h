@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "fbe/schema.h"
 #include "fbe/arena.h"
+#include "endian.h"
 
 /* A default value, already type-checked against its field type by the loader. */
 typedef enum fbe_default_kind {
@@ -56,22 +57,42 @@ struct fbe_type {
 };
 
 /* The codecs' program for one struct: its fields grouped into steps. Runs of adjacent
- * copyable scalars become one COPY (one memcpy in every codec); the rest is one step
- * per field. Built by layout.c; walked by encode.c, decode.c and verify.c. */
+ * copyable scalars become one copy (a single load/store pair for 1, 2, 4 and 8 bytes);
+ * the rest is one step per field. Built by layout.c; walked by encode.c, decode.c and
+ * verify.c. */
 typedef enum fbe_op_code {
-  FBE_OP_COPY,     /* `size` bytes, identical in memory and on the wire */
+  FBE_OP_COPY1,    /* copies: `size` bytes, identical in memory and on the wire */
+  FBE_OP_COPY2,
+  FBE_OP_COPY4,
+  FBE_OP_COPY8,
+  FBE_OP_COPYN,    /* any other size */
   FBE_OP_BOOL,     /* one bool (normalised to 0/1) */
   FBE_OP_BLOB,     /* string or bytes */
-  FBE_OP_STRUCT,   /* nested struct */
+  FBE_OP_STRUCT,   /* nested struct (never in a final-model program: those are flat) */
   FBE_OP_VALUE     /* anything else: the generic per-type path */
 } fbe_op_code;
 
+#define FBE_OP_IS_FIXED(code) ((code) <= FBE_OP_BOOL) /* copies and bools */
+
+/* The copy cases of a codec's step switch: dst and src are byte pointers, op the step.
+ * Copies are the bulk of the steps, so each size is its own case (one dispatch). */
+#define FBE_OP_COPY_CASES(dst, src, op)                            \
+  case FBE_OP_COPY1: *(dst) = *(src); break;                        \
+  case FBE_OP_COPY2: memcpy((dst), (src), 2); break;                \
+  case FBE_OP_COPY4: memcpy((dst), (src), 4); break;                \
+  case FBE_OP_COPY8: memcpy((dst), (src), 8); break;                \
+  case FBE_OP_COPYN: fbe_copy_small((dst), (src), (op)->size); break;
+
 typedef struct fbe_op {
   fbe_op_code code;
-  uint32_t size;             /* COPY: byte count */
-  uint32_t mem_offset;       /* of the first field */
-  uint32_t wire_offset;      /* standard model, of the first field */
-  const fbe_field *field;    /* the (first) field */
+  uint32_t size;             /* bytes of a copy (or of the field) */
+  uint32_t mem_offset;       /* of the first field, from the start of the struct value */
+  uint32_t wire_offset;      /* of the first field in the standard body (standard program) */
+  const fbe_field *field;    /* the (first) field: its type */
+  const char *path;          /* its name for error paths ("wallet.currency" when flattened) */
+  uint32_t room;             /* final program: fixed bytes from this step through the fixed
+                                steps right after it, checked once here (0: covered by an
+                                earlier step); a string adds its data size */
 } fbe_op;
 
 typedef struct fbe_enum_value {
@@ -138,6 +159,9 @@ struct fbe_struct {
   fbe_op *ops;               /* the codec program over all fields */
   uint32_t nptr_ops;
   fbe_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
+  uint32_t nfinal_ops;
+  fbe_op *final_ops;         /* final-model program: nested plain structs spliced in, since
+                                the final model writes them inline with no header */
 };
 
 struct fbe_package {

@@ -112,10 +112,12 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       if (stride * n > v->end - at - 4) return fail(v, at, "%llu elements do not fit in the model", n);
       if (enter(v, at, n)) return -1;
       if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
+      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       for (uint32_t i = 0; i < n; i++) {
         uint64_t item = at + 4 + i * stride;
-        if ((k && std_value(v, k, item, base)) ||
-            std_value(v, t->elem, item + (k ? k->wire_size : 0), base)) {
+        if (structs ? std_struct(v, item, base, t->elem->st)
+                    : (k && std_value(v, k, item, base)) ||
+                          std_value(v, t->elem, item + (k ? k->wire_size : 0), base)) {
           fbe_error_prepend_index(v->err, i);
           return -1;
         }
@@ -137,7 +139,7 @@ static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b) {
              : op->code == FBE_OP_STRUCT ? std_struct(v, slot, b, op->field->type->st)
                                          : std_value(v, op->field->type, slot, b);
     if (rc) {
-      fbe_error_prepend_field(v->err, op->field->name);
+      fbe_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
@@ -208,16 +210,14 @@ static inline int fin_blob(verifier *v, uint64_t *pos) {
 }
 
 static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
-    int rc = 0;
-    switch (op->code) {
-      case FBE_OP_COPY: case FBE_OP_BOOL: *pos += op->size; continue;
-      case FBE_OP_BLOB: rc = fin_blob(v, pos); break;
-      case FBE_OP_STRUCT: rc = fin_struct(v, op->field->type->st, pos); break;
-      default: rc = fin_value(v, op->field->type, pos); break;
+  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
+    if (FBE_OP_IS_FIXED(op->code)) {
+      *pos += op->size;
+      continue;
     }
+    int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos) : fin_value(v, op->field->type, pos);
     if (rc) {
-      fbe_error_prepend_field(v->err, op->field->name);
+      fbe_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
