@@ -80,7 +80,8 @@ static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
   uint8_t *copy = NULL;
   if (n) {
     if (!(copy = fbe_arena_alloc_inline(d->arena, n))) return oom(d, at);
-    memcpy(copy, d->p + at, n);
+    if (n <= 16) fbe_copy_small(copy, d->p + at, n); /* most strings: no libc call */
+    else memcpy(copy, d->p + at, n);
   }
   out->data = copy;
   out->size = n;
@@ -165,7 +166,10 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         return -1;
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, at);
-      if (std_value(d, t->elem, at, at, value, NULL, NULL)) return -1;
+      if (t->elem->wire == FBE_KIND_STRUCT && fbe_load32(d->p + at)
+              ? std_struct(d, t->elem->st, at, at, value)
+              : std_value(d, t->elem, at, at, value, NULL, NULL))
+        return -1;
       *(void **)(void *)out = value;
       d->depth--;
       return 0;
@@ -332,7 +336,10 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       }
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, *pos);
-      if (enter(d, *pos, t->elem->mem_size) || fin_value(d, t->elem, pos, value)) return -1;
+      if (enter(d, *pos, t->elem->mem_size) ||
+          (t->elem->wire == FBE_KIND_STRUCT ? fin_struct(d, t->elem->st, pos, value)
+                                            : fin_value(d, t->elem, pos, value)))
+        return -1;
       d->depth--;
       *(void **)(void *)out = value;
       return 0;

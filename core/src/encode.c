@@ -56,7 +56,8 @@ static inline void std_blob(encoder *e, size_t slot, size_t base, const fbe_str 
   uint8_t *p = e->out->data;
   fbe_store32(p + slot, (uint32_t)(d - base));
   fbe_store32(p + d, s->size);
-  if (s->size) memcpy(p + d + 4, s->data, s->size);
+  if (s->size <= 16) fbe_copy_small(p + d + 4, s->data, s->size); /* most strings: no libc call */
+  else memcpy(p + d + 4, s->data, s->size);
 }
 
 static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
@@ -183,6 +184,7 @@ static inline uint8_t *fin_room(fin_writer *fw, uint8_t *w, size_t n) {
 }
 
 static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w);
 
 /* `room`: bytes to make sure of besides the data (the length, and fixed steps after it). */
 static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, size_t room) {
@@ -193,20 +195,68 @@ static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, si
   return w + 4 + s->size;
 }
 
+static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const uint8_t *inner = *(const uint8_t *const *)v;
+  if (!(w = fin_room(fw, w, 1))) return NULL;
+  *w++ = inner != NULL;
+  if (!inner) return w;
+  if (enter(fw->e)) return NULL;
+  w = t->elem->wire == FBE_KIND_STRUCT ? fin_write_struct(fw, t->elem->st, inner, w)
+                                       : fin_write(fw, t->elem, inner, w);
+  fw->e->depth--;
+  return w;
+}
+
+/* vector, list, set, map, hash */
+static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const fbe_vec *vec = (const fbe_vec *)v;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
+  if (!(w = fin_room(fw, w, 4 + bulk))) return NULL;
+  fbe_store32(w, vec->count);
+  w += 4;
+  if (!k && t->elem->copyable) {
+    if (bulk) memcpy(w, vec->data, bulk);
+    return w + bulk;
+  }
+  if (enter(fw->e)) return NULL;
+  uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
+  const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
+  if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+    for (; item < last && w; item += stride) w = fin_write_struct(fw, t->elem->st, item, w);
+  } else {
+    for (; item < last && w; item += stride) {
+      if (k) w = fin_write(fw, k, item, w);
+      if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
+    }
+  }
+  fw->e->depth--;
+  return w;
+}
+
 static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
   for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     const uint8_t *from = v + op->mem_offset;
-    if (FBE_OP_IS_FIXED(op->code)) {
-      if (op->room && !(w = fin_room(fw, w, op->room))) return NULL;
-      switch (op->code) {
-        FBE_OP_COPY_CASES(w, from, op)
-        default: *w = *from != 0; break; /* bool */
-      }
-      w += op->size;
-      continue;
+    /* a fixed step checks the room of its whole run (op->room) when it heads one */
+#define FIXED_STEP(code, n, store)                                   \
+  case code:                                                         \
+    if (op->room && !(w = fin_room(fw, w, op->room))) return NULL;   \
+    store;                                                           \
+    w += (n);                                                        \
+    continue;
+    switch (op->code) {
+      FIXED_STEP(FBE_OP_COPY1, 1, *w = *from)
+      FIXED_STEP(FBE_OP_COPY2, 2, memcpy(w, from, 2))
+      FIXED_STEP(FBE_OP_COPY4, 4, memcpy(w, from, 4))
+      FIXED_STEP(FBE_OP_COPY8, 8, memcpy(w, from, 8))
+      FIXED_STEP(FBE_OP_COPYN, op->size, fbe_copy_small(w, from, op->size))
+      FIXED_STEP(FBE_OP_BOOL, 1, *w = *from != 0)
+      case FBE_OP_BLOB: w = fin_blob(fw, (const fbe_str *)from, w, op->room); break;
+      case FBE_OP_OPTIONAL: w = fin_optional(fw, op->field->type, from, w); break;
+      case FBE_OP_SEQUENCE: w = fin_sequence(fw, op->field->type, from, w); break;
+      default: w = fin_write(fw, op->field->type, from, w); break;
     }
-    w = op->code == FBE_OP_BLOB ? fin_blob(fw, (const fbe_str *)from, w, op->room)
-                                : fin_write(fw, op->field->type, from, w);
+#undef FIXED_STEP
     if (!w) return NULL;
   }
   return w;
@@ -216,46 +266,12 @@ static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, u
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w, 4);
     case FBE_KIND_STRUCT: return fin_write_struct(fw, t->st, v, w);
-    case FBE_KIND_OPTIONAL: {
-      const uint8_t *inner = *(const uint8_t *const *)v;
-      if (!(w = fin_room(fw, w, 1))) return NULL;
-      *w++ = inner != NULL;
-      if (!inner) return w;
-      if (enter(fw->e)) return NULL;
-      w = t->elem->wire == FBE_KIND_STRUCT ? fin_write_struct(fw, t->elem->st, inner, w)
-                                           : fin_write(fw, t->elem, inner, w);
-      fw->e->depth--;
-      return w;
-    }
+    case FBE_KIND_OPTIONAL: return fin_optional(fw, t, v, w);
     case FBE_KIND_ARRAY:
       for (uint32_t i = 0; i < t->array_size && w; i++)
         w = fin_write(fw, t->elem, v + (size_t)i * t->elem->mem_size, w);
       return w;
-    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      const fbe_vec *vec = (const fbe_vec *)v;
-      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
-      size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
-      if (!(w = fin_room(fw, w, 4 + bulk))) return NULL;
-      fbe_store32(w, vec->count);
-      w += 4;
-      if (!k && t->elem->copyable) {
-        if (bulk) memcpy(w, vec->data, bulk);
-        return w + bulk;
-      }
-      if (enter(fw->e)) return NULL;
-      uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
-      const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
-      if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
-        for (; item < last && w; item += stride) w = fin_write_struct(fw, t->elem->st, item, w);
-      } else {
-        for (; item < last && w; item += stride) {
-          if (k) w = fin_write(fw, k, item, w);
-          if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
-        }
-      }
-      fw->e->depth--;
-      return w;
-    }
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: return fin_sequence(fw, t, v, w);
     case FBE_KIND_BOOL:
       if (!(w = fin_room(fw, w, 1))) return NULL;
       *w = *v != 0;

@@ -155,6 +155,8 @@ static fbe_op_code op_code(const fbe_type *t) {
     case FBE_KIND_BOOL: return FBE_OP_BOOL;
     case FBE_KIND_STRING: case FBE_KIND_BYTES: return FBE_OP_BLOB;
     case FBE_KIND_STRUCT: return FBE_OP_STRUCT;
+    case FBE_KIND_OPTIONAL: return FBE_OP_OPTIONAL;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: return FBE_OP_SEQUENCE;
     default: return FBE_OP_VALUE;
   }
 }
@@ -209,8 +211,9 @@ static int build_ops(fbe_struct *st, fbe_arena *arena) {
   st->ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
   st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
   st->final_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (nflat + 1));
-  if (!st->ops || !st->ptr_ops || !st->final_ops) return -1;
-  st->nops = st->nptr_ops = st->nfinal_ops = 0;
+  st->final_checks = fbe_arena_alloc(arena, sizeof(fbe_op) * (nflat + 1));
+  if (!st->ops || !st->ptr_ops || !st->final_ops || !st->final_checks) return -1;
+  st->nops = st->nptr_ops = st->nfinal_ops = st->nfinal_checks = 0;
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
     fbe_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0};
@@ -246,6 +249,9 @@ static int build_ops(fbe_struct *st, fbe_arena *arena) {
       owner = NULL;
     }
   }
+  for (uint32_t i = 0; i < st->nfinal_ops; i++)
+    if (st->final_ops[i].room || !FBE_OP_IS_FIXED(st->final_ops[i].code))
+      st->final_checks[st->nfinal_checks++] = st->final_ops[i];
   for (uint32_t i = 0; i < st->nops; i++)
     if (!FBE_OP_IS_FIXED(st->ops[i].code)) st->ptr_ops[st->nptr_ops++] = st->ops[i];
   return 0;

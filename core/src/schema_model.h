@@ -69,7 +69,10 @@ typedef enum fbe_op_code {
   FBE_OP_BOOL,     /* one bool (normalised to 0/1) */
   FBE_OP_BLOB,     /* string or bytes */
   FBE_OP_STRUCT,   /* nested struct (never in a final-model program: those are flat) */
-  FBE_OP_VALUE     /* anything else: the generic per-type path */
+  FBE_OP_OPTIONAL, /* T? */
+  FBE_OP_SEQUENCE, /* vector, list, set, map, hash */
+  FBE_OP_VALUE     /* anything else (arrays): the generic per-type path; codecs without
+                      their own optional/sequence steps take those this way too */
 } fbe_op_code;
 
 #define FBE_OP_IS_FIXED(code) ((code) <= FBE_OP_BOOL) /* copies and bools */
@@ -162,6 +165,9 @@ struct fbe_struct {
   uint32_t nfinal_ops;
   fbe_op *final_ops;         /* final-model program: nested plain structs spliced in, since
                                 the final model writes them inline with no header */
+  uint32_t nfinal_checks;
+  fbe_op *final_checks;      /* the steps of final_ops with room or pointers: what the
+                                final verifier visits (a fixed run is one `room` skip) */
 };
 
 struct fbe_package {

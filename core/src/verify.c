@@ -90,7 +90,8 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       if (fbe_load32(v->p + slot + 1) == 0)
         return fail(v, slot, "optional marked present has no value%.0llu", 0);
       if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, 1)) return -1;
-      int rc = std_value(v, t->elem, at, at);
+      int rc = t->elem->wire == FBE_KIND_STRUCT ? std_struct(v, at, at, t->elem->st)
+                                                : std_value(v, t->elem, at, at);
       v->depth--;
       return rc;
     }
@@ -201,21 +202,22 @@ COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
   return fail(v, pos < v->end ? pos : v->end, "%llu bytes needed past the end of the model", n);
 }
 
-static inline int fin_blob(verifier *v, uint64_t *pos) {
+/* `room`: the length field plus the fixed bytes right after the string. */
+static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room) {
   if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
   uint32_t n = fbe_load32(v->p + *pos);
   if (n > v->end - *pos - 4) return bad_size(v, *pos);
-  *pos += 4 + (uint64_t)n;
+  *pos += (uint64_t)n + room;
   return 0;
 }
 
 static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
-    if (FBE_OP_IS_FIXED(op->code)) {
-      *pos += op->size;
+  for (const fbe_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
+    if (FBE_OP_IS_FIXED(op->code)) { /* a whole run of fixed fields */
+      *pos += op->room;
       continue;
     }
-    int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos) : fin_value(v, op->field->type, pos);
+    int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos, op->room) : fin_value(v, op->field->type, pos);
     if (rc) {
       fbe_error_prepend_field(v->err, op->path);
       return -1;
@@ -226,13 +228,14 @@ static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
 
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos, 4);
     case FBE_KIND_STRUCT: return fin_struct(v, t->st, pos);
     case FBE_KIND_OPTIONAL: {
       if (*pos >= v->end) return fin_short(v, *pos, 1);
       if (!v->p[(*pos)++]) return 0;
       if (enter(v, *pos, 1)) return -1;
-      int rc = fin_value(v, t->elem, pos);
+      int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct(v, t->elem->st, pos)
+                                                : fin_value(v, t->elem, pos);
       v->depth--;
       return rc;
     }
@@ -261,8 +264,10 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
         v->depth--;
         return 0;
       }
+      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       for (uint32_t i = 0; i < n; i++) {
-        if ((k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
+        if (structs ? fin_struct(v, t->elem->st, pos)
+                    : (k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
           fbe_error_prepend_index(v->err, i);
           return -1;
         }
