@@ -9,8 +9,10 @@ enum { FAIL_NOMEM = 1, FAIL_TOO_LARGE = 2, FAIL_TOO_DEEP = 3 };
 
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
+#define ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define COLD
+#define ALWAYS_INLINE
 #endif
 
 typedef struct encoder {
@@ -195,46 +197,13 @@ static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, si
   return w + 4 + s->size;
 }
 
-static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
-  const uint8_t *inner = *(const uint8_t *const *)v;
-  if (!(w = fin_room(fw, w, 1))) return NULL;
-  *w++ = inner != NULL;
-  if (!inner) return w;
-  if (enter(fw->e)) return NULL;
-  w = t->elem->wire == FBE_KIND_STRUCT ? fin_write_struct(fw, t->elem->st, inner, w)
-                                       : fin_write(fw, t->elem, inner, w);
-  fw->e->depth--;
-  return w;
-}
+static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
 
-/* vector, list, set, map, hash */
-static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
-  const fbe_vec *vec = (const fbe_vec *)v;
-  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
-  size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
-  if (!(w = fin_room(fw, w, 4 + bulk))) return NULL;
-  fbe_store32(w, vec->count);
-  w += 4;
-  if (!k && t->elem->copyable) {
-    if (bulk) memcpy(w, vec->data, bulk);
-    return w + bulk;
-  }
-  if (enter(fw->e)) return NULL;
-  uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
-  const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
-  if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
-    for (; item < last && w; item += stride) w = fin_write_struct(fw, t->elem->st, item, w);
-  } else {
-    for (; item < last && w; item += stride) {
-      if (k) w = fin_write(fw, k, item, w);
-      if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
-    }
-  }
-  fw->e->depth--;
-  return w;
-}
-
-static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
+/* The steps of one struct. Inlined into the callers that loop over structs (sequence
+ * elements, optionals, the root) so that a struct costs no call of its own. */
+static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct *st,
+                                               const uint8_t *v, uint8_t *w) {
   for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     const uint8_t *from = v + op->mem_offset;
     /* a fixed step checks the room of its whole run (op->room) when it heads one */
@@ -259,6 +228,49 @@ static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uin
 #undef FIXED_STEP
     if (!w) return NULL;
   }
+  return w;
+}
+
+static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
+  return fin_steps(fw, st, v, w);
+}
+
+static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const uint8_t *inner = *(const uint8_t *const *)v;
+  if (!(w = fin_room(fw, w, 1))) return NULL;
+  *w++ = inner != NULL;
+  if (!inner) return w;
+  if (enter(fw->e)) return NULL;
+  w = t->elem->wire == FBE_KIND_STRUCT ? fin_steps(fw, t->elem->st, inner, w)
+                                       : fin_write(fw, t->elem, inner, w);
+  fw->e->depth--;
+  return w;
+}
+
+/* vector, list, set, map, hash */
+static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const fbe_vec *vec = (const fbe_vec *)v;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
+  if (!(w = fin_room(fw, w, 4 + bulk))) return NULL;
+  fbe_store32(w, vec->count);
+  w += 4;
+  if (!k && t->elem->copyable) {
+    if (bulk) memcpy(w, vec->data, bulk);
+    return w + bulk;
+  }
+  if (enter(fw->e)) return NULL;
+  uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
+  const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
+  if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+    for (; item < last && w; item += stride) w = fin_steps(fw, t->elem->st, item, w);
+  } else {
+    for (; item < last && w; item += stride) {
+      if (k) w = fin_write(fw, k, item, w);
+      if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
+    }
+  }
+  fw->e->depth--;
   return w;
 }
 
@@ -305,7 +317,7 @@ fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_
     fin_writer fw = {&e, out->data + out->capacity};
     uint8_t *w = out->data + header;
     fbe_store32(w + 4, st->type_id);
-    w = fin_write_struct(&fw, st, v, w + 8);
+    w = fin_steps(&fw, st, v, w + 8);
     if (w && (size_t)(w - out->data) - e.start > UINT32_MAX) e.failed = FAIL_TOO_LARGE;
     if (w) out->size = (size_t)(w - out->data);
   } else {

@@ -11,8 +11,10 @@
 
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
+#define ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define COLD
+#define ALWAYS_INLINE
 #endif
 
 typedef struct verifier {
@@ -78,6 +80,26 @@ static inline int std_blob(verifier *v, uint64_t slot, uint64_t base) {
   if (follow(v, slot, base, 4, &at)) return -1;
   if (fbe_load32(v->p + at) > v->end - at - 4) return bad_size(v, at);
   return 0;
+}
+
+static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b);
+static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size);
+
+static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
+  uint64_t b = 0;
+  if (fbe_load32(v->p + slot) == 0) return fail(v, slot, "struct pointer is 0%.0llu", 0);
+  if (follow(v, slot, base, 8, &b)) return -1;
+  if (v->budget == 0) return over_budget(v, b); /* shared bodies must not multiply the work */
+  v->budget--;
+  uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
+  if (size < 8) return fail(v, b, "struct size %llu is smaller than its 8-byte header", size);
+  if (size > v->end - b) return fail(v, b, "struct size %llu runs past the end of the model", size);
+  if (type_id != st->type_id) {
+    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "type id %u where %s (%u) was expected",
+                  type_id, st->full_name, st->type_id);
+    return -1;
+  }
+  return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
 }
 
 static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base) {
@@ -162,23 +184,6 @@ static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_
   return 0;
 }
 
-static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
-  uint64_t b = 0;
-  if (fbe_load32(v->p + slot) == 0) return fail(v, slot, "struct pointer is 0%.0llu", 0);
-  if (follow(v, slot, base, 8, &b)) return -1;
-  if (v->budget == 0) return over_budget(v, b); /* shared bodies must not multiply the work */
-  v->budget--;
-  uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
-  if (size < 8) return fail(v, b, "struct size %llu is smaller than its 8-byte header", size);
-  if (size > v->end - b) return fail(v, b, "struct size %llu runs past the end of the model", size);
-  if (type_id != st->type_id) {
-    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "type id %u where %s (%u) was expected",
-                  type_id, st->full_name, st->type_id);
-    return -1;
-  }
-  return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
-}
-
 static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
   if (size < 16) return fail(v, 0, "%llu bytes are too few for a standard model (16 at least)", size);
   uint32_t total = fbe_load32(v->p);
@@ -211,7 +216,7 @@ static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room) {
   return 0;
 }
 
-static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
+static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
   for (const fbe_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
     if (FBE_OP_IS_FIXED(op->code)) { /* a whole run of fixed fields */
       *pos += op->room;
@@ -226,6 +231,10 @@ static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
   return 0;
 }
 
+static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  return fin_struct_inline(v, st, pos);
+}
+
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos, 4);
@@ -234,7 +243,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       if (*pos >= v->end) return fin_short(v, *pos, 1);
       if (!v->p[(*pos)++]) return 0;
       if (enter(v, *pos, 1)) return -1;
-      int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct(v, t->elem->st, pos)
+      int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct_inline(v, t->elem->st, pos)
                                                 : fin_value(v, t->elem, pos);
       v->depth--;
       return rc;
@@ -266,7 +275,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       }
       int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       for (uint32_t i = 0; i < n; i++) {
-        if (structs ? fin_struct(v, t->elem->st, pos)
+        if (structs ? fin_struct_inline(v, t->elem->st, pos)
                     : (k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
           fbe_error_prepend_index(v->err, i);
           return -1;
