@@ -14,6 +14,10 @@ static void usage(FILE *to) {
           "  decode ...same options... [--pretty] [IN.bin]   binary to JSON\n"
           "  verify ...same options... [IN.bin]       exit 0 when valid, 1 with reason and offset\n"
           "  conformance [-I DIR]... FILE.jsonl...    run conformance records\n"
+          "  stream encode|decode [-I DIR]... -p PACKAGE [--final] [IN] [-o OUT]\n"
+          "                                           JSON Lines of messages <-> a framed stream\n"
+          "  dump ...same options as decode... [IN.bin]   annotated hex dump of a model\n"
+          "  compat [-I DIR]... OLD.fbe NEW.fbe       what changed and whether it is safe\n"
           "  version                                  print the library version\n");
 }
 
@@ -28,6 +32,9 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "decode")) return cmd_decode(argc - 2, argv + 2);
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
   if (!strcmp(cmd, "conformance")) return cmd_conformance(argc - 2, argv + 2);
+  if (!strcmp(cmd, "stream")) return cmd_stream(argc - 2, argv + 2);
+  if (!strcmp(cmd, "dump")) return cmd_dump(argc - 2, argv + 2);
+  if (!strcmp(cmd, "compat")) return cmd_compat(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("fbe %s\n", fbe_version());
     return 0;

@@ -11,5 +11,6 @@
 #include "fbe/message.h"
 #include "fbe/codec.h"
 #include "fbe/json.h"
+#include "fbe/protocol.h"
 
 #endif
