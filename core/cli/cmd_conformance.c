@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "record.h"
+#include "stream_item.h"
 
 typedef struct cached_schema {
   char package[64];
@@ -141,6 +142,205 @@ done:
   return rc;
 }
 
+/* ---- streams: send the messages, compare the bytes; feed the bytes whole and in
+ * chunks, compare the messages ---- */
+
+typedef struct expectation {
+  fbe_msg **want;
+  size_t count, next;
+  char why[300];
+} expectation;
+
+static int check_message(void *ctx, const fbe_msg *msg) {
+  expectation *x = ctx;
+  if (x->why[0]) return 1;
+  if (x->next >= x->count) {
+    snprintf(x->why, sizeof x->why, "received more than the %zu messages sent", x->count);
+    return 1;
+  }
+  const fbe_msg *want = x->want[x->next];
+  if (fbe_msg_type(msg) != fbe_msg_type(want)) {
+    snprintf(x->why, sizeof x->why, "message %zu is a %s, want %s", x->next,
+             fbe_struct_full_name(fbe_msg_type(msg)), fbe_struct_full_name(fbe_msg_type(want)));
+    return 1;
+  }
+  if (!fbe_msg_equal(msg, want)) {
+    snprintf(x->why, sizeof x->why, "message %zu (%s) differs", x->next,
+             fbe_struct_full_name(fbe_msg_type(want)));
+    return 1;
+  }
+  x->next++;
+  return 0;
+}
+
+/* Feeds bytes in chunks: chunk 0 = whole, otherwise sizes from 1 to `chunk` drawn
+ * from a generator seeded by `seed` (the same record always gets the same chunks). */
+static int receive(fbe_schema *schema, const char *package, fbe_model model, const uint8_t *bytes,
+                   size_t size, expectation *x, size_t chunk, uint64_t seed, char *why,
+                   size_t why_size) {
+  x->next = 0;
+  x->why[0] = 0;
+  fbe_receiver *rcv = fbe_receiver_new(schema, package, model, NULL, check_message, x);
+  if (!rcv) {
+    snprintf(why, why_size, "cannot create a receiver");
+    return -1;
+  }
+  fbe_error err;
+  fbe_status rc = FBE_OK;
+  for (size_t at = 0; at < size && rc == FBE_OK;) {
+    size_t n = size - at;
+    if (chunk) {
+      seed ^= seed << 13;
+      seed ^= seed >> 7;
+      seed ^= seed << 17;
+      size_t want = 1 + (size_t)(seed % chunk);
+      if (want < n) n = want;
+    }
+    rc = fbe_receiver_feed(rcv, bytes + at, n, &err);
+    at += n;
+  }
+  int failed = 1;
+  if (x->why[0]) snprintf(why, why_size, "chunks of up to %zu: %s", chunk, x->why);
+  else if (rc) {
+    char text[400];
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "chunks of up to %zu: receiver error: %s", chunk, text);
+  } else if (x->next != x->count || fbe_receiver_pending(rcv)) {
+    snprintf(why, why_size, "chunks of up to %zu: %zu of %zu messages received, %zu bytes left", chunk,
+             x->next, x->count, fbe_receiver_pending(rcv));
+  } else {
+    failed = 0;
+  }
+  fbe_receiver_free(rcv);
+  return failed ? -1 : 0;
+}
+
+static int append_sink(void *ctx, const uint8_t *data, size_t size) {
+  return fbe_buffer_append(ctx, data, size);
+}
+
+static int run_stream_record(runner *rn, const record *r, char *why, size_t why_size) {
+  fbe_model model = !strcmp(r->format, "stream-final") ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+  fbe_schema *schema = schema_for(rn, r->schema);
+  if (!schema) {
+    snprintf(why, why_size, "cannot load schema of package '%s'", r->schema);
+    return -1;
+  }
+  expectation x = {NULL, 0, 0, {0}};
+  size_t cap = 0, size = 0;
+  uint8_t *bytes = hex_decode(r->hex, &size);
+  int rc = -1;
+  json_iter it;
+  span item;
+  int more;
+  if (!bytes || json_iter_init(&it, r->json)) {
+    snprintf(why, why_size, "bad hex or no message list");
+    goto done;
+  }
+  while ((more = json_iter_next(&it, &item)) == 1) {
+    if (x.count == cap) {
+      cap = cap ? cap * 2 : 8;
+      fbe_msg **bigger = realloc(x.want, cap * sizeof *bigger);
+      if (!bigger) goto done;
+      x.want = bigger;
+    }
+    if (stream_item_build(schema, item, rn->arena, &x.want[x.count], why, why_size)) goto done;
+    x.count++;
+  }
+  if (more < 0) {
+    snprintf(why, why_size, "malformed message list");
+    goto done;
+  }
+  /* send: the concatenated frames must be the record's bytes */
+  fbe_buffer_reset(&rn->buf);
+  fbe_sender *snd = fbe_sender_new(schema, r->schema, model, append_sink, &rn->buf);
+  fbe_error err;
+  for (size_t i = 0; snd && i < x.count; i++) {
+    if (fbe_sender_send(snd, x.want[i], &err)) {
+      char text[400];
+      fbe_error_format(&err, text, sizeof text);
+      snprintf(why, why_size, "send of message %zu failed: %s", i, text);
+      fbe_sender_free(snd);
+      goto done;
+    }
+  }
+  fbe_sender_free(snd);
+  size_t n = rn->buf.size < size ? rn->buf.size : size, i = 0;
+  while (i < n && rn->buf.data[i] == bytes[i]) i++;
+  if (i < n || rn->buf.size != size) {
+    snprintf(why, why_size, "sent bytes differ at offset %zu (sent %zu bytes, want %zu)", i,
+             rn->buf.size, size);
+    goto done;
+  }
+  /* receive whole, one byte at a time, and in random chunks */
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  for (const char *c = r->id; *c; c++) seed = (seed ^ (uint8_t)*c) * 0x100000001b3u;
+  static const size_t chunks[] = {0, 1, 7, 64};
+  for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+    if (receive(schema, r->schema, model, bytes, size, &x, chunks[k], seed | 1, why, why_size)) goto done;
+  rc = 0;
+done:
+  free(x.want);
+  free(bytes);
+  return rc;
+}
+
+/* ---- versioning: bytes of one schema version read with another ---- */
+
+static int run_versioning_record(runner *rn, const record *r, char *why, size_t why_size) {
+  fbe_schema *schema = schema_for(rn, r->reader_schema);
+  if (!schema) {
+    snprintf(why, why_size, "cannot load schema of package '%s'", r->reader_schema);
+    return -1;
+  }
+  char name[192];
+  snprintf(name, sizeof name, "%s.%s", r->reader_schema, r->reader_type);
+  const fbe_struct *type = fbe_schema_find_struct(schema, name);
+  if (!type) {
+    snprintf(why, why_size, "no type %s", name);
+    return -1;
+  }
+  size_t size = 0;
+  uint8_t *bytes = hex_decode(r->hex, &size);
+  if (!bytes) {
+    snprintf(why, why_size, "bad hex");
+    return -1;
+  }
+  int rc = -1;
+  fbe_error err;
+  char text[400];
+  fbe_msg *got = NULL, *want = NULL;
+  int verified = fbe_verify(type, FBE_MODEL_STANDARD, bytes, size, NULL, NULL, &err) == FBE_OK;
+  if (r->verify >= 0 && verified != r->verify) {
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "verify says %s, want %s%s%s", verified ? "valid" : "invalid",
+             r->verify ? "valid" : "invalid", verified ? "" : ": ", verified ? "" : text);
+    goto done;
+  }
+  if (!r->json.len) {
+    rc = 0;
+    goto done;
+  }
+  if (fbe_decode(type, FBE_MODEL_STANDARD, bytes, size, rn->arena, NULL, &got, NULL, &err)) {
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "decode failed: %s", text);
+    goto done;
+  }
+  if (fbe_msg_from_json(type, r->json.at, r->json.len, rn->arena, &want, &err)) {
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "cannot read the record's JSON: %s", text);
+    goto done;
+  }
+  if (!fbe_msg_equal(got, want)) {
+    describe_value_difference(rn, got, want, why, why_size);
+    goto done;
+  }
+  rc = 0;
+done:
+  free(bytes);
+  return rc;
+}
+
 static void run_line(runner *rn, const char *file, size_t line_no, const char *line, size_t len) {
   record r;
   char why[600];
@@ -153,9 +353,12 @@ static void run_line(runner *rn, const char *file, size_t line_no, const char *l
   if (!strcmp(r.format, "standard") || !strcmp(r.format, "final")) {
     fbe_arena_reset(rn->arena);
     rc = run_model_record(rn, &r, why, sizeof why);
-  } else if (!strcmp(r.format, "stream-standard") || !strcmp(r.format, "stream-final") ||
-             !strcmp(r.format, "standard-versioning")) {
-    rc = 1; /* the protocol and versioning records come with the protocol work */
+  } else if (!strcmp(r.format, "stream-standard") || !strcmp(r.format, "stream-final")) {
+    fbe_arena_reset(rn->arena);
+    rc = run_stream_record(rn, &r, why, sizeof why);
+  } else if (!strcmp(r.format, "standard-versioning")) {
+    fbe_arena_reset(rn->arena);
+    rc = run_versioning_record(rn, &r, why, sizeof why);
   } else {
     snprintf(why, sizeof why, "unknown format '%s'", r.format);
     rc = -1;

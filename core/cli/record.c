@@ -98,6 +98,10 @@ int record_parse(const char *line, size_t len, record *r, char *error, size_t er
     else if (KEY("size")) r->size = strtoll(value, NULL, 10);
     else if (KEY("verify")) r->verify = *value == 't';
     else if (KEY("decode_only")) r->decode_only = *value == 't';
+    else if (KEY("writer_schema")) copy_string(value, value_end, r->writer_schema, sizeof r->writer_schema);
+    else if (KEY("writer_type")) copy_string(value, value_end, r->writer_type, sizeof r->writer_type);
+    else if (KEY("reader_schema")) copy_string(value, value_end, r->reader_schema, sizeof r->reader_schema);
+    else if (KEY("reader_type")) copy_string(value, value_end, r->reader_type, sizeof r->reader_type);
 #undef KEY
     p = skip_blank(value_end, end);
     if (p < end && *p == ',') p = skip_blank(p + 1, end);
@@ -107,6 +111,31 @@ int record_parse(const char *line, size_t len, record *r, char *error, size_t er
     return -1;
   }
   return 0;
+}
+
+int json_iter_init(json_iter *it, span array) {
+  it->p = skip_blank(array.at, array.at + array.len);
+  it->end = array.at + array.len;
+  it->count = 0;
+  if (it->p >= it->end || *it->p != '[') return -1;
+  it->p++;
+  return 0;
+}
+
+int json_iter_next(json_iter *it, span *item) {
+  const char *p = skip_blank(it->p, it->end);
+  if (p < it->end && *p == ']') return 0;
+  if (it->count > 0) {
+    if (p >= it->end || *p != ',') return -1;
+    p = skip_blank(p + 1, it->end);
+  }
+  const char *stop = json_skip_value(p, it->end, 0);
+  if (!stop) return -1;
+  item->at = p;
+  item->len = (size_t)(stop - p);
+  it->p = stop;
+  it->count++;
+  return 1;
 }
 
 static int hex_digit(char c) {

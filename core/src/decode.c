@@ -398,15 +398,18 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
 
 /* ------------------------------------------------------------ entry point */
 
-static int check_root(decoder *d, const fbe_struct *st, size_t size, uint32_t min, uint32_t *total,
-                      uint64_t type_at) {
+/* The model header. The root type id is checked in the final model only: in the
+ * standard model a reader of another version may read a sibling type (FORMAT.md 8,
+ * as the reference does); fbe_verify checks it there. */
+static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t size, uint32_t min,
+                      uint32_t *total, uint64_t type_at) {
   if (size < min) return fail(d, 0, "%llu bytes are too few for a model", size);
   *total = fbe_load32(d->p);
   if (*total < min) return fail(d, 0, "model size %llu is too small", *total);
   if (*total > size) return fail(d, 0, "model size %llu runs past the end of the buffer", *total);
   if (type_at + 4 > *total) return fail(d, type_at, "root struct outside the model%.0llu", 0);
   uint32_t type_id = fbe_load32(d->p + type_at);
-  if (type_id != st->type_id) {
+  if (model == FBE_MODEL_FINAL && type_id != st->type_id) {
     fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)type_at, "type id %u where %s (%u) was expected",
                   type_id, st->full_name, st->type_id);
     return -1;
@@ -438,12 +441,12 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   uint32_t total;
   int rc;
   if (model == FBE_MODEL_FINAL) {
-    rc = check_root(&d, type, size, 8, &total, 4);
+    rc = check_root(&d, type, model, size, 8, &total, 4);
     uint64_t pos = 8;
     if (!rc) rc = fin_struct(&d, type, &pos, value);
   } else {
     rc = size < 8 ? fail(&d, 0, "%llu bytes are too few for a model", size)
-                  : check_root(&d, type, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
+                  : check_root(&d, type, model, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
     if (!rc) rc = std_struct(&d, type, 4, 0, value);
   }
   if (rc) return err->code;

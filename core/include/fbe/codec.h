@@ -50,8 +50,10 @@ FBE_API fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uin
  * Every offset and length is checked before use; bytes that are not a valid model
  * give an error naming the offset (decode does not run the full verify: call
  * fbe_verify first to reject everything the verifier rejects). Missing fields of
- * older writers take their defaults (standard model). *model_size receives the
- * number of bytes the model occupies. */
+ * older writers take their defaults (standard model). As in the reference, the
+ * standard model's root type id is not checked here (a reader of another schema
+ * version may read a sibling type, FORMAT.md 8); fbe_verify checks it, and the final
+ * model's decode does. *model_size receives the number of bytes the model occupies. */
 FBE_API fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data,
                               size_t size, fbe_arena *arena, const fbe_limits *limits,
                               fbe_msg **out, size_t *model_size, fbe_error *err);

@@ -1,0 +1,288 @@
+/* Sender/receiver protocol (FORMAT.md 9): frames are whole models back to back; the
+ * receiver reassembles them from chunks of any size and dispatches by type id. */
+#include <stdlib.h>
+#include <string.h>
+#include "fbe/protocol.h"
+#include "endian.h"
+#include "error_internal.h"
+#include "value.h"
+
+/* The message types of a package's protocol in lookup order: its own, then those of
+ * its imports (recursively, in import order). */
+typedef struct protocol {
+  const fbe_package *pkg;
+  size_t count;
+  const fbe_struct **messages;
+} protocol;
+
+static int already(const protocol *p, const fbe_struct *st) {
+  for (size_t i = 0; i < p->count; i++)
+    if (p->messages[i] == st) return 1;
+  return 0;
+}
+
+static int collect(protocol *p, const fbe_package *pkg, size_t *cap, int depth) {
+  if (depth > 64) return 0; /* imports cannot cycle (the loader rejects it); stay safe anyway */
+  for (uint32_t i = 0; i < pkg->nstructs; i++) {
+    const fbe_struct *st = pkg->structs[i];
+    if (!st->is_message || already(p, st)) continue;
+    if (p->count == *cap) {
+      size_t bigger = *cap ? *cap * 2 : 8;
+      const fbe_struct **m = realloc(p->messages, bigger * sizeof *m);
+      if (!m) return -1;
+      p->messages = m;
+      *cap = bigger;
+    }
+    p->messages[p->count++] = st;
+  }
+  for (uint32_t i = 0; i < pkg->nimports; i++)
+    if (collect(p, pkg->imports[i], cap, depth + 1)) return -1;
+  return 0;
+}
+
+static const fbe_package *find_package(const fbe_schema *schema, const char *name) {
+  if (!name) return schema->root;
+  for (uint32_t i = 0; i < schema->npackages; i++)
+    if (!strcmp(schema->packages[i]->name, name)) return schema->packages[i];
+  return NULL;
+}
+
+static int protocol_init(protocol *p, const fbe_schema *schema, const char *package) {
+  memset(p, 0, sizeof *p);
+  if (!schema || !(p->pkg = find_package(schema, package))) return -1;
+  size_t cap = 0;
+  if (collect(p, p->pkg, &cap, 0)) {
+    free(p->messages);
+    return -1;
+  }
+  return 0;
+}
+
+static const fbe_struct *protocol_lookup(const protocol *p, uint32_t type_id) {
+  for (size_t i = 0; i < p->count; i++)
+    if (p->messages[i]->type_id == type_id) return p->messages[i];
+  return NULL;
+}
+
+const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *package,
+                                    uint32_t type_id) {
+  protocol p;
+  if (protocol_init(&p, schema, package)) return NULL;
+  const fbe_struct *st = protocol_lookup(&p, type_id);
+  free(p.messages);
+  return st;
+}
+
+/* ------------------------------------------------------------ sender */
+
+struct fbe_sender {
+  fbe_schema *schema;
+  protocol proto;
+  fbe_model model;
+  fbe_sink_fn sink;
+  void *sink_ctx;
+  fbe_buffer buf; /* one message at a time, reused */
+  uint64_t bytes;
+};
+
+fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model model,
+                           fbe_sink_fn sink, void *sink_ctx) {
+  if (!sink) return NULL;
+  fbe_sender *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  if (protocol_init(&s->proto, schema, package)) {
+    free(s);
+    return NULL;
+  }
+  s->schema = fbe_schema_retain(schema);
+  s->model = model;
+  s->sink = sink;
+  s->sink_ctx = sink_ctx;
+  return s;
+}
+
+void fbe_sender_free(fbe_sender *s) {
+  if (!s) return;
+  fbe_buffer_free(&s->buf);
+  free(s->proto.messages);
+  fbe_schema_release(s->schema);
+  free(s);
+}
+
+uint64_t fbe_sender_bytes(const fbe_sender *s) { return s ? s->bytes : 0; }
+
+fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
+  if (!s || !msg) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no sender or message");
+  const fbe_struct *st = fbe_msg_type(msg);
+  if (!already(&s->proto, st))
+    return fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+                         "%s is not a message of the protocol of package %s", st->full_name,
+                         s->proto.pkg->name);
+  fbe_buffer_reset(&s->buf);
+  fbe_status rc = fbe_encode(msg, s->model, &s->buf, err);
+  if (rc) return rc;
+  if (s->sink(s->sink_ctx, s->buf.data, s->buf.size))
+    return fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the sink refused %zu bytes", s->buf.size);
+  s->bytes += s->buf.size;
+  return FBE_OK;
+}
+
+/* ------------------------------------------------------------ receiver */
+
+struct fbe_receiver {
+  fbe_schema *schema;
+  protocol proto;
+  fbe_model model;
+  fbe_limits limits;
+  fbe_handler_fn handler;
+  void *handler_ctx;
+  fbe_buffer pending; /* the start of a frame not yet complete */
+  fbe_arena *arena;   /* the message being delivered; reset for each */
+  uint64_t offset;    /* stream offset of the frame being read */
+  uint64_t fed;       /* bytes fed so far */
+  uint64_t received, skipped;
+};
+
+fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_model model,
+                               const fbe_limits *limits, fbe_handler_fn handler,
+                               void *handler_ctx) {
+  if (!handler) return NULL;
+  fbe_receiver *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  if (protocol_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
+    free(r->proto.messages);
+    free(r);
+    return NULL;
+  }
+  r->schema = fbe_schema_retain(schema);
+  r->model = model;
+  r->limits = limits ? *limits : fbe_limits_default();
+  r->handler = handler;
+  r->handler_ctx = handler_ctx;
+  return r;
+}
+
+void fbe_receiver_free(fbe_receiver *r) {
+  if (!r) return;
+  fbe_buffer_free(&r->pending);
+  fbe_arena_free(r->arena);
+  free(r->proto.messages);
+  fbe_schema_release(r->schema);
+  free(r);
+}
+
+void fbe_receiver_reset(fbe_receiver *r) {
+  if (!r) return;
+  r->offset = r->fed;
+  fbe_buffer_reset(&r->pending);
+}
+
+size_t fbe_receiver_pending(const fbe_receiver *r) { return r ? r->pending.size : 0; }
+uint64_t fbe_receiver_received(const fbe_receiver *r) { return r ? r->received : 0; }
+uint64_t fbe_receiver_skipped(const fbe_receiver *r) { return r ? r->skipped : 0; }
+
+static uint32_t min_frame(fbe_model model) { return model == FBE_MODEL_FINAL ? 8 : 16; }
+
+/* The frame size at the start of a frame, or an error (err set) when no valid frame
+ * can have it. */
+static fbe_status check_size(fbe_receiver *r, uint32_t size, fbe_error *err) {
+  if (size < min_frame(r->model))
+    return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)r->offset,
+                         "frame size %u is under the %u bytes of the smallest message", size,
+                         min_frame(r->model));
+  if (size > r->limits.max_model_size)
+    return fbe_error_set(err, FBE_ERR_LIMIT, (size_t)r->offset,
+                         "frame size %u exceeds the limit of %llu bytes", size,
+                         (unsigned long long)r->limits.max_model_size);
+  return FBE_OK;
+}
+
+/* Handles one whole frame. Returns FBE_OK (delivered or skipped), FBE_ERR_IO when the
+ * handler asked to stop, or the error of a bad frame (err offsets are stream offsets). */
+static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, fbe_error *err) {
+  uint64_t type_at = 4;
+  if (r->model == FBE_MODEL_STANDARD) {
+    uint32_t root = fbe_load32(frame + 4);
+    if (root < 8 || (uint64_t)root + 8 > size)
+      return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)(r->offset + 4),
+                           "frame's root pointer %u leads outside the frame", root);
+    type_at = (uint64_t)root + 4;
+  }
+  uint32_t type_id = fbe_load32(frame + type_at);
+  const fbe_struct *st = protocol_lookup(&r->proto, type_id);
+  if (!st) { /* not for this protocol (FORMAT.md 9.3) */
+    r->skipped++;
+    return FBE_OK;
+  }
+  fbe_msg *msg = NULL;
+  fbe_arena_reset(r->arena);
+  fbe_status rc = fbe_verify(st, r->model, frame, size, &r->limits, NULL, err);
+  if (!rc) rc = fbe_decode(st, r->model, frame, size, r->arena, &r->limits, &msg, NULL, err);
+  if (rc) {
+    if (err && err->offset != FBE_NO_OFFSET) err->offset += (size_t)r->offset;
+    return rc;
+  }
+  r->received++;
+  if (r->handler(r->handler_ctx, msg))
+    return fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "stopped by the handler");
+  return FBE_OK;
+}
+
+fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (!r || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
+  fbe_status rc = FBE_OK;
+  r->fed += size;
+  while (size > 0 && rc == FBE_OK) {
+    fbe_buffer *p = &r->pending;
+    if (p->size == 0 && size >= 4) {
+      /* A frame starts here: deliver it straight from the chunk when it is whole. */
+      uint32_t frame = fbe_load32(data);
+      if ((rc = check_size(r, frame, err))) break;
+      if (size < frame) {
+        if (fbe_buffer_append(p, data, size))
+          rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+        size = 0;
+        break;
+      }
+      rc = deliver(r, data, frame, err);
+      if (rc == FBE_OK || rc == FBE_ERR_IO) {
+        r->offset += frame;
+        data += frame;
+        size -= frame;
+      }
+      continue;
+    }
+    /* Reassembling: first the 4-byte size, then the rest of the frame. */
+    size_t want = p->size >= 4 ? fbe_load32(p->data) : 4;
+    size_t take = want - p->size < size ? want - p->size : size;
+    if (fbe_buffer_append(p, data, take)) {
+      rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      break;
+    }
+    data += take;
+    size -= take;
+    if (p->size == 4 && want == 4) {
+      if ((rc = check_size(r, fbe_load32(p->data), err))) break;
+      continue;
+    }
+    if (p->size == want) {
+      rc = deliver(r, p->data, (uint32_t)want, err);
+      if (rc == FBE_OK || rc == FBE_ERR_IO) {
+        r->offset += want;
+        fbe_buffer_reset(p);
+      }
+    }
+  }
+  if (rc == FBE_ERR_IO && size > 0) {
+    /* Stopped by the handler: keep the rest of the chunk for the next feed. */
+    if (fbe_buffer_append(&r->pending, data, size))
+      return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  } else if (rc != FBE_OK && rc != FBE_ERR_IO) {
+    /* A bad frame: its boundaries and everything after it in this chunk are lost. */
+    fbe_receiver_reset(r);
+  }
+  return rc;
+}
