@@ -173,8 +173,9 @@ static int check_message(void *ctx, const fbe_msg *msg) {
   return 0;
 }
 
-/* Feeds bytes in chunks: chunk 0 = whole, otherwise sizes from 1 to `chunk` drawn
- * from a generator seeded by `seed` (the same record always gets the same chunks). */
+/* Feeds bytes in chunks: chunk 0 = whole; seed 0 = every chunk `chunk` bytes; else
+ * sizes from 1 to `chunk` drawn from a generator seeded by `seed` (the same record
+ * always gets the same chunks). */
 static int receive(fbe_schema *schema, const char *package, fbe_model model, const uint8_t *bytes,
                    size_t size, expectation *x, size_t chunk, uint64_t seed, char *why,
                    size_t why_size) {
@@ -190,23 +191,27 @@ static int receive(fbe_schema *schema, const char *package, fbe_model model, con
   for (size_t at = 0; at < size && rc == FBE_OK;) {
     size_t n = size - at;
     if (chunk) {
-      seed ^= seed << 13;
-      seed ^= seed >> 7;
-      seed ^= seed << 17;
-      size_t want = 1 + (size_t)(seed % chunk);
+      size_t want = chunk;
+      if (seed) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        want = 1 + (size_t)(seed % chunk);
+      }
       if (want < n) n = want;
     }
     rc = fbe_receiver_feed(rcv, bytes + at, n, &err);
     at += n;
   }
   int failed = 1;
-  if (x->why[0]) snprintf(why, why_size, "chunks of up to %zu: %s", chunk, x->why);
+  const char *how = seed ? "random chunks of up to" : "chunks of";
+  if (x->why[0]) snprintf(why, why_size, "%s %zu: %s", how, chunk, x->why);
   else if (rc) {
     char text[400];
     fbe_error_format(&err, text, sizeof text);
-    snprintf(why, why_size, "chunks of up to %zu: receiver error: %s", chunk, text);
+    snprintf(why, why_size, "%s %zu: receiver error: %s", how, chunk, text);
   } else if (x->next != x->count || fbe_receiver_pending(rcv)) {
-    snprintf(why, why_size, "chunks of up to %zu: %zu of %zu messages received, %zu bytes left", chunk,
+    snprintf(why, why_size, "%s %zu: %zu of %zu messages received, %zu bytes left", how, chunk,
              x->next, x->count, fbe_receiver_pending(rcv));
   } else {
     failed = 0;
@@ -272,12 +277,12 @@ static int run_stream_record(runner *rn, const record *r, char *why, size_t why_
              rn->buf.size, size);
     goto done;
   }
-  /* receive whole, one byte at a time, and in random chunks */
+  /* receive whole, in chunks of every size from 1 to 64 bytes, and in random chunks */
   uint64_t seed = 0x9e3779b97f4a7c15u;
   for (const char *c = r->id; *c; c++) seed = (seed ^ (uint8_t)*c) * 0x100000001b3u;
-  static const size_t chunks[] = {0, 1, 7, 64};
-  for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
-    if (receive(schema, r->schema, model, bytes, size, &x, chunks[k], seed | 1, why, why_size)) goto done;
+  for (size_t chunk = 0; chunk <= 64; chunk++)
+    if (receive(schema, r->schema, model, bytes, size, &x, chunk, 0, why, why_size)) goto done;
+  if (receive(schema, r->schema, model, bytes, size, &x, 64, seed | 1, why, why_size)) goto done;
   rc = 0;
 done:
   free(x.want);

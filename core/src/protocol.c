@@ -234,53 +234,57 @@ fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, 
   if (!r || (!data && size))
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
   fbe_status rc = FBE_OK;
+  fbe_buffer *p = &r->pending;
   r->fed += size;
-  while (size > 0 && rc == FBE_OK) {
-    fbe_buffer *p = &r->pending;
-    if (p->size == 0 && size >= 4) {
-      /* A frame starts here: deliver it straight from the chunk when it is whole. */
-      uint32_t frame = fbe_load32(data);
-      if ((rc = check_size(r, frame, err))) break;
-      if (size < frame) {
-        if (fbe_buffer_append(p, data, size))
+  for (;;) {
+    if (p->size) {
+      /* Reassembling a frame: first its 4-byte size, then the rest. */
+      size_t want = p->size >= 4 ? fbe_load32(p->data) : 4;
+      if (p->size < want) {
+        if (!size) break;
+        size_t take = want - p->size < size ? want - p->size : size;
+        if (fbe_buffer_append(p, data, take)) {
           rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-        size = 0;
-        break;
+          break;
+        }
+        data += take;
+        size -= take;
+        if (want == 4 && p->size == 4 && (rc = check_size(r, fbe_load32(p->data), err))) break;
+        continue;
       }
-      rc = deliver(r, data, frame, err);
-      if (rc == FBE_OK || rc == FBE_ERR_IO) {
-        r->offset += frame;
-        data += frame;
-        size -= frame;
-      }
+      rc = deliver(r, p->data, (uint32_t)want, err);
+      if (rc != FBE_OK && rc != FBE_ERR_IO) break;
+      r->offset += want;
+      fbe_buffer_reset(p);
+      if (rc) break;
       continue;
     }
-    /* Reassembling: first the 4-byte size, then the rest of the frame. */
-    size_t want = p->size >= 4 ? fbe_load32(p->data) : 4;
-    size_t take = want - p->size < size ? want - p->size : size;
-    if (fbe_buffer_append(p, data, take)) {
-      rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+    if (!size) break;
+    if (size < 4) { /* not even the size field: keep it */
+      if (fbe_buffer_append(p, data, size)) rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      size = 0;
       break;
     }
-    data += take;
-    size -= take;
-    if (p->size == 4 && want == 4) {
-      if ((rc = check_size(r, fbe_load32(p->data), err))) break;
-      continue;
+    /* A frame starts here: deliver it straight from the chunk when it is whole. */
+    uint32_t frame = fbe_load32(data);
+    if ((rc = check_size(r, frame, err))) break;
+    if (size < frame) {
+      if (fbe_buffer_append(p, data, size)) rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      size = 0;
+      break;
     }
-    if (p->size == want) {
-      rc = deliver(r, p->data, (uint32_t)want, err);
-      if (rc == FBE_OK || rc == FBE_ERR_IO) {
-        r->offset += want;
-        fbe_buffer_reset(p);
-      }
-    }
+    rc = deliver(r, data, frame, err);
+    if (rc != FBE_OK && rc != FBE_ERR_IO) break;
+    r->offset += frame;
+    data += frame;
+    size -= frame;
+    if (rc) break;
   }
-  if (rc == FBE_ERR_IO && size > 0) {
+  if (rc == FBE_ERR_IO) {
     /* Stopped by the handler: keep the rest of the chunk for the next feed. */
-    if (fbe_buffer_append(&r->pending, data, size))
+    if (size && fbe_buffer_append(p, data, size))
       return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  } else if (rc != FBE_OK && rc != FBE_ERR_IO) {
+  } else if (rc != FBE_OK) {
     /* A bad frame: its boundaries and everything after it in this chunk are lost. */
     fbe_receiver_reset(r);
   }

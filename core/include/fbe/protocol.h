@@ -27,7 +27,7 @@ typedef int (*fbe_sink_fn)(void *ctx, const uint8_t *data, size_t size);
 /* Called once per received message, in stream order. `msg` and everything in it are
  * valid only during the call (copy what you keep). Return 0 to go on, non-zero to
  * stop: fbe_receiver_feed then returns FBE_ERR_IO ("stopped by the handler") and the
- * bytes after that message stay buffered for the next feed. */
+ * bytes after that message stay buffered; the next feed (even of 0 bytes) goes on. */
 typedef int (*fbe_handler_fn)(void *ctx, const fbe_msg *msg);
 
 /* New sender for the protocol of `package` ("proto"; NULL = the schema's root
