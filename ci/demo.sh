@@ -62,6 +62,9 @@ hexdump account.bin
 heading "account.final.bin (final model)"
 hexdump account.final.bin
 
+heading "Annotated dump of the standard model (fbe dump): every byte, its field and value"
+fbe dump "${fbe_args[@]}" account.bin
+
 heading "Verifying both"
 fbe verify "${fbe_args[@]}" account.bin
 fbe verify "${fbe_args[@]}" --final account.final.bin

@@ -12,5 +12,6 @@
 #include "fbe/codec.h"
 #include "fbe/json.h"
 #include "fbe/protocol.h"
+#include "fbe/dump.h"
 
 #endif

@@ -1,0 +1,1062 @@
+/* Unit tests of fbe_dump (core/include/fbe/dump.h), the annotated hex dump.
+ *
+ * Golden files. tests/golden/account.standard.dump and account.final.dump are the
+ * dumps of the README Account (conformance records pub-proto-Account-readme-standard
+ * and -final, the bytes of FORMAT.md 11.1 and 11.2). They were produced by this code
+ * and then checked by hand, line by line, against the annotated tables of FORMAT.md
+ * 11.1 (60 rows) and 11.2 (35 rows): for every row the dump has exactly one line with
+ * the same offset, the same length and the same bytes, and its text says what the
+ * row's meaning says (the same pointer value, target and base; the same size, type
+ * id, length, count or value; the same field, with the full path where the spec
+ * abbreviates "type id 1" or "side" inside orders[i]); no line is left over and no
+ * byte is unreferenced. That check is also automated below: spec_std[] and
+ * spec_fin[] copy offset, length, bytes and meaning of every row verbatim from the
+ * spec tables and give the text column the dump must show for that row.
+ *
+ * Malformed input: the dump shows everything up to the problem and ends with a "!!"
+ * line naming the offset and reason fbe_verify reports. Hostile input (every
+ * truncation, random byte changes, deep nesting, shared blocks) must never crash
+ * (run under AddressSanitizer: every buffer is an exact-size copy), must keep every
+ * byte on exactly one line, and must agree with fbe_verify on valid/invalid.
+ *
+ * Set FBE_UPDATE_GOLDEN=1 to rewrite the golden files (then check them by hand
+ * again). */
+#include "fbe_test.h"
+#include "fbe/dump.h"
+
+#ifndef FBE_TESTS_DIR
+#error "FBE_TESTS_DIR must be defined by the build"
+#endif
+
+typedef struct fixture {
+  fbe_schema *test;    /* test.fbe (imports proto) */
+  fbe_schema *protoex; /* protoex.fbe (imports proto) */
+  fbe_schema *deep;    /* package deep: struct Node { Node? next; Node[] kids; } */
+  const fbe_struct *account;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  assert_non_null(f);
+  f->test = t_load("test.fbe");
+  f->protoex = t_load("protoex.fbe");
+  f->deep = t_load_text("package deep\n\nstruct Node\n{\n    Node? next;\n    Node[] kids;\n}\n",
+                        "deep.fbe");
+  f->account = t_struct(f->test, "proto.Account");
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  fbe_schema_release(f->test);
+  fbe_schema_release(f->protoex);
+  fbe_schema_release(f->deep);
+  free(f);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+/* A dump of data[0..n) (from an exact-size copy), NUL-terminated, caller frees. */
+typedef struct dump_result {
+  char *text;
+  size_t size;
+  fbe_status status;
+  fbe_error err;
+} dump_result;
+
+static dump_result dump(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                        const fbe_limits *limits) {
+  dump_result r;
+  memset(&r, 0, sizeof r);
+  uint8_t *copy = t_dup(data, n);
+  fbe_buffer out;
+  fbe_buffer_init(&out);
+  r.status = fbe_dump(st, model, copy, n, limits, &out, &r.err);
+  free(copy);
+  assert_int_not_equal(r.status, FBE_ERR_NOMEM);
+  assert_int_not_equal(r.status, FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_buffer_append(&out, "", 1), 0);
+  r.text = (char *)out.data;
+  r.size = out.size - 1;
+  return r;
+}
+
+static fbe_status verify(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                         const fbe_limits *limits, fbe_error *err) {
+  uint8_t *copy = t_dup(data, n);
+  memset(err, 0, sizeof *err);
+  fbe_status s = fbe_verify(st, model, copy, n, limits, NULL, err);
+  free(copy);
+  return s;
+}
+
+/* Whole file, NUL-terminated (NULL when missing). */
+static char *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *data = malloc(cap + 1);
+  assert_non_null(data);
+  size_t got;
+  while ((got = fread(data + len, 1, cap - len, f)) > 0) {
+    len += got;
+    if (len == cap) {
+      data = realloc(data, (cap *= 2) + 1);
+      assert_non_null(data);
+    }
+  }
+  fclose(f);
+  data[len] = '\0';
+  *n = len;
+  return data;
+}
+
+/* The bytes of the conformance record `id` of tests/conformance/vectors.jsonl. */
+static uint8_t *vector_bytes(const char *id, size_t *n) {
+  size_t size;
+  char *all = slurp(FBE_TESTS_DIR "/conformance/vectors.jsonl", &size);
+  assert_non_null(all);
+  char key[128];
+  snprintf(key, sizeof key, "\"id\":\"%s\"", id);
+  const char *rec = strstr(all, key);
+  if (!rec) fail_msg("record %s not found", id);
+  const char *hex = strstr(rec, "\"hex\":\"");
+  assert_non_null(hex);
+  hex += 7;
+  size_t len = strcspn(hex, "\"");
+  uint8_t *out = malloc(len / 2 ? len / 2 : 1);
+  assert_non_null(out);
+  for (size_t i = 0; i < len / 2; i++) {
+    unsigned v;
+    assert_int_equal(sscanf(hex + 2 * i, "%2x", &v), 1);
+    out[i] = (uint8_t)v;
+  }
+  *n = len / 2;
+  free(all);
+  return out;
+}
+
+/* One range line of a dump. */
+typedef struct dline {
+  uint64_t off, len;
+  char hex[24];      /* the bytes column, trailing spaces removed */
+  const char *text;  /* the text column (not NUL-terminated) */
+  size_t text_len;
+} dline;
+
+typedef struct parsed {
+  dline *lines;
+  size_t n;
+  const char *error; /* the "!!" line, NULL when none */
+  size_t error_len;
+  size_t unreferenced, overlaps;
+} parsed;
+
+static int text_is(const dline *l, const char *s) {
+  return l->text_len == strlen(s) && !memcmp(l->text, s, l->text_len);
+}
+
+static int text_has(const dline *l, const char *s) {
+  size_t k = strlen(s);
+  for (size_t i = 0; i + k <= l->text_len; i++)
+    if (!memcmp(l->text + i, s, k)) return 1;
+  return 0;
+}
+
+/* Parses a dump of data[0..size) and checks the rules every dump keeps: a "# " title,
+ * then range lines in offset order that together cover every byte exactly once
+ * (overlaps marked), each showing the bytes that are really there, a continuation
+ * line exactly when a range is longer than 8 bytes, and at most one "!!" line, last,
+ * present exactly when the status is not FBE_OK. */
+static parsed parse(const dump_result *r, const uint8_t *data, size_t size) {
+  parsed p;
+  memset(&p, 0, sizeof p);
+  p.lines = calloc(r->size / 16 + 1, sizeof *p.lines);
+  assert_non_null(p.lines);
+  const char *s = r->text, *end = r->text + r->size;
+  assert_true(r->size > 0 && end[-1] == '\n');
+  assert_true(!strncmp(s, "# ", 2));
+  s = strchr(s, '\n') + 1;
+  uint64_t covered = 0;
+  while (s < end) {
+    const char *eol = strchr(s, '\n');
+    assert_non_null(eol);
+    if (p.error) fail_msg("a line after the !! line: %.*s", (int)(eol - s), s);
+    if (!strncmp(s, "!! offset 0x", 12)) {
+      p.error = s;
+      p.error_len = (size_t)(eol - s);
+    } else {
+      unsigned long long off, len;
+      int pos = 0;
+      if (sscanf(s, "0x%llx %llu%n", &off, &len, &pos) != 2)
+        fail_msg("not a dump line: %.*s", (int)(eol - s), s);
+      assert_true(s[pos] == ' ' && s[pos + 1] == ' ' && eol - s >= pos + 27);
+      dline *l = &p.lines[p.n++];
+      l->off = off;
+      l->len = len;
+      memcpy(l->hex, s + pos + 2, 23);
+      l->hex[23] = '\0';
+      for (int k = 22; k >= 0 && l->hex[k] == ' '; k--) l->hex[k] = '\0';
+      l->text = s + pos + 27;
+      l->text_len = (size_t)(eol - l->text);
+      /* every byte once: no hole, nothing past the input, overlaps said */
+      assert_true(len > 0 && off + len <= size);
+      if (off > covered)
+        fail_msg("bytes 0x%llx..0x%llx are on no line", (unsigned long long)covered, off);
+      if (off < covered) {
+        assert_true(text_has(l, "(overlaps an earlier range)"));
+        p.overlaps++;
+      }
+      if (off + len > covered) covered = off + len;
+      if (!strncmp(l->text, "(unreferenced", 13)) p.unreferenced++;
+      /* the bytes column shows the first 8 bytes of the range */
+      char want[24];
+      size_t k = 0;
+      for (uint64_t i = 0; i < len && i < 8; i++)
+        k += (size_t)snprintf(want + k, sizeof want - k, i ? " %02x" : "%02x", data[off + i]);
+      if (strcmp(l->hex, want)) fail_msg("0x%llx: bytes column '%s', data '%s'", off, l->hex, want);
+      if (len > 8) { /* one continuation line with bytes 8..15 */
+        s = eol + 1;
+        eol = strchr(s, '\n');
+        assert_non_null(eol);
+        assert_true(s[0] == ' ');
+        const char *h = s;
+        while (*h == ' ') h++;
+        k = 0;
+        for (uint64_t i = 8; i < len && i < 16; i++)
+          k += (size_t)snprintf(want + k, sizeof want - k, i > 8 ? " %02x" : "%02x", data[off + i]);
+        assert_true(!strncmp(h, want, k));
+        if (len > 16) {
+          char more[48];
+          snprintf(more, sizeof more, "... (%llu more bytes)", len - 16);
+          size_t k2 = strlen(more);
+          assert_true((size_t)(eol - h) >= k2 && !strncmp(eol - k2, more, k2));
+        }
+      }
+    }
+    s = eol + 1;
+  }
+  if (covered != size)
+    fail_msg("the dump covers %llu of %zu bytes", (unsigned long long)covered, size);
+  assert_int_equal(p.error != NULL, r->status != FBE_OK);
+  return p;
+}
+
+/* The "!!" line expected for err: "!! offset 0x0068: <message> at '<path>'". */
+static void assert_error_line(const parsed *p, const char *expected) {
+  assert_non_null(p->error);
+  if (p->error_len != strlen(expected) || memcmp(p->error, expected, p->error_len))
+    fail_msg("last line\n  %.*s\nexpected\n  %s", (int)p->error_len, p->error, expected);
+}
+
+/* Prints the first differing line of two texts. */
+static void assert_same_text(const char *got, const char *want, const char *what) {
+  if (!strcmp(got, want)) return;
+  int line = 1;
+  const char *g = got, *w = want;
+  while (*g && *g == *w) {
+    if (*g == '\n') line++;
+    g++, w++;
+  }
+  const char *gl = g, *wl = w;
+  while (gl > got && gl[-1] != '\n') gl--;
+  while (wl > want && wl[-1] != '\n') wl--;
+  print_message("%s differs at line %d:\n  got:  %.*s\n  want: %.*s\n", what, line,
+                (int)strcspn(gl, "\n"), gl, (int)strcspn(wl, "\n"), wl);
+  fail_msg("%s does not match", what);
+}
+
+static uint64_t xorshift(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* ------------------------------------------------------------------ FORMAT.md 11.1 / 11.2 */
+
+typedef struct spec_row {
+  unsigned off, len;
+  const char *bytes;   /* FORMAT.md, verbatim */
+  const char *meaning; /* FORMAT.md, verbatim */
+  const char *dump;    /* the text column of the dump line for this row */
+} spec_row;
+
+static const spec_row spec_std[] = {
+  {0x0000, 4, "fc 00 00 00", "model size = 252", "model: size 252"},
+  {0x0004, 4, "08 00 00 00", "root pointer 8 → `0x0008` (base `0x0000`)", "model: root pointer 8 -> 0x0008 (base 0x0000)"},
+  {0x0008, 4, "1e 00 00 00", "Account body: size S = 30", "proto.Account: body size 30"},
+  {0x000c, 4, "03 00 00 00", "Account body: type id = 3", "proto.Account: type id 3"},
+  {0x0010, 4, "01 00 00 00", "`id` = 1", "id = 1"},
+  {0x0014, 4, "1e 00 00 00", "`name`: pointer 30 → `0x0026` (base `0x0008`)", "name: pointer 30 -> 0x0026 (base 0x0008)"},
+  {0x0018, 1, "06", "`state` = 0x06", "state = 0x06 (good)"},
+  {0x0019, 4, "26 00 00 00", "`wallet`: pointer 38 → `0x002e` (base `0x0008`)", "wallet: pointer 38 -> 0x002e (base 0x0008)"},
+  {0x001d, 1, "01", "`asset`: has-value = 1", "asset: has value (flag 1)"},
+  {0x001e, 4, "41 00 00 00", "`asset`: pointer 65 → value slot `0x0049` (base `0x0008`)", "asset: pointer 65 -> value slot 0x0049 (base 0x0008)"},
+  {0x0022, 4, "60 00 00 00", "`orders`: pointer 96 → `0x0068` (base `0x0008`)", "orders: pointer 96 -> 0x0068 (base 0x0008)"},
+  {0x0026, 4, "04 00 00 00", "`name` block: length 4", "name: length 4"},
+  {0x002a, 4, "54 65 73 74", "\"Test\"", "name = \"Test\""},
+  {0x002e, 4, "14 00 00 00", "wallet body: size 20", "wallet: body size 20 (proto.Balance)"},
+  {0x0032, 4, "02 00 00 00", "wallet body: type id 2", "wallet: type id 2"},
+  {0x0036, 4, "14 00 00 00", "`wallet.currency`: pointer 20 → `0x0042` (base `0x002e`)", "wallet.currency: pointer 20 -> 0x0042 (base 0x002e)"},
+  {0x003a, 8, "00 00 00 00 00 40 8f 40", "`wallet.amount` = 1000.0", "wallet.amount = 1000.0"},
+  {0x0042, 4, "03 00 00 00", "currency block: length 3", "wallet.currency: length 3"},
+  {0x0046, 3, "55 53 44", "\"USD\"", "wallet.currency = \"USD\""},
+  {0x0049, 4, "04 00 00 00", "asset value slot: struct pointer 4 → `0x004d` (base = the slot, `0x0049`)", "asset: pointer 4 -> 0x004d (base 0x0049: the value slot)"},
+  {0x004d, 4, "14 00 00 00", "asset body: size 20", "asset: body size 20 (proto.Balance)"},
+  {0x0051, 4, "02 00 00 00", "asset body: type id 2", "asset: type id 2"},
+  {0x0055, 4, "14 00 00 00", "`asset.currency`: pointer 20 → `0x0061` (base `0x004d`)", "asset.currency: pointer 20 -> 0x0061 (base 0x004d)"},
+  {0x0059, 8, "00 00 00 00 00 00 59 40", "`asset.amount` = 100.0", "asset.amount = 100.0"},
+  {0x0061, 4, "03 00 00 00", "currency block: length 3", "asset.currency: length 3"},
+  {0x0065, 3, "45 55 52", "\"EUR\"", "asset.currency = \"EUR\""},
+  {0x0068, 4, "03 00 00 00", "orders block: count 3", "orders: count 3"},
+  {0x006c, 4, "70 00 00 00", "`orders[0]`: pointer 112 → `0x0078` (base `0x0008`)", "orders[0]: pointer 112 -> 0x0078 (base 0x0008)"},
+  {0x0070, 4, "9c 00 00 00", "`orders[1]`: pointer 156 → `0x00a4` (base `0x0008`)", "orders[1]: pointer 156 -> 0x00a4 (base 0x0008)"},
+  {0x0074, 4, "c8 00 00 00", "`orders[2]`: pointer 200 → `0x00d0` (base `0x0008`)", "orders[2]: pointer 200 -> 0x00d0 (base 0x0008)"},
+  {0x0078, 4, "22 00 00 00", "orders[0] body: size 34", "orders[0]: body size 34 (proto.Order)"},
+  {0x007c, 4, "01 00 00 00", "type id 1", "orders[0]: type id 1"},
+  {0x0080, 4, "01 00 00 00", "`id` = 1", "orders[0].id = 1"},
+  {0x0084, 4, "22 00 00 00", "`symbol`: pointer 34 → `0x009a` (base `0x0078`)", "orders[0].symbol: pointer 34 -> 0x009a (base 0x0078)"},
+  {0x0088, 1, "00", "`side` = buy (0)", "orders[0].side = 0 (buy)"},
+  {0x0089, 1, "00", "`type` = market (0)", "orders[0].type = 0 (market)"},
+  {0x008a, 8, "38 32 8f fc c1 c0 f3 3f", "`price` = 1.23456", "orders[0].price = 1.23456"},
+  {0x0092, 8, "00 00 00 00 00 40 8f 40", "`volume` = 1000.0", "orders[0].volume = 1000.0"},
+  {0x009a, 4, "06 00 00 00", "symbol block: length 6", "orders[0].symbol: length 6"},
+  {0x009e, 6, "45 55 52 55 53 44", "\"EURUSD\"", "orders[0].symbol = \"EURUSD\""},
+  {0x00a4, 4, "22 00 00 00", "orders[1] body: size 34", "orders[1]: body size 34 (proto.Order)"},
+  {0x00a8, 4, "01 00 00 00", "type id 1", "orders[1]: type id 1"},
+  {0x00ac, 4, "02 00 00 00", "`id` = 2", "orders[1].id = 2"},
+  {0x00b0, 4, "22 00 00 00", "`symbol`: pointer 34 → `0x00c6` (base `0x00a4`)", "orders[1].symbol: pointer 34 -> 0x00c6 (base 0x00a4)"},
+  {0x00b4, 1, "01", "`side` = sell (1)", "orders[1].side = 1 (sell)"},
+  {0x00b5, 1, "01", "`type` = limit (1)", "orders[1].type = 1 (limit)"},
+  {0x00b6, 8, "00 00 00 00 00 00 f0 3f", "`price` = 1.0", "orders[1].price = 1.0"},
+  {0x00be, 8, "00 00 00 00 00 00 59 40", "`volume` = 100.0", "orders[1].volume = 100.0"},
+  {0x00c6, 4, "06 00 00 00", "symbol block: length 6", "orders[1].symbol: length 6"},
+  {0x00ca, 6, "45 55 52 55 53 44", "\"EURUSD\"", "orders[1].symbol = \"EURUSD\""},
+  {0x00d0, 4, "22 00 00 00", "orders[2] body: size 34", "orders[2]: body size 34 (proto.Order)"},
+  {0x00d4, 4, "01 00 00 00", "type id 1", "orders[2]: type id 1"},
+  {0x00d8, 4, "03 00 00 00", "`id` = 3", "orders[2].id = 3"},
+  {0x00dc, 4, "22 00 00 00", "`symbol`: pointer 34 → `0x00f2` (base `0x00d0`)", "orders[2].symbol: pointer 34 -> 0x00f2 (base 0x00d0)"},
+  {0x00e0, 1, "00", "`side` = buy (0)", "orders[2].side = 0 (buy)"},
+  {0x00e1, 1, "02", "`type` = stop (2)", "orders[2].type = 2 (stop)"},
+  {0x00e2, 8, "00 00 00 00 00 00 f8 3f", "`price` = 1.5", "orders[2].price = 1.5"},
+  {0x00ea, 8, "00 00 00 00 00 00 24 40", "`volume` = 10.0", "orders[2].volume = 10.0"},
+  {0x00f2, 4, "06 00 00 00", "symbol block: length 6", "orders[2].symbol: length 6"},
+  {0x00f6, 6, "45 55 52 55 53 44", "\"EURUSD\" (ends at 252)", "orders[2].symbol = \"EURUSD\""},
+};
+
+static const spec_row spec_fin[] = {
+  {0x0000, 4, "98 00 00 00", "struct size = 152 (header + fields)", "model: size 152"},
+  {0x0004, 4, "03 00 00 00", "type id = 3", "model: type id 3 (proto.Account)"},
+  {0x0008, 4, "01 00 00 00", "`id` = 1", "id = 1"},
+  {0x000c, 4, "04 00 00 00", "`name` length 4", "name: length 4"},
+  {0x0010, 4, "54 65 73 74", "\"Test\"", "name = \"Test\""},
+  {0x0014, 1, "06", "`state`", "state = 0x06 (good)"},
+  {0x0015, 4, "03 00 00 00", "`wallet.currency` length 3", "wallet.currency: length 3"},
+  {0x0019, 3, "55 53 44", "\"USD\"", "wallet.currency = \"USD\""},
+  {0x001c, 8, "00 00 00 00 00 40 8f 40", "`wallet.amount` = 1000.0", "wallet.amount = 1000.0"},
+  {0x0024, 1, "01", "`asset` present", "asset: has value (flag 1)"},
+  {0x0025, 4, "03 00 00 00", "`asset.currency` length 3", "asset.currency: length 3"},
+  {0x0029, 3, "45 55 52", "\"EUR\"", "asset.currency = \"EUR\""},
+  {0x002c, 8, "00 00 00 00 00 00 59 40", "`asset.amount` = 100.0", "asset.amount = 100.0"},
+  {0x0034, 4, "03 00 00 00", "`orders` count 3", "orders: count 3"},
+  {0x0038, 4, "01 00 00 00", "orders[0].id", "orders[0].id = 1"},
+  {0x003c, 4, "06 00 00 00", "orders[0].symbol length", "orders[0].symbol: length 6"},
+  {0x0040, 6, "45 55 52 55 53 44", "\"EURUSD\"", "orders[0].symbol = \"EURUSD\""},
+  {0x0046, 1, "00", "side", "orders[0].side = 0 (buy)"},
+  {0x0047, 1, "00", "type", "orders[0].type = 0 (market)"},
+  {0x0048, 8, "38 32 8f fc c1 c0 f3 3f", "price 1.23456", "orders[0].price = 1.23456"},
+  {0x0050, 8, "00 00 00 00 00 40 8f 40", "volume 1000.0", "orders[0].volume = 1000.0"},
+  {0x0058, 4, "02 00 00 00", "orders[1].id", "orders[1].id = 2"},
+  {0x005c, 4, "06 00 00 00", "symbol length", "orders[1].symbol: length 6"},
+  {0x0060, 6, "45 55 52 55 53 44", "\"EURUSD\"", "orders[1].symbol = \"EURUSD\""},
+  {0x0066, 1, "01", "side", "orders[1].side = 1 (sell)"},
+  {0x0067, 1, "01", "type", "orders[1].type = 1 (limit)"},
+  {0x0068, 8, "00 00 00 00 00 00 f0 3f", "price 1.0", "orders[1].price = 1.0"},
+  {0x0070, 8, "00 00 00 00 00 00 59 40", "volume 100.0", "orders[1].volume = 100.0"},
+  {0x0078, 4, "03 00 00 00", "orders[2].id", "orders[2].id = 3"},
+  {0x007c, 4, "06 00 00 00", "symbol length", "orders[2].symbol: length 6"},
+  {0x0080, 6, "45 55 52 55 53 44", "\"EURUSD\"", "orders[2].symbol = \"EURUSD\""},
+  {0x0086, 1, "00", "side", "orders[2].side = 0 (buy)"},
+  {0x0087, 1, "02", "type", "orders[2].type = 2 (stop)"},
+  {0x0088, 8, "00 00 00 00 00 00 f8 3f", "price 1.5", "orders[2].price = 1.5"},
+  {0x0090, 8, "00 00 00 00 00 00 24 40", "volume 10.0 (ends at 152)", "orders[2].volume = 10.0"},
+};
+
+/* The README Account bytes from the conformance file; also the hex of FORMAT.md. */
+static uint8_t *account_bytes(fbe_model model, size_t *n) {
+  uint8_t *data = vector_bytes(model == FBE_MODEL_FINAL ? "pub-proto-Account-readme-final"
+                                                        : "pub-proto-Account-readme-standard", n);
+  size_t spec_n;
+  uint8_t *spec = t_hex(model == FBE_MODEL_FINAL ? T_ACCOUNT_FIN : T_ACCOUNT_STD, &spec_n);
+  t_assert_mem(data, *n, spec, spec_n);
+  free(spec);
+  return data;
+}
+
+static void golden(void **state, fbe_model model, const char *file) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(model, &n);
+  dump_result r = dump(f->account, model, data, n, NULL);
+  assert_int_equal(r.status, FBE_OK);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/golden/%s", FBE_TESTS_DIR, file);
+  if (getenv("FBE_UPDATE_GOLDEN")) {
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(r.text, 1, r.size, out), r.size);
+    fclose(out);
+    print_message("rewrote %s: check it by hand against FORMAT.md\n", path);
+  }
+  size_t want_n;
+  char *want = slurp(path, &want_n);
+  if (!want) fail_msg("missing golden file %s", path);
+  assert_same_text(r.text, want, file);
+  free(want);
+  free(r.text);
+  free(data);
+}
+
+static void test_golden_standard(void **state) {
+  golden(state, FBE_MODEL_STANDARD, "account.standard.dump");
+}
+
+static void test_golden_final(void **state) {
+  golden(state, FBE_MODEL_FINAL, "account.final.dump");
+}
+
+/* Every row of the spec table is one dump line with its offset, length, bytes and
+ * meaning, and the dump has no other line. */
+static void spec_table(void **state, fbe_model model, const spec_row *rows, size_t nrows,
+                       size_t size) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(model, &n);
+  assert_int_equal(n, size);
+  dump_result r = dump(f->account, model, data, n, NULL);
+  assert_int_equal(r.status, FBE_OK);
+  parsed p = parse(&r, data, n);
+  assert_int_equal(p.unreferenced, 0);
+  assert_int_equal(p.overlaps, 0);
+  assert_int_equal(p.n, nrows);
+  for (size_t i = 0; i < nrows; i++) {
+    const dline *l = &p.lines[i];
+    if (l->off != rows[i].off || l->len != rows[i].len || strcmp(l->hex, rows[i].bytes) ||
+        !text_is(l, rows[i].dump))
+      fail_msg("row 0x%04x %u '%s' (%s): dump line 0x%04llx %llu '%s' '%.*s'", rows[i].off,
+               rows[i].len, rows[i].bytes, rows[i].meaning, (unsigned long long)l->off,
+               (unsigned long long)l->len, l->hex, (int)l->text_len, l->text);
+  }
+  free(p.lines);
+  free(r.text);
+  free(data);
+}
+
+static void test_spec_table_standard(void **state) {
+  spec_table(state, FBE_MODEL_STANDARD, spec_std, sizeof spec_std / sizeof *spec_std, 252);
+}
+static void test_spec_table_final(void **state) {
+  spec_table(state, FBE_MODEL_FINAL, spec_fin, sizeof spec_fin / sizeof *spec_fin, 152);
+}
+
+/* ------------------------------------------------------------------ malformed input */
+
+/* Dumps, checks the dump's rules, that it ends with `expected` and that fbe_verify
+ * names the same offset. */
+static void expect_error(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                         const char *expected, size_t offset, int same_as_verify) {
+  dump_result r = dump(st, model, data, n, NULL);
+  parsed p = parse(&r, data, n);
+  assert_int_equal(r.status, FBE_ERR_MALFORMED);
+  assert_int_equal(r.err.offset, offset);
+  assert_error_line(&p, expected);
+  fbe_error verr;
+  assert_int_not_equal(verify(st, model, data, n, NULL, &verr), FBE_OK);
+  if (same_as_verify) {
+    assert_int_equal(verr.offset, offset);
+    assert_string_equal(verr.message, r.err.message);
+  }
+  free(p.lines);
+  free(r.text);
+}
+
+static void test_malformed_count(void **state) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(FBE_MODEL_STANDARD, &n);
+  t_put32(data, 0x68, 0x7fffffff);
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x0068: 2147483647 elements do not fit in the model at 'orders'",
+               0x68, 1);
+  free(data);
+  data = account_bytes(FBE_MODEL_FINAL, &n);
+  t_put32(data, 0x34, 0x7fffffff);
+  expect_error(f->account, FBE_MODEL_FINAL, data, n,
+               "!! offset 0x0034: 2147483647 elements do not fit in the model at 'orders'",
+               0x34, 1);
+  free(data);
+}
+
+static void test_malformed_other(void **state) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(FBE_MODEL_STANDARD, &n);
+  data[0x51] = 7; /* asset body: type id */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x0051: type id 7 where proto.Balance (2) was expected at 'asset'",
+               0x51, 1);
+  data[0x51] = 2;
+  t_put32(data, 0xb0, 0x1000); /* orders[1].symbol pointer */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x00b0: pointer 4096 leads outside the model at 'orders[1].symbol'",
+               0xb0, 1);
+  t_put32(data, 0xb0, 0x22);
+  t_put32(data, 0x1e, 0); /* asset present, pointer 0 */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x001d: optional marked present has no value at 'asset'", 0x1d, 1);
+  t_put32(data, 0x1e, 0x41);
+  t_put32(data, 0x19, 0); /* wallet pointer 0 */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x0019: struct pointer is 0 at 'wallet'", 0x19, 1);
+  free(data);
+
+  data = account_bytes(FBE_MODEL_FINAL, &n);
+  t_put32(data, 0, 160); /* model size larger than the fields, buffer grown to match */
+  uint8_t *longer = calloc(1, 160);
+  assert_non_null(longer);
+  memcpy(longer, data, n);
+  expect_error(f->account, FBE_MODEL_FINAL, longer, 160,
+               "!! offset 0x0098: fields end here but the model size says 160", 0x98, 1);
+  free(longer);
+  free(data);
+}
+
+/* Cut short: the dump shows what arrived and names the first value cut off. */
+static void test_truncated(void **state) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(FBE_MODEL_STANDARD, &n);
+  /* 100 bytes end inside asset.currency's block (0x61..0x68) */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, 100,
+               "!! offset 0x0055: pointer 20 leads outside the buffer at 'asset.currency'",
+               0x55, 0);
+  /* the same bytes with a model size that matches them: what verify says too */
+  t_put32(data, 0, 100);
+  expect_error(f->account, FBE_MODEL_STANDARD, data, 100,
+               "!! offset 0x0055: pointer 20 leads outside the model at 'asset.currency'", 0x55, 1);
+  /* only the trailing byte missing: everything reached is there, the size is not */
+  t_put32(data, 0, 252);
+  expect_error(f->account, FBE_MODEL_STANDARD, data, 251,
+               "!! offset 0x00f2: size 6 runs past the end of the buffer at 'orders[2].symbol'",
+               0xf2, 0);
+  free(data);
+
+  data = account_bytes(FBE_MODEL_FINAL, &n);
+  /* 100 bytes: 44 after the orders count, too few for 3 orders of at least 26 bytes */
+  expect_error(f->account, FBE_MODEL_FINAL, data, 100,
+               "!! offset 0x0034: 3 elements do not fit in the buffer at 'orders'", 0x34, 0);
+  t_put32(data, 0x34, 1); /* one order, cut inside its volume (0x50..0x58) */
+  expect_error(f->account, FBE_MODEL_FINAL, data, 0x56,
+               "!! offset 0x0050: 8 bytes needed past the end of the buffer at 'orders[0].volume'",
+               0x50, 0);
+  free(data);
+
+  /* every length, both models: never a crash, always a "!!" line inside what is there */
+  for (int m = 0; m < 2; m++) {
+    fbe_model model = m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    data = account_bytes(model, &n);
+    for (size_t len = 0; len < n; len++) {
+      dump_result r = dump(f->account, model, data, len, NULL);
+      parsed p = parse(&r, data, len);
+      assert_int_not_equal(r.status, FBE_OK);
+      assert_true(r.err.offset <= len);
+      free(p.lines);
+      free(r.text);
+    }
+    free(data);
+  }
+}
+
+/* Changes 1..4 random bytes of data[0..n) (and now and then cuts it), `iterations`
+ * times: the dump keeps its rules and agrees with fbe_verify on valid/invalid; in the
+ * standard model it names verify's reason and offset (unless the model size runs past
+ * the data). Counts in *compared / *equal how often the error offsets were compared
+ * and were the same. */
+static void flips(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                  int iterations, uint64_t *seed, size_t *compared, size_t *equal) {
+  uint8_t *bad = malloc(n);
+  assert_non_null(bad);
+  for (int iter = 0; iter < iterations; iter++) {
+    memcpy(bad, data, n);
+    int count = 1 + (int)(xorshift(seed) % 4);
+    for (int k = 0; k < count; k++) {
+      uint64_t x = xorshift(seed);
+      size_t at = (size_t)(x % n);
+      /* small values and sign/high bits are what break pointers and counts */
+      switch ((x >> 32) % 4) {
+        case 0: bad[at] = (uint8_t)(x >> 40); break;
+        case 1: bad[at] ^= (uint8_t)(1u << ((x >> 40) % 8)); break;
+        case 2: bad[at] = 0; break;
+        default: bad[at] = 0xff; break;
+      }
+    }
+    size_t len = (xorshift(seed) % 8) ? n : (size_t)(xorshift(seed) % (n + 1));
+    dump_result r = dump(st, model, bad, len, NULL);
+    parsed p = parse(&r, bad, len);
+    fbe_error verr;
+    fbe_status vs = verify(st, model, bad, len, NULL, &verr);
+    if (r.status == FBE_ERR_LIMIT && strstr(r.err.message, "byte ranges")) {
+      /* shared blocks: the dump stops where verify need not */
+    } else if ((r.status == FBE_OK) != (vs == FBE_OK)) {
+      print_message("%s", r.text);
+      fail_msg("%s: dump says %s, verify says %s (%s)", fbe_struct_full_name(st),
+               fbe_status_name(r.status), fbe_status_name(vs), verr.message);
+    }
+    int cut = len >= 4 && t_get32(bad, 0) > len;
+    if (r.status != FBE_OK && vs != FBE_OK && !cut) {
+      (*compared)++;
+      *equal += r.err.offset == verr.offset;
+      int same = r.err.offset == verr.offset && !strcmp(r.err.message, verr.message);
+      if (model == FBE_MODEL_STANDARD && !same) {
+        print_message("%s", r.text);
+        fail_msg("%s: dump: %s (offset %zu), verify: %s (offset %zu)", fbe_struct_full_name(st),
+                 r.err.message, r.err.offset, verr.message, verr.offset);
+      }
+    }
+    free(p.lines);
+    free(r.text);
+  }
+  free(bad);
+}
+
+/* Random byte changes (and cuts) of the README Account, both models. */
+static void test_hostile_flips(void **state) {
+  fixture *f = *state;
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  size_t compared = 0, equal = 0;
+  for (int m = 0; m < 2; m++) {
+    fbe_model model = m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    size_t n;
+    uint8_t *data = account_bytes(model, &n);
+    flips(f->account, model, data, n, 20000, &seed, &compared, &equal);
+    free(data);
+  }
+  /* final model: verify reports fixed-size runs at the model's end (see dump.h) */
+  print_message("hostile flips: %zu error offsets compared with verify, %zu equal\n", compared,
+                equal);
+}
+
+/* Nesting through optionals and vectors is bounded by limits->max_depth, as in verify. */
+static void test_deep_nesting(void **state) {
+  fixture *f = *state;
+  const fbe_struct *node = t_struct(f->deep, "deep.Node");
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  fbe_msg *m = t_new(arena, node);
+  fbe_ref r = fbe_msg_ref(m);
+  for (int i = 0; i < 100; i++) r = (i % 2) ? t_emplace(r, "next") : t_append(r, "kids");
+  fbe_limits small = {40, FBE_DEFAULT_MAX_MODEL_SIZE};
+  for (int mi = 0; mi < 2; mi++) {
+    fbe_model model = mi ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbe_buffer b = t_encode(m, model);
+    dump_result d = dump(node, model, b.data, b.size, NULL);
+    parsed p = parse(&d, b.data, b.size);
+    assert_int_equal(d.status, FBE_OK);
+    assert_int_equal(p.unreferenced, 0);
+    free(p.lines);
+    free(d.text);
+    d = dump(node, model, b.data, b.size, &small);
+    p = parse(&d, b.data, b.size);
+    assert_int_equal(d.status, FBE_ERR_LIMIT);
+    fbe_error verr;
+    assert_int_equal(verify(node, model, b.data, b.size, &small, &verr), FBE_ERR_LIMIT);
+    assert_int_equal(d.err.offset, verr.offset);
+    assert_string_equal(d.err.message, "nesting deeper than 40 levels");
+    free(p.lines);
+    free(d.text);
+    fbe_buffer_free(&b);
+  }
+  fbe_arena_free(arena);
+}
+
+/* Vector elements that all point at one Order body: legal (verify accepts it), shown
+ * with overlap marks; thousands of them stop the dump before its size explodes. */
+static uint8_t *shared_orders(uint32_t k, size_t *n) {
+  uint32_t block = 0x42, body = block + 4 + 4 * k, total = body + 38;
+  uint8_t *p = calloc(1, total);
+  assert_non_null(p);
+  t_put32(p, 0, total);
+  t_put32(p, 4, 8);
+  t_put32(p, 0x08, 30); /* Account body */
+  t_put32(p, 0x0c, 3);
+  t_put32(p, 0x14, 0x26 - 8); /* name -> "" */
+  p[0x18] = 0x0b;
+  t_put32(p, 0x19, 0x2a - 8); /* wallet */
+  t_put32(p, 0x22, block - 8); /* orders */
+  t_put32(p, 0x2a, 20); /* wallet body */
+  t_put32(p, 0x2e, 2);
+  t_put32(p, 0x32, 0x3e - 0x2a); /* currency -> "" at 0x3e */
+  t_put32(p, block, k);
+  for (uint32_t i = 0; i < k; i++) t_put32(p, block + 4 + 4 * i, body - 8);
+  t_put32(p, body, 34); /* the one Order body */
+  t_put32(p, body + 4, 1);
+  t_put32(p, body + 12, 34); /* symbol -> "" right after the body */
+  *n = total;
+  return p;
+}
+
+static void test_shared_blocks(void **state) {
+  fixture *f = *state;
+  size_t n;
+  fbe_error verr;
+  uint8_t *p = shared_orders(3, &n);
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_OK);
+  dump_result r = dump(f->account, FBE_MODEL_STANDARD, p, n, NULL);
+  parsed ps = parse(&r, p, n);
+  assert_int_equal(r.status, FBE_OK);
+  assert_int_equal(ps.overlaps, 2 * 9); /* orders[1] and [2]: body, 6 fields, symbol length */
+  free(ps.lines);
+  free(r.text);
+  free(p);
+
+  p = shared_orders(3000, &n);
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_OK);
+  r = dump(f->account, FBE_MODEL_STANDARD, p, n, NULL);
+  ps = parse(&r, p, n);
+  assert_int_equal(r.status, FBE_ERR_LIMIT);
+  assert_non_null(strstr(r.err.message, "more byte ranges than a model of"));
+  assert_true(r.size < 200 * (n + 1024)); /* bounded by the input, not by the sharing */
+  free(ps.lines);
+  free(r.text);
+  free(p);
+}
+
+/* ------------------------------------------------------------------ FORMAT.md 11.3 / 11.4 */
+
+/* A valid model: status OK, every byte on exactly one line, none unreferenced. */
+static void full_coverage(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n) {
+  dump_result r = dump(st, model, data, n, NULL);
+  if (r.status != FBE_OK) print_message("%s", r.text);
+  assert_int_equal(r.status, FBE_OK);
+  parsed p = parse(&r, data, n);
+  if (p.unreferenced || p.overlaps) print_message("%s", r.text);
+  assert_int_equal(p.unreferenced, 0);
+  assert_int_equal(p.overlaps, 0);
+  free(p.lines);
+  free(r.text);
+}
+
+static void coverage_hex(const fbe_struct *st, fbe_model model, const char *hex) {
+  size_t n;
+  uint8_t *data = t_hex(hex, &n);
+  full_coverage(st, model, data, n);
+  free(data);
+}
+
+static void test_smoke_examples(void **state) {
+  fixture *f = *state;
+  const struct {
+    fbe_schema *schema;
+    const char *type, *std, *fin;
+  } ex[] = {
+      {f->test, "test.StructEmpty", T_EMPTY_STD, T_EMPTY_FIN},
+      {f->test, "proto.Account", T_ACCOUNT_DEFAULT_STD, T_ACCOUNT_DEFAULT_FIN},
+      {f->test, "test.StructBytes", T_BYTES_STD, T_BYTES_FIN},
+      {f->test, "test.StructVector", T_VECTOR_STD, T_VECTOR_FIN},
+      {f->test, "test.StructMap", T_MAP_STD, T_MAP_FIN},
+      {f->test, "test.StructHash", T_HASH_STD, T_HASH_FIN},
+      {f->protoex, "protoex.Balance", T_BALANCE_EX_STD, T_BALANCE_EX_FIN},
+      {f->test, "proto.Balance", T_BALANCE_STD, T_BALANCE_FIN},
+  };
+  for (size_t i = 0; i < sizeof ex / sizeof *ex; i++) {
+    const fbe_struct *st = t_struct(ex[i].schema, ex[i].type);
+    coverage_hex(st, FBE_MODEL_STANDARD, ex[i].std);
+    coverage_hex(st, FBE_MODEL_FINAL, ex[i].fin);
+  }
+  /* StructList is StructVector with another type id */
+  size_t n;
+  uint8_t *list = t_hex(T_VECTOR_STD, &n);
+  t_put32(list, 12, 131);
+  full_coverage(t_struct(f->test, "test.StructList"), FBE_MODEL_STANDARD, list, n);
+  free(list);
+  /* the big structs, default values: every type of the schema language */
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  const char *big[] = {"test.StructSimple", "test.StructOptional", "test.StructNested",
+                       "test.StructArray", "test.StructVector", "test.StructSet",
+                       "test.StructHashEx", "enums.Enums"};
+  fbe_schema *enums = t_load("enums.fbe");
+  for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+    const fbe_struct *st = t_struct(strncmp(big[i], "enums.", 6) ? f->test : enums, big[i]);
+    fbe_msg *m = t_new(arena, st);
+    for (int mi = 0; mi < 2; mi++) {
+      fbe_buffer b = t_encode(m, mi ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD);
+      full_coverage(st, mi ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, b.data, b.size);
+      fbe_buffer_free(&b);
+    }
+  }
+  fbe_schema_release(enums);
+  fbe_arena_free(arena);
+}
+
+/* Older and newer writers (FORMAT.md 8.2), and bytes after the model. */
+static void test_versions_and_trailing(void **state) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *ex = t_hex(T_BALANCE_EX_STD, &n);
+  const fbe_struct *balance = t_struct(f->test, "proto.Balance");
+  dump_result r = dump(balance, FBE_MODEL_STANDARD, ex, n, NULL);
+  parsed p = parse(&r, ex, n);
+  assert_int_equal(r.status, FBE_OK);
+  assert_true(text_is(&p.lines[2],
+                      "proto.Balance: body size 28 (proto.Balance: 20 in the schema, newer writer)"));
+  assert_int_equal(p.lines[6].off, 0x1c);
+  assert_true(
+      text_is(&p.lines[6], "proto.Balance: 8 bytes after the last known field (newer writer)"));
+  free(p.lines);
+  free(r.text);
+  free(ex);
+
+  uint8_t *old = t_hex(T_BALANCE_STD, &n);
+  r = dump(t_struct(f->protoex, "protoex.Balance"), FBE_MODEL_STANDARD, old, n, NULL);
+  p = parse(&r, old, n);
+  assert_int_equal(r.status, FBE_OK);
+  assert_true(text_is(
+      &p.lines[2], "protoex.Balance: body size 20 (protoex.Balance: 28 in the schema, older writer)"));
+  assert_int_equal(p.unreferenced, 0);
+  free(p.lines);
+  free(r.text);
+
+  uint8_t *more = calloc(1, n + 5);
+  assert_non_null(more);
+  memcpy(more, old, n);
+  r = dump(balance, FBE_MODEL_STANDARD, more, n + 5, NULL);
+  p = parse(&r, more, n + 5);
+  assert_int_equal(r.status, FBE_OK);
+  assert_int_equal(p.unreferenced, 1);
+  assert_int_equal(p.lines[p.n - 1].off, n);
+  assert_true(text_is(&p.lines[p.n - 1], "(unreferenced: after the end of the model)"));
+  free(p.lines);
+  free(r.text);
+  free(more);
+  free(old);
+}
+
+/* How values are written. */
+static const char *find_line(const parsed *p, const char *prefix) {
+  for (size_t i = 0; i < p->n; i++)
+    if (p->lines[i].text_len >= strlen(prefix) && !memcmp(p->lines[i].text, prefix, strlen(prefix)))
+      return p->lines[i].text;
+  fail_msg("no line starts with '%s'", prefix);
+  return NULL;
+}
+
+static void expect_line(const parsed *p, const char *text) {
+  const char *l = find_line(p, text);
+  if (strncmp(l, text, strlen(text)) || l[strlen(text)] != '\n')
+    fail_msg("line '%.*s', expected '%s'", (int)strcspn(l, "\n"), l, text);
+}
+
+static void test_values(void **state) {
+  fixture *f = *state;
+  const fbe_struct *simple = t_struct(f->test, "test.StructSimple");
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  fbe_msg *m = t_build_simple(arena, simple);
+  char long_text[101];
+  memset(long_text, 'x', 100);
+  long_text[100] = '\0';
+  long_text[1] = '\n';
+  long_text[2] = '"';
+  t_set_str(fbe_msg_ref(m), "f31", long_text);
+  for (int mi = 0; mi < 2; mi++) {
+    fbe_model model = mi ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbe_buffer b = t_encode(m, model);
+    dump_result r = dump(simple, model, b.data, b.size, NULL);
+    assert_int_equal(r.status, FBE_OK);
+    parsed p = parse(&r, b.data, b.size);
+    assert_int_equal(p.unreferenced, 0);
+    expect_line(&p, "id = 16909060");
+    expect_line(&p, "f1 = true");
+    expect_line(&p, "f4 = 255");
+    expect_line(&p, "f5 = '!' (33)");
+    expect_line(&p, "f7 = U+0444 '\xd1\x84'");
+    expect_line(&p, "f9 = -1");
+    expect_line(&p, "f13 = -2");
+    expect_line(&p, "f19 = 3735928559");
+    expect_line(&p, "f23 = 72623859790382856");
+    expect_line(&p, "f24 = 18446744073709551615");
+    expect_line(&p, "f25 = 123.45600128173828");
+    expect_line(&p, "f27 = -1.23456e+125");
+    expect_line(&p, "f28 = 1000.0");
+    expect_line(&p, "f29 = 123456.123456");
+    /* 48 bytes shown: x, newline, quote and 45 x */
+    expect_line(&p, "f31 = \"x\\n\\\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"... "
+                    "(100 bytes)");
+    expect_line(&p, "f32 = \"ab\"");
+    expect_line(&p, "f33 = 1543145597933463000 (2018-11-25T11:33:17.933463000Z)");
+    expect_line(&p, "f35 = 1 (1970-01-01T00:00:00.000000001Z)");
+    expect_line(&p, "f36 = 123e4567-e89b-12d3-a456-426655440000");
+    expect_line(&p, "f39 = 1 (sell)");
+    expect_line(&p, "f40 = 2 (stop)");
+    expect_line(&p, "f43 = 0x0f (invalid|initialized|calculated|broken)");
+    expect_line(&p, "f44.state = 0x0b (invalid|initialized|broken)");
+    expect_line(&p, "f44.asset: null (flag 0)");
+    expect_line(&p, "f44.orders: count 0");
+    free(p.lines);
+    free(r.text);
+    fbe_buffer_free(&b);
+  }
+  fbe_arena_free(arena);
+
+  /* odd bytes: a bool of 5, an undeclared enum value, flags with unknown bits,
+   * non-UTF-8 text, a decimal with reserved bits, an absent optional's stray pointer */
+  size_t n;
+  uint8_t *acc = account_bytes(FBE_MODEL_STANDARD, &n);
+  acc[0x18] = 0x46;  /* state: initialized|calculated|0x40 */
+  acc[0xb4] = 7;     /* orders[1].side */
+  acc[0x2b] = 0xff;  /* name "T\xffst" */
+  acc[0x2c] = 0x01;  /* name "T\xff\x01t" */
+  dump_result r = dump(f->account, FBE_MODEL_STANDARD, acc, n, NULL);
+  parsed p = parse(&r, acc, n);
+  assert_int_equal(r.status, FBE_OK);
+  expect_line(&p, "state = 0x46 (initialized|calculated|0x40)");
+  expect_line(&p, "orders[1].side = 7 (undeclared)");
+  expect_line(&p, "name = \"T\\xff\\x01t\"");
+  free(p.lines);
+  free(r.text);
+  free(acc);
+
+  size_t bn;
+  uint8_t *bytes = t_hex(T_BYTES_STD, &bn);
+  t_put32(bytes, 0x1a, 77); /* f3 absent, pointer not 0 */
+  r = dump(t_struct(f->test, "test.StructBytes"), FBE_MODEL_STANDARD, bytes, bn, NULL);
+  p = parse(&r, bytes, bn);
+  assert_int_equal(r.status, FBE_OK);
+  expect_line(&p, "f1 = bytes 41 42 43");
+  expect_line(&p, "f2: has value (flag 1)");
+  expect_line(&p, "f3: pointer 77 (ignored: null)");
+  free(p.lines);
+  free(r.text);
+  bytes[0x14] = 2; /* f2's flag */
+  r = dump(t_struct(f->test, "test.StructBytes"), FBE_MODEL_STANDARD, bytes, bn, NULL);
+  p = parse(&r, bytes, bn);
+  expect_line(&p, "f2: has value (flag 2, not 1)");
+  free(p.lines);
+  free(r.text);
+  free(bytes);
+}
+
+/* The same random changes on every type of the schema language: the examples of
+ * FORMAT.md 11.3 and 11.4 and the big test structs with values in them. */
+static void test_hostile_examples(void **state) {
+  fixture *f = *state;
+  uint64_t seed = 0x2545f4914f6cdd1du;
+  size_t compared = 0, equal = 0;
+  const struct {
+    int protoex;
+    const char *type, *std, *fin;
+  } ex[] = {
+      {0, "test.StructBytes", T_BYTES_STD, T_BYTES_FIN},
+      {0, "test.StructVector", T_VECTOR_STD, T_VECTOR_FIN},
+      {0, "test.StructMap", T_MAP_STD, T_MAP_FIN},
+      {0, "test.StructHash", T_HASH_STD, T_HASH_FIN},
+      {1, "protoex.Balance", T_BALANCE_EX_STD, T_BALANCE_EX_FIN},
+  };
+  for (size_t i = 0; i < sizeof ex / sizeof *ex; i++) {
+    const fbe_struct *st = t_struct(ex[i].protoex ? f->protoex : f->test, ex[i].type);
+    for (int m = 0; m < 2; m++) {
+      size_t n;
+      uint8_t *data = t_hex(m ? ex[i].fin : ex[i].std, &n);
+      flips(st, m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, data, n, 2000, &seed, &compared, &equal);
+      free(data);
+    }
+  }
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  const fbe_struct *simple = t_struct(f->test, "test.StructSimple");
+  const fbe_struct *vector = t_struct(f->test, "test.StructVector");
+  const fbe_struct *optional = t_struct(f->test, "test.StructOptional");
+  const fbe_struct *nested = t_struct(f->test, "test.StructNested");
+  const fbe_struct *array = t_struct(f->test, "test.StructArray");
+  struct {
+    const fbe_struct *st;
+    fbe_msg *m;
+  } msgs[] = {
+      {simple, t_build_simple(arena, simple)},
+      {vector, t_build_vector(arena, vector)},
+      {optional, t_new(arena, optional)},
+      {nested, t_new(arena, nested)},
+      {array, t_new(arena, array)},
+  };
+  for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++) {
+    for (int m = 0; m < 2; m++) {
+      fbe_model model = m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+      fbe_buffer b = t_encode(msgs[i].m, model);
+      flips(msgs[i].st, model, b.data, b.size, 300, &seed, &compared, &equal);
+      fbe_buffer_free(&b);
+    }
+  }
+  fbe_arena_free(arena);
+  print_message("hostile examples: %zu error offsets compared with verify, %zu equal\n", compared,
+                equal);
+}
+
+/* Argument errors, and a buffer too short for any header. */
+static void test_arguments(void **state) {
+  fixture *f = *state;
+  fbe_buffer out;
+  fbe_buffer_init(&out);
+  fbe_error err;
+  uint8_t byte = 0;
+  const fbe_model std = FBE_MODEL_STANDARD;
+  assert_int_equal(fbe_dump(NULL, std, &byte, 1, NULL, &out, &err), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_dump(f->account, std, NULL, 1, NULL, &out, &err), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_dump(f->account, std, &byte, 1, NULL, NULL, &err), FBE_ERR_ARGUMENT);
+  assert_int_equal(out.size, 0);
+  assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, NULL, 0, NULL, &out, NULL),
+                   FBE_ERR_MALFORMED);
+  assert_int_equal(fbe_buffer_append(&out, "", 1), 0);
+  assert_string_equal((const char *)out.data,
+                      "# proto.Account, final model, 0 bytes of input\n"
+                      "!! offset 0x0000: 0 bytes are too few for a final model (8 at least)\n");
+  /* the dump is appended to what the buffer holds */
+  fbe_buffer_reset(&out);
+  assert_int_equal(fbe_buffer_append(&out, "keep", 4), 0);
+  size_t n;
+  uint8_t *data = account_bytes(FBE_MODEL_FINAL, &n);
+  assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, data, n, NULL, &out, NULL), FBE_OK);
+  assert_true(!memcmp(out.data, "keep# proto.Account, final model", 32));
+  /* a model size over the limit */
+  fbe_limits lim = {FBE_DEFAULT_MAX_DEPTH, 100};
+  fbe_buffer_reset(&out);
+  assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, data, n, &lim, &out, &err), FBE_ERR_LIMIT);
+  assert_int_equal(err.offset, 0);
+  assert_string_equal(err.message, "model size 152 exceeds the limit of 100 bytes");
+  free(data);
+  fbe_buffer_free(&out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_golden_standard),
+      cmocka_unit_test(test_golden_final),
+      cmocka_unit_test(test_spec_table_standard),
+      cmocka_unit_test(test_spec_table_final),
+      cmocka_unit_test(test_malformed_count),
+      cmocka_unit_test(test_malformed_other),
+      cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_hostile_flips),
+      cmocka_unit_test(test_hostile_examples),
+      cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_shared_blocks),
+      cmocka_unit_test(test_smoke_examples),
+      cmocka_unit_test(test_versions_and_trailing),
+      cmocka_unit_test(test_values),
+      cmocka_unit_test(test_arguments),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
