@@ -13,5 +13,6 @@
 #include "fbe/json.h"
 #include "fbe/protocol.h"
 #include "fbe/dump.h"
+#include "fbe/compat.h"
 
 #endif
