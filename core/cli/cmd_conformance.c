@@ -60,6 +60,30 @@ static void describe_value_difference(runner *rn, const fbe_msg *got, const fbe_
            (const char *)rn->json_a.data + from, wb, (const char *)rn->json_b.data + from);
 }
 
+/* Decodes bytes and compares the value with the record's JSON; *want receives the
+ * value read from the JSON. 0 when equal, -1 with the reason in why. */
+static int decode_matches(runner *rn, const fbe_struct *type, fbe_model model, const uint8_t *bytes,
+                          size_t size, span json, fbe_msg **want, char *why, size_t why_size) {
+  fbe_error err;
+  char text[400];
+  fbe_msg *got = NULL;
+  if (fbe_decode(type, model, bytes, size, rn->arena, NULL, &got, NULL, &err)) {
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "decode failed: %s", text);
+    return -1;
+  }
+  if (fbe_msg_from_json(type, json.at, json.len, rn->arena, want, &err)) {
+    fbe_error_format(&err, text, sizeof text);
+    snprintf(why, why_size, "cannot read the record's JSON: %s", text);
+    return -1;
+  }
+  if (!fbe_msg_equal(got, *want)) {
+    describe_value_difference(rn, got, *want, why, why_size);
+    return -1;
+  }
+  return 0;
+}
+
 /* Runs one standard/final record; returns 0 when it passed, 1 when skipped, -1 failed
  * (with the reason in why). */
 static int run_model_record(runner *rn, const record *r, char *why, size_t why_size) {
@@ -103,20 +127,7 @@ static int run_model_record(runner *rn, const record *r, char *why, size_t why_s
     snprintf(why, why_size, "model size %zu, expected %lld", model_size, (long long)r->size);
     goto done;
   }
-  if (fbe_decode(type, model, bytes, size, rn->arena, NULL, &got, NULL, &err)) {
-    fbe_error_format(&err, text, sizeof text);
-    snprintf(why, why_size, "decode failed: %s", text);
-    goto done;
-  }
-  if (fbe_msg_from_json(type, r->json.at, r->json.len, rn->arena, &want, &err)) {
-    fbe_error_format(&err, text, sizeof text);
-    snprintf(why, why_size, "cannot read the record's JSON: %s", text);
-    goto done;
-  }
-  if (!fbe_msg_equal(got, want)) {
-    describe_value_difference(rn, got, want, why, why_size);
-    goto done;
-  }
+  if (decode_matches(rn, type, model, bytes, size, r->json, &want, why, why_size)) goto done;
   if (!r->decode_only) {
     fbe_buffer_reset(&rn->buf);
     if (fbe_encode(want, model, &rn->buf, &err)) {
@@ -314,7 +325,7 @@ static int run_versioning_record(runner *rn, const record *r, char *why, size_t 
   int rc = -1;
   fbe_error err;
   char text[400];
-  fbe_msg *got = NULL, *want = NULL;
+  fbe_msg *want = NULL;
   int verified = fbe_verify(type, FBE_MODEL_STANDARD, bytes, size, NULL, NULL, &err) == FBE_OK;
   if (r->verify >= 0 && verified != r->verify) {
     fbe_error_format(&err, text, sizeof text);
@@ -326,20 +337,8 @@ static int run_versioning_record(runner *rn, const record *r, char *why, size_t 
     rc = 0;
     goto done;
   }
-  if (fbe_decode(type, FBE_MODEL_STANDARD, bytes, size, rn->arena, NULL, &got, NULL, &err)) {
-    fbe_error_format(&err, text, sizeof text);
-    snprintf(why, why_size, "decode failed: %s", text);
+  if (decode_matches(rn, type, FBE_MODEL_STANDARD, bytes, size, r->json, &want, why, why_size))
     goto done;
-  }
-  if (fbe_msg_from_json(type, r->json.at, r->json.len, rn->arena, &want, &err)) {
-    fbe_error_format(&err, text, sizeof text);
-    snprintf(why, why_size, "cannot read the record's JSON: %s", text);
-    goto done;
-  }
-  if (!fbe_msg_equal(got, want)) {
-    describe_value_difference(rn, got, want, why, why_size);
-    goto done;
-  }
   rc = 0;
 done:
   free(bytes);
