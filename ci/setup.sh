@@ -15,6 +15,8 @@ packages=(
   libclang-rt-14-dev  # clang's sanitizer and libFuzzer runtimes (only recommended by clang)
   valgrind
   python3           # demo's JSON comparison, conformance tooling
+  python3-venv      # the Python binding's test venvs (ci/test.sh "python" stage)
+  python3-dev       # Python.h for building the fbe extension (pip install ./bindings/python)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

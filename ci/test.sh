@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The test command. Installs the dependencies (ci/setup.sh), then, stage by stage:
 # builds libfbe, the fbe tool, the unit tests and the benchmark in Release and runs
-# ctest; does the same with AddressSanitizer + UndefinedBehaviorSanitizer (any report
-# fails the test); runs the benchmark in --quick mode. Prints each stage's duration
-# and a summary; exits non-zero when anything failed. Works from any directory.
+# ctest (which also replays the fuzz corpora and tests/regressions/); runs the tool on
+# every conformance file under valgrind (0 errors, 0 leaks); does the build and ctest
+# again with AddressSanitizer + UndefinedBehaviorSanitizer (any report fails the test);
+# runs tests/test_threads.c under ThreadSanitizer (clang); builds the libFuzzer targets
+# and runs each for 20 s (ci/fuzz.sh); runs the benchmark in --quick mode. Prints each
+# stage's duration and a summary; exits non-zero when anything failed. Works from any
+# directory.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -100,6 +104,17 @@ stage_end ok
 stage_begin "test (Release)"
 if run_ctest build/release; then stage_end ok; else stage_end FAILED; fi
 
+# The tool on every conformance file under valgrind: memory errors and definite or
+# indirect leaks fail (--errors-for-leak-kinds makes leaks count as errors).
+stage_begin "valgrind (conformance)"
+if valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+     build/release/bin/fbe conformance -I schemas tests/conformance/vectors.jsonl \
+     tests/conformance/malformed.jsonl tests/conformance/versioning.jsonl; then
+  stage_end ok
+else
+  stage_end FAILED
+fi
+
 stage_begin "build (ASan+UBSan)"
 build_tree build/asan -DCMAKE_BUILD_TYPE=Debug -DFBE_SANITIZE=address,undefined
 stage_end ok
@@ -107,5 +122,31 @@ stage_end ok
 stage_begin "test (ASan+UBSan)"
 if run_ctest build/asan; then stage_end ok; else stage_end FAILED; fi
 
+# ThreadSanitizer needs every object instrumented: a tree of its own, clang, and only
+# the test that shares a schema between threads.
+stage_begin "build (TSan)"
+cmake -S . -B build/tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DFBE_SANITIZE=thread -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=OFF
+cmake --build build/tsan -j"$jobs" --target test_threads
+stage_end ok
+
+stage_begin "test (TSan)"
+if TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/bin/test_threads; then
+  stage_end ok
+else
+  stage_end FAILED
+fi
+
+# libFuzzer: replays the corpora and regressions, then every target for 20 s, two at a
+# time (the long runs: ci/fuzz.sh 600).
+stage_begin "fuzz (6 targets x 20 s)"
+if FBE_FUZZ_BUILD=build/fuzz bash ci/fuzz.sh 20; then stage_end ok; else stage_end FAILED; fi
+
 stage_begin "benchmark (quick, Release)"
 if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED; fi
+
+# The Python package (bindings/python/tools/ci.sh): a venv under build/python, pip
+# install ./bindings/python, pytest, python -m fbe.conformance, the sdist installed into
+# a second venv outside the repository and run there, the benchmark in --quick mode.
+stage_begin "python"
+if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi

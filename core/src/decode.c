@@ -407,7 +407,7 @@ static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t 
   *total = fbe_load32(d->p);
   if (*total < min) return fail(d, 0, "model size %llu is too small", *total);
   if (*total > size) return fail(d, 0, "model size %llu runs past the end of the buffer", *total);
-  if (type_at + 4 > *total) return fail(d, type_at, "root struct outside the model%.0llu", 0);
+  if (type_at + 4 > *total) return fail(d, 4, "root struct outside the model%.0llu", 0);
   uint32_t type_id = fbe_load32(d->p + type_at);
   if (model == FBE_MODEL_FINAL && type_id != st->type_id) {
     fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)type_at, "type id %u where %s (%u) was expected",

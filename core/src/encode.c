@@ -261,7 +261,7 @@ static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v
   }
   if (enter(fw->e)) return NULL;
   uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
-  const uint8_t *item = vec->data, *last = item + (size_t)vec->count * stride;
+  const uint8_t *item = vec->data, *last = vec->count ? item + (size_t)vec->count * stride : item;
   if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
     for (; item < last && w; item += stride) w = fin_steps(fw, t->elem->st, item, w);
   } else {

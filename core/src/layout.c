@@ -8,11 +8,19 @@
 
 static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
 
+/* Sizes are 32-bit and must not wrap (int64[536870912] is 2^32 bytes); a value this
+ * large in memory, in a standard body or in the final model is refused, and so is a
+ * schema whose default images (one per struct, built here) add up to more. */
+#define LAYOUT_MAX_SIZE ((uint64_t)1 << 24)
+#define LAYOUT_MAX_IMAGES ((uint64_t)1 << 26)
+#define LAYOUT_TOO_LARGE (-2)
+
 static int struct_layout(fbe_struct *st, fbe_arena *arena);
 
 /* Sizes of a type node. Plain structs and arrays need their contents laid out first;
  * optionals and collections hold pointers, so their elements can wait (pass 2). */
 static int type_sizes(fbe_type *t, fbe_arena *arena) {
+  int rc;
   switch (t->kind) {
     case FBE_KIND_BOOL: case FBE_KIND_BYTE: case FBE_KIND_CHAR:
     case FBE_KIND_INT8: case FBE_KIND_UINT8:
@@ -39,7 +47,7 @@ static int type_sizes(fbe_type *t, fbe_arena *arena) {
       break;
     }
     case FBE_KIND_STRUCT:
-      if (struct_layout((fbe_struct *)t->st, arena)) return -1;
+      if ((rc = struct_layout((fbe_struct *)t->st, arena))) return rc;
       t->wire_size = 4; t->mem_size = t->st->mem_size; t->mem_align = 8;
       t->final_min = t->st->final_min;
       break;
@@ -49,7 +57,11 @@ static int type_sizes(fbe_type *t, fbe_arena *arena) {
       break;
     case FBE_KIND_ARRAY: {
       fbe_type *e = (fbe_type *)t->elem;
-      if (type_sizes(e, arena)) return -1;
+      if ((rc = type_sizes(e, arena))) return rc;
+      uint64_t n = t->array_size;
+      if (e->wire_size * n > LAYOUT_MAX_SIZE || e->mem_size * n > LAYOUT_MAX_SIZE ||
+          e->final_min * n > LAYOUT_MAX_SIZE)
+        return LAYOUT_TOO_LARGE;
       t->wire_size = e->wire_size * t->array_size;
       t->mem_size = e->mem_size * t->array_size;
       t->mem_align = e->mem_align;
@@ -72,10 +84,11 @@ static int type_sizes(fbe_type *t, fbe_arena *arena) {
 
 /* Pass 2: every node of a field's type tree, elements behind pointers included. */
 static int type_full(fbe_type *t, fbe_arena *arena) {
-  if (type_sizes(t, arena)) return -1;
+  int rc;
+  if ((rc = type_sizes(t, arena))) return rc;
   if (t->kind == FBE_KIND_STRUCT) return 0;
-  if (t->key && type_full((fbe_type *)t->key, arena)) return -1;
-  if (t->elem && type_full((fbe_type *)t->elem, arena)) return -1;
+  if (t->key && (rc = type_full((fbe_type *)t->key, arena))) return rc;
+  if (t->elem && (rc = type_full((fbe_type *)t->elem, arena))) return rc;
   if (t->key) {
     const fbe_type *k = t->key, *v = t->elem;
     uint32_t align = k->mem_align > v->mem_align ? k->mem_align : v->mem_align;
@@ -264,7 +277,13 @@ static int struct_layout(fbe_struct *st, fbe_arena *arena) {
   uint32_t wire = 8, mem = 0, final_min = 0;
   for (uint32_t i = 0; i < st->nfields; i++) {
     fbe_field *f = &st->fields[i];
-    if (type_sizes((fbe_type *)f->type, arena)) return -1;
+    int rc = type_sizes((fbe_type *)f->type, arena);
+    if (rc) return rc;
+    /* every size so far and the next are at most LAYOUT_MAX_SIZE: no wrap in 32 bits */
+    if ((uint64_t)final_min + f->type->final_min > LAYOUT_MAX_SIZE ||
+        (uint64_t)wire + f->type->wire_size > LAYOUT_MAX_SIZE ||
+        (uint64_t)mem + f->type->mem_align + f->type->mem_size > LAYOUT_MAX_SIZE)
+      return LAYOUT_TOO_LARGE;
     final_min += f->type->final_min;
     if (i == st->ninherited) st->base_body_size = wire;
     f->wire_offset = wire;
@@ -290,20 +309,28 @@ static int struct_layout(fbe_struct *st, fbe_arena *arena) {
   return 0;
 }
 
-int fbe_layout_compute(fbe_schema *schema) {
+int fbe_layout_compute(fbe_schema *schema, const fbe_struct **too_large) {
+  uint64_t images = 0;
+  int rc;
+  *too_large = NULL;
   for (uint32_t p = 0; p < schema->npackages; p++) {
     const fbe_package *pkg = schema->packages[p];
-    for (uint32_t s = 0; s < pkg->nstructs; s++)
-      if (struct_layout(pkg->structs[s], schema->arena)) return -1;
+    for (uint32_t s = 0; s < pkg->nstructs; s++) {
+      *too_large = pkg->structs[s];
+      if ((rc = struct_layout(pkg->structs[s], schema->arena))) return rc;
+      if ((images += pkg->structs[s]->mem_size) > LAYOUT_MAX_IMAGES) return LAYOUT_TOO_LARGE;
+    }
   }
   for (uint32_t p = 0; p < schema->npackages; p++) {
     const fbe_package *pkg = schema->packages[p];
     for (uint32_t s = 0; s < pkg->nstructs; s++) {
       fbe_struct *st = pkg->structs[s];
-      if (st->self_type && type_full((fbe_type *)st->self_type, schema->arena)) return -1;
+      *too_large = st;
+      if (st->self_type && (rc = type_full((fbe_type *)st->self_type, schema->arena))) return rc;
       for (uint32_t i = 0; i < st->nfields; i++)
-        if (type_full((fbe_type *)st->fields[i].type, schema->arena)) return -1;
+        if ((rc = type_full((fbe_type *)st->fields[i].type, schema->arena))) return rc;
     }
   }
+  *too_large = NULL;
   return 0;
 }

@@ -137,6 +137,8 @@ struct fbe_receiver {
   fbe_handler_fn handler;
   void *handler_ctx;
   fbe_buffer pending; /* the start of a frame not yet complete */
+  fbe_buffer held;    /* bytes not looked at yet: the rest of a chunk when the handler
+                         stopped the feed (the next feed reads them first) */
   fbe_arena *arena;   /* the message being delivered; reset for each */
   uint64_t offset;    /* stream offset of the frame being read */
   uint64_t fed;       /* bytes fed so far */
@@ -165,6 +167,7 @@ fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_mode
 void fbe_receiver_free(fbe_receiver *r) {
   if (!r) return;
   fbe_buffer_free(&r->pending);
+  fbe_buffer_free(&r->held);
   fbe_arena_free(r->arena);
   free(r->proto.messages);
   fbe_schema_release(r->schema);
@@ -175,9 +178,12 @@ void fbe_receiver_reset(fbe_receiver *r) {
   if (!r) return;
   r->offset = r->fed;
   fbe_buffer_reset(&r->pending);
+  fbe_buffer_reset(&r->held);
 }
 
-size_t fbe_receiver_pending(const fbe_receiver *r) { return r ? r->pending.size : 0; }
+size_t fbe_receiver_pending(const fbe_receiver *r) {
+  return r ? r->pending.size + r->held.size : 0;
+}
 uint64_t fbe_receiver_received(const fbe_receiver *r) { return r ? r->received : 0; }
 uint64_t fbe_receiver_skipped(const fbe_receiver *r) { return r ? r->skipped : 0; }
 
@@ -228,14 +234,10 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
   return FBE_OK;
 }
 
-fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, fbe_error *err) {
-  fbe_error local;
-  if (!err) err = &local;
-  if (!r || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
+/* Reads one chunk of new bytes (the loop below); see fbe_receiver_feed. */
+static fbe_status feed_chunk(fbe_receiver *r, const uint8_t *data, size_t size, fbe_error *err) {
   fbe_status rc = FBE_OK;
   fbe_buffer *p = &r->pending;
-  r->fed += size;
   for (;;) {
     if (p->size) {
       /* Reassembling a frame: first its 4-byte size, then the rest. */
@@ -281,12 +283,29 @@ fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, 
     if (rc) break;
   }
   if (rc == FBE_ERR_IO) {
-    /* Stopped by the handler: keep the rest of the chunk for the next feed. */
-    if (size && fbe_buffer_append(p, data, size))
+    /* Stopped by the handler: keep the rest of the chunk, unread, for the next feed. */
+    if (size && fbe_buffer_append(&r->held, data, size))
       return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   } else if (rc != FBE_OK) {
     /* A bad frame: its boundaries and everything after it in this chunk are lost. */
     fbe_receiver_reset(r);
   }
+  return rc;
+}
+
+fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (!r || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
+  r->fed += size;
+  if (!r->held.size) return feed_chunk(r, data, size, err);
+  /* Bytes a stop left come first, the new ones after them: one chunk, read as any other. */
+  if (size && fbe_buffer_append(&r->held, data, size))
+    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  fbe_buffer chunk = r->held;
+  fbe_buffer_init(&r->held);
+  fbe_status rc = feed_chunk(r, chunk.data, chunk.size, err);
+  fbe_buffer_free(&chunk);
   return rc;
 }

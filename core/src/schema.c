@@ -94,7 +94,20 @@ static bool run_load(fbe_sload *L, const fbe_root_request *req) {
   if (setjmp(out_of_memory)) return false;
   fbe_load_files(L, req);
   if (L->ctx->nerrors == 0) fbe_resolve_packages(L);
-  if (L->ctx->nerrors == 0 && fbe_layout_compute(L->schema) != 0) fbe_sctx_out_of_memory(L->ctx);
+  if (L->ctx->nerrors == 0) {
+    const fbe_struct *big = NULL;
+    int rc = fbe_layout_compute(L->schema, &big);
+    if (rc == -2) {
+      uint32_t file_id = 0;
+      for (uint32_t i = 0; i < L->norder; i++)
+        if (L->order[i]->pkg == big->pkg) file_id = L->order[i]->file_id;
+      fbe_sctx_error(L->ctx, file_id, big->line, big->col,
+                     "Struct %s is too large (its sizes, or all default values together, "
+                     "exceed the layout limits)", big->name);
+    } else if (rc) {
+      fbe_sctx_out_of_memory(L->ctx);
+    }
+  }
   return true;
 }
 

@@ -193,7 +193,9 @@ struct fbe_schema {
 };
 
 /* layout.c: computes every layout member of every package of the schema.
- * Called by the loader once resolution succeeded. Returns 0, or -1 when out of memory. */
-int fbe_layout_compute(fbe_schema *schema);
+ * Called by the loader once resolution succeeded. Returns 0, -1 when out of memory, or
+ * -2 when a type is too large (a size over 16 MiB, or default images over 64 MiB);
+ * then *too_large is the struct being laid out. */
+int fbe_layout_compute(fbe_schema *schema, const fbe_struct **too_large);
 
 #endif

@@ -1,0 +1,70 @@
+"""fbe: Fast Binary Encoding with .fbe schemas loaded at run time.
+
+A thin skin over the libfbe C core: SWIG wraps its schema API, and a hand-written C
+walk turns Python objects into messages and back, crossing into C once per message.
+
+    import fbe
+    schema = fbe.load("schemas/proto.fbe", include=["schemas"])
+    Account = schema.Account
+    acc = Account(id=1, name="Test", wallet=schema.Balance(currency="USD", amount=1000.0))
+    data = acc.encode()                  # standard model; encode(final=True): final model
+    assert Account.decode(data) == acc   # == compares the [key] fields
+"""
+from __future__ import annotations
+
+try:
+    from . import _core
+
+    _core.init_walk(_core)
+except ImportError as _exc:  # no pure-Python fallback, on purpose
+    raise ImportError(
+        "fbe: the compiled extension fbe._core is missing or cannot be loaded "
+        f"({_exc}). Reinstall with `pip install` so that it is built; fbe has no "
+        "pure-Python fallback."
+    ) from _exc
+
+from . import core as _swig
+from ._errors import (
+    ArgumentError,
+    Error,
+    JSONError,
+    LimitError,
+    MalformedError,
+    NotFoundError,
+    OutOfMemoryError,
+    RangeError,
+    SchemaError,
+    StreamError,
+    TypeMismatchError,
+    UnknownFieldError,
+)
+from ._protocol import Receiver, Sender
+from ._schema import Package, Schema, Struct, load, load_package, loads
+
+__version__ = "0.1.0"
+#: Version of the C core compiled into the extension.
+core_version: str = _swig.fbe_version()
+
+__all__ = [
+    "ArgumentError",
+    "Error",
+    "JSONError",
+    "LimitError",
+    "MalformedError",
+    "NotFoundError",
+    "OutOfMemoryError",
+    "Package",
+    "RangeError",
+    "Receiver",
+    "Schema",
+    "SchemaError",
+    "Sender",
+    "StreamError",
+    "Struct",
+    "TypeMismatchError",
+    "UnknownFieldError",
+    "core_version",
+    "load",
+    "load_package",
+    "loads",
+]

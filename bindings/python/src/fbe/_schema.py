@@ -1,0 +1,363 @@
+"""Loading a schema and making its Python types: one class per struct (a real class
+with __slots__, made by the C metaclass fbe._core.StructMeta over fbe.Struct), one
+enum.IntEnum per enum and enum.IntFlag per flags. Introspection goes through the SWIG
+module (fbe.core); the C side then records the slot offsets and value tables."""
+from __future__ import annotations
+
+import copy
+import enum
+import os
+import reprlib
+import uuid as _uuid
+import weakref
+from decimal import Decimal
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from . import _core
+from . import core as _swig
+from ._errors import NotFoundError, SchemaError
+
+Struct = _core.Struct
+
+_SIGNED = {_swig.FBE_KIND_INT8, _swig.FBE_KIND_INT16, _swig.FBE_KIND_INT32, _swig.FBE_KIND_INT64}
+
+# Every class any loaded schema made, by full name ("proto.Account"): unpickling finds
+# the class here, so a fresh interpreter can load a pickle after loading the schema.
+_registry: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
+
+
+def _restore(full_name: str, fields: Dict[str, Any]) -> Any:
+    cls = _registry.get(full_name)
+    if cls is None:
+        raise NotFoundError(f"unpickling {full_name}: load a schema that defines it first",
+                            _swig.FBE_ERR_NOT_FOUND)
+    return cls(**fields)
+
+
+def _restore_subclass(cls: Any, fields: Dict[str, Any]) -> Any:
+    return cls(**fields)
+
+
+def _restore_enum(full_name: str, value: int) -> Any:
+    cls = _registry.get(full_name)
+    if cls is None:
+        raise NotFoundError(f"unpickling {full_name}: load a schema that defines it first",
+                            _swig.FBE_ERR_NOT_FOUND)
+    try:
+        return cls(value)
+    except ValueError:
+        return value
+
+
+def _struct_fields(self: Any) -> Dict[str, Any]:
+    out = {}
+    for name in type(self).__fbe_fields__:
+        try:
+            out[name] = getattr(self, name)
+        except AttributeError:
+            pass
+    return out
+
+
+def _struct_reduce(self: Any) -> Tuple[Any, Tuple[Any, ...]]:
+    cls = type(self)
+    if cls.__dict__.get("__fbe_name__") is None:  # a user's subclass: pickled by reference
+        return (_restore_subclass, (cls, _struct_fields(self)))
+    return (_restore, (cls.__fbe_name__, _struct_fields(self)))
+
+
+def _struct_copy(self: Any) -> Any:
+    return type(self)(**_struct_fields(self))
+
+
+def _struct_deepcopy(self: Any, memo: Dict[int, Any]) -> Any:
+    cls = type(self)
+    out = cls.__new__(cls)
+    memo[id(self)] = out
+    for name, value in _struct_fields(self).items():
+        setattr(out, name, copy.deepcopy(value, memo))
+    return out
+
+
+def _enum_reduce(self: Any, protocol: Any = None) -> Tuple[Any, Tuple[Any, ...]]:
+    return (_restore_enum, (type(self).__fbe_name__, int(self)))
+
+
+def _text(v: Any) -> str:
+    """A value as the reference's generated code prints it."""
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, enum.Enum):
+        return v.name if v.name else str(int(v))
+    if isinstance(v, str):
+        return '"' + v + '"'
+    if isinstance(v, (bytes, bytearray)):
+        return f"bytes[{len(v)}]"
+    if isinstance(v, _uuid.UUID):
+        return f'"{v}"'
+    if isinstance(v, Decimal):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return f"[{len(v)}][" + ",".join(_text(x) for x in v) + "]"
+    if isinstance(v, (set, frozenset)):
+        return f"[{len(v)}]{{" + ",".join(_text(x) for x in v) + "}"
+    if isinstance(v, dict):
+        return f"[{len(v)}]<" + ",".join("{" + _text(k) + "->" + _text(x) + "}" for k, x in v.items()) + ">"
+    return repr(v)
+
+
+@reprlib.recursive_repr("...")
+def _struct_repr(self: Any) -> str:
+    parts = []
+    for name in type(self).__fbe_fields__:
+        try:
+            parts.append(f"{name}={_text(getattr(self, name))}")
+        except AttributeError:
+            parts.append(f"{name}=<unset>")
+    return f"{type(self).__name__}({','.join(parts)})"
+
+
+class Package:
+    """The types of one package of a schema, as attributes (``schema.proto.Account``)."""
+
+    def __init__(self, name: str, types: Dict[str, Any]):
+        self.name = name
+        self._types = types
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_types"][name]
+        except KeyError:
+            raise NotFoundError(f"package {self.__dict__.get('name')} has no type {name}",
+                                _swig.FBE_ERR_NOT_FOUND) from None
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._types))
+
+    def __repr__(self) -> str:
+        return f"<fbe package {self.name}: {', '.join(self._types)}>"
+
+
+class Schema:
+    """A loaded schema: the root package and every package it imports.
+
+    Types are attributes (``schema.Account``, root package) and items
+    (``schema["proto.Account"]`` or ``schema["Account"]``); imported packages are
+    attributes too (``schema.proto.Account``). Immutable: share it between threads."""
+
+    name: str
+    packages: Tuple[str, ...]
+    warnings: List[str]
+
+    def __init__(self, swig_schema: Any, warnings: List[str]):
+        self._swig = swig_schema
+        self.warnings = warnings
+        root = _swig.fbe_schema_root(swig_schema)
+        self.name = _swig.fbe_package_name(root)
+        pkgs = [_swig.fbe_swig_package_at(swig_schema, i)
+                for i in range(_swig.fbe_swig_package_count(swig_schema))]
+        self.packages = tuple(_swig.fbe_package_name(p) for p in pkgs)
+        self._types: Dict[str, Any] = {}  # full name -> class
+        by_package: Dict[str, Dict[str, Any]] = {name: {} for name in self.packages}
+        enums: List[Tuple[str, Any]] = []
+        for pkg in pkgs:
+            pname = _swig.fbe_package_name(pkg)
+            for i in range(_swig.fbe_package_enum_count(pkg)):
+                e = _swig.fbe_package_enum_at(pkg, i)
+                cls = _make_enum(e, pname)
+                full = _swig.fbe_enum_full_name(e)
+                self._types[full] = cls
+                by_package[pname][_swig.fbe_enum_name(e)] = cls
+                enums.append((full, cls))
+        structs: List[Tuple[str, Any]] = []
+        for pkg in pkgs:
+            pname = _swig.fbe_package_name(pkg)
+            for i in range(_swig.fbe_package_struct_count(pkg)):
+                st = _swig.fbe_package_struct_at(pkg, i)
+                cls = self._make_struct(st, structs)
+                by_package[pname][_swig.fbe_struct_name(st)] = cls
+        self._core = _core.bind(swig_schema, structs, enums)
+        self._packages = {name: Package(name, types) for name, types in by_package.items()}
+        self._root_types = by_package[self.name]
+        for full, cls in list(structs) + enums:
+            _registry[full] = cls
+
+    def _make_struct(self, st: Any, made: List[Tuple[str, Any]]) -> Any:
+        full = _swig.fbe_struct_full_name(st)
+        if full in self._types:
+            return self._types[full]
+        base_st = _swig.fbe_struct_base(st)
+        base = self._make_struct(base_st, made) if base_st is not None else Struct
+        name = _swig.fbe_struct_name(st)
+        count = _swig.fbe_struct_field_count(st)
+        fields = [_swig.fbe_struct_field_at(st, i) for i in range(count)]
+        names = tuple(_swig.fbe_field_name(f) for f in fields)
+        for n in names:
+            if n.startswith("__"):
+                raise SchemaError(f"{full}.{n}: a field name starting with '__' cannot be a Python attribute",
+                                  _swig.FBE_ERR_SCHEMA)
+        inherited = _swig.fbe_swig_struct_inherited(st)
+        keys = tuple(_swig.fbe_field_name(f) for f in fields if _swig.fbe_field_is_key(f))
+        ns = {
+            "__slots__": names[inherited:],
+            "__module__": f"fbe.schema.{full.rsplit('.', 1)[0]}",
+            "__qualname__": name,
+            "__doc__": f"{'message' if _swig.fbe_struct_is_message(st) else 'struct'} {full}"
+                       f" (type id {_swig.fbe_struct_type_id(st)}): {', '.join(names) or 'no fields'}",
+            "__fbe_name__": full,
+            "__fbe_fields__": names,
+            "__fbe_keys__": keys,
+            "__fbe_type_id__": _swig.fbe_struct_type_id(st),
+            "__fbe_message__": bool(_swig.fbe_struct_is_message(st)),
+            "__match_args__": names,
+            "__repr__": _struct_repr,
+            "__reduce__": _struct_reduce,
+            "__copy__": _struct_copy,
+            "__deepcopy__": _struct_deepcopy,
+        }
+        cls = _core.StructMeta(name, (base,), ns)
+        self._types[full] = cls
+        made.append((full, cls))
+        return cls
+
+    # ---- lookup
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        if "_root_types" in d:
+            if name in d["_root_types"]:
+                return d["_root_types"][name]
+            if name in d["_packages"]:
+                return d["_packages"][name]
+        raise NotFoundError(f"schema {d.get('name')} has no type or package {name}",
+                            _swig.FBE_ERR_NOT_FOUND)
+
+    def __getitem__(self, name: str) -> Any:
+        cls = self._types.get(name) or self._root_types.get(name)
+        if cls is None:
+            raise NotFoundError(f"schema {self.name} has no type {name}", _swig.FBE_ERR_NOT_FOUND)
+        return cls
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._types or name in self._root_types
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._root_types) | set(self._packages))
+
+    def __repr__(self) -> str:
+        return f"<fbe schema {self.name} ({len(self._types)} types in {', '.join(self.packages)})>"
+
+    def types(self) -> Dict[str, Any]:
+        """Every struct, message, enum and flags class by full name."""
+        return dict(self._types)
+
+    def _cls(self, type: Any) -> Any:
+        if isinstance(type, str):
+            cls = self[type]
+        else:
+            cls = type
+        if not (isinstance(cls, _core.StructMeta) and getattr(cls, "__fbe_name__", None)):
+            raise NotFoundError(f"{type!r} is not a struct of this schema", _swig.FBE_ERR_NOT_FOUND)
+        return cls
+
+    # ---- operations on plain values (dicts or instances)
+
+    def encode(self, type: Any, value: Any, final: bool = False) -> bytes:
+        """Encodes value (an instance or a dict of fields) as a model of type."""
+        return _core.encode(self._cls(type), value, final)
+
+    def decode(self, type: Any, data: Any, final: bool = False, ordered: bool = False) -> Any:
+        return _core.decode(self._cls(type), data, final, ordered)
+
+    def verify(self, type: Any, data: Any, final: bool = False) -> bool:
+        return _core.verify(self._cls(type), data, final)
+
+    def to_json(self, type: Any, value: Any, pretty: bool = False) -> str:
+        return _core.to_json(self._cls(type), value, pretty)
+
+    def from_json(self, type: Any, text: Union[str, bytes], ordered: bool = False) -> Any:
+        return _core.from_json(self._cls(type), text, ordered)
+
+    def sender(self, sink: Any, package: Optional[str] = None, final: bool = False) -> Any:
+        from ._protocol import Sender
+        return Sender(self, sink, package=package, final=final)
+
+    def receiver(self, handler: Any = None, package: Optional[str] = None, final: bool = False,
+                 ordered: bool = False) -> Any:
+        from ._protocol import Receiver
+        return Receiver(self, handler, package=package, final=final, ordered=ordered)
+
+
+def _make_enum(e: Any, package: str) -> Any:
+    name = _swig.fbe_enum_name(e)
+    full = _swig.fbe_enum_full_name(e)
+    signed = _swig.fbe_enum_base(e) in _SIGNED
+    members = []
+    for i in range(_swig.fbe_enum_value_count(e)):
+        value = _swig.fbe_enum_value_at(e, i)
+        if signed and value >= 1 << 63:
+            value -= 1 << 64
+        members.append((_swig.fbe_enum_value_name(e, i), value))
+    base = enum.IntFlag if _swig.fbe_enum_is_flags(e) else enum.IntEnum
+    try:
+        cls = base(name, members, module=f"fbe.schema.{package}", qualname=name)  # type: ignore[call-overload]
+    except (ValueError, TypeError) as exc:
+        raise SchemaError(f"{full}: cannot be a Python enum: {exc}", _swig.FBE_ERR_SCHEMA) from None
+    cls.__fbe_name__ = full
+    cls.__reduce_ex__ = _enum_reduce
+    return cls
+
+
+def _includes(include: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]], None]) -> List[str]:
+    if include is None:
+        return []
+    if isinstance(include, (str, os.PathLike)):
+        return [os.fspath(include)]
+    return [os.fspath(d) for d in include]
+
+
+def _load(how: str, arg: str, include: Any, name: Optional[str] = None) -> Schema:
+    loader = _swig.fbe_loader()
+    for d in _includes(include):
+        if loader.add_include(d):
+            raise MemoryError("out of memory")
+    if how == "file":
+        sw = loader.load_file(arg)
+    elif how == "string":
+        sw = loader.load_string(arg, name or "<string>")
+    else:
+        sw = loader.load_package(arg)
+    diags = [loader.diagnostic(i) for i in range(loader.diagnostic_count())]
+    if sw is None:
+        errors = [loader.diagnostic(i) for i in range(loader.diagnostic_count())
+                  if loader.diagnostic_is_error(i)]
+        what = {"file": arg, "string": name or "<string>", "package": f"package {arg}"}[how]
+        first = errors[0] if errors else "schema did not load"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SchemaError(f"cannot load {what}: {first}{more}", _swig.FBE_ERR_SCHEMA, diagnostics=diags)
+    return Schema(sw, diags)
+
+
+def load(path: Union[str, "os.PathLike[str]"], include: Any = None) -> Schema:
+    """Loads a .fbe file and its imports (found next to it, then on the include dirs)."""
+    return _load("file", os.fspath(path), include)
+
+
+def loads(text: str, include: Any = None, name: str = "<string>") -> Schema:
+    """Loads a schema from text; ``name`` appears in diagnostics."""
+    if "\0" in text:
+        raise SchemaError("schema text contains a NUL character", _swig.FBE_ERR_SCHEMA)
+    return _load("string", text, include, name)
+
+
+def load_package(package: str, include: Any = None) -> Schema:
+    """Loads package PACKAGE by finding PACKAGE.fbe on the include directories."""
+    return _load("package", package, include)

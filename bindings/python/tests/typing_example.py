@@ -1,0 +1,99 @@
+"""Uses every public call of fbe, for `mypy --strict` (test_typing.py) and as a tour.
+Run it with the repository's schemas directory as its argument."""
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any, List, Optional, Type
+
+import fbe
+
+
+def main(schemas: str) -> int:
+    schema: fbe.Schema = fbe.load(f"{schemas}/proto.fbe", include=[schemas])
+    text_schema: fbe.Schema = fbe.loads(open(f"{schemas}/proto.fbe").read(), include=schemas, name="proto.fbe")
+    by_package: fbe.Schema = fbe.load_package("proto", include=[schemas])
+    name: str = schema.name
+    packages = schema.packages
+    warnings: List[str] = schema.warnings
+    types = schema.types()
+    assert "proto.Account" in schema and len(schema) == len(types) and list(schema)
+    assert name == "proto" and packages == ("proto",) and isinstance(warnings, list)
+
+    Account: Type[fbe.Struct] = schema.Account
+    assert Account is schema["proto.Account"] is schema.proto.Account
+    assert text_schema.Account.__fbe_name__ == by_package.Account.__fbe_name__
+    package: fbe.Package = schema.proto
+    assert package.name == "proto"
+    acc = Account(id=1, name="Test", state=schema.State.good,
+                  wallet=schema.Balance(currency="USD", amount=1000.0))
+    fields = Account.__fbe_fields__
+    keys = Account.__fbe_keys__
+    assert fields[0] == "id" and keys == ("id",)
+    assert Account.__fbe_type_id__ == 3 and not Account.__fbe_message__
+
+    data: bytes = acc.encode()
+    final: bytes = acc.encode(final=True)
+    back = Account.decode(data)
+    back_final = Account.decode(bytearray(final), final=True)
+    ordered = Account.decode(memoryview(data), ordered=True)
+    ok: bool = Account.verify(data) and Account.verify(final, final=True)
+    assert ok and back == acc and back_final == acc and ordered == acc and hash(back) == hash(acc)
+    text: str = back.to_json()
+    pretty: str = back.to_json(pretty=True)
+    again = Account.from_json(text)
+    assert again == Account.from_json(pretty.encode(), ordered=True)
+    print(repr(again), again.name)
+
+    plain: bytes = schema.encode("Account", {"id": 1, "name": "Test"})
+    plain_final: bytes = schema.encode(Account, {"id": 1}, final=True)
+    value: Any = schema.decode("Account", plain)
+    value2: Any = schema.decode(Account, plain_final, final=True, ordered=True)
+    verified: bool = schema.verify("Account", plain) and schema.verify(Account, plain_final, final=True)
+    json_text: str = schema.to_json("Account", {"id": 2}, pretty=False)
+    from_text: Any = schema.from_json("Account", json_text, ordered=False)
+    assert verified and value == value2 and from_text.id == 2
+
+    sink = io.BytesIO()
+    sender: fbe.Sender = schema.sender(sink, package="proto", final=False)
+    size: int = sender.send(schema.AccountMessage(body=acc))
+    sender2 = fbe.Sender(schema, bytearray().extend)
+    sender2.send(schema.OrderMessage())
+    assert size == sender.bytes_sent
+
+    received: List[Any] = []
+    receiver: fbe.Receiver = schema.receiver(received.append, package="proto", final=False, ordered=False)
+    nothing: Optional[List[Any]] = receiver.feed(sink.getvalue())
+    assert nothing is None and len(received) == 1
+    collector = fbe.Receiver(schema)
+    got = collector.receive_from(io.BytesIO(sink.getvalue()), chunk_size=16)
+    assert got is not None and len(got) == 1
+    collector.reset()
+    counts: int = collector.pending + collector.received + collector.skipped
+    assert counts == 1
+
+    errors: List[Type[fbe.Error]] = [
+        fbe.OutOfMemoryError, fbe.ArgumentError, fbe.SchemaError, fbe.NotFoundError,
+        fbe.TypeMismatchError, fbe.RangeError, fbe.MalformedError, fbe.JSONError, fbe.LimitError,
+        fbe.StreamError, fbe.UnknownFieldError,
+    ]
+    try:
+        Account.decode(b"\x00")
+    except fbe.MalformedError as exc:
+        where: str = exc.path
+        offset: Optional[int] = exc.offset
+        code: int = exc.code
+        status: str = exc.status
+        message: str = exc.message
+        print(where, offset, code, status, message, len(errors))
+    try:
+        fbe.loads("package broken\nstruct {")
+    except fbe.SchemaError as exc:
+        diagnostics: List[str] = exc.diagnostics
+        print(diagnostics)
+    print(fbe.__version__, fbe.core_version)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,30 @@
+/* Fuzz target: the JSON reader (fbe_msg_from_json) on one struct of the test schemas;
+ * what reads is checked with every invariant of fuzz_common.h (encode, verify, decode,
+ * equal, and JSON written back reads back equal).
+ * Input: byte 0 chooses the struct (index % fuzz_struct_count()), the rest is JSON. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return 0;
+  const fbe_struct *type = fuzz_struct_at(data[0] % fuzz_struct_count());
+  const char *text = (const char *)data + 1;
+  size_t length = size - 1;
+  fbe_arena *arena = fbe_arena_new();
+  FUZZ_CHECK(arena != NULL, "out of memory");
+  fbe_msg *msg = NULL;
+  fbe_error err;
+  fbe_status rc = fbe_msg_from_json(type, text, length, arena, &msg, &err);
+  if (rc) {
+    /* json_reader.c: not JSON, a value of the wrong kind, out of range, too deep */
+    fuzz_check_error("fbe_msg_from_json", rc, &err,
+                     FUZZ_CODE(FBE_ERR_JSON) | FUZZ_CODE(FBE_ERR_TYPE) |
+                         FUZZ_CODE(FBE_ERR_RANGE) | FUZZ_CODE(FBE_ERR_LIMIT),
+                     length);
+    FUZZ_CHECK(msg == NULL, "failed read returned a message");
+  } else {
+    FUZZ_CHECK(msg != NULL && fbe_msg_type(msg) == type, "read returned no message");
+    fuzz_check_message(msg, FUZZ_FROM_JSON);
+  }
+  fbe_arena_free(arena);
+  return 0;
+}
