@@ -19,6 +19,15 @@ packages=(
   python3-dev       # Python.h for building the fbe extension (pip install ./bindings/python)
 )
 
+# Node.js and npm for the JavaScript binding (bindings/node, ci/test.sh "node" stage):
+# Debian's when no node is installed (an existing install, e.g. NodeSource's, which
+# brings its npm and headers, is kept); libnode-dev has the Node headers the addon
+# builds against (node-gyp, python3 and build-essential above do the build). npm
+# packages come from the npm registry in the node stage (npm ci).
+if ! command -v node >/dev/null 2>&1; then
+  packages+=(nodejs npm libnode-dev)
+fi
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup: not a Debian-based system; install these yourself: ${packages[*]}" >&2
   exit 0

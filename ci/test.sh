@@ -150,3 +150,10 @@ if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED
 # a second venv outside the repository and run there, the benchmark in --quick mode.
 stage_begin "python"
 if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
+# The JavaScript package (bindings/node/tools/ci.sh): npm ci in bindings/node (builds the
+# addon), the node:test suites, conformance.js, the tsc type test, the npm pack tarball
+# installed into an empty folder outside the repository and run there, the benchmark
+# in --quick mode.
+stage_begin "node"
+if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi

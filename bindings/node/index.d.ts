@@ -1,0 +1,236 @@
+// Type definitions for fbe: Fast Binary Encoding for Node.js, schemas loaded at run time.
+/// <reference types="node" />
+import { EventEmitter } from 'events';
+import { Writable } from 'stream';
+
+/** Bytes accepted as input: Buffer, Uint8Array, ArrayBuffer or any ArrayBufferView. */
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+export interface LoadOptions {
+  /** Directories searched for `import NAME` (NAME.fbe), after the importing file's own. */
+  include?: string[];
+}
+export interface LoadStringOptions extends LoadOptions {
+  /** The name diagnostics give the text (its directory is searched for imports). */
+  name?: string;
+}
+export interface EncodeOptions {
+  /** The final (compact) model instead of the standard (versioned) one. */
+  final?: boolean;
+}
+export interface DecodeOptions extends EncodeOptions {
+  /** Verify the bytes before decoding (default true). */
+  verify?: boolean;
+}
+export interface JsonOptions {
+  /** Indent by two spaces. */
+  pretty?: boolean;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Every type form of the schema language. */
+export type Kind =
+  | 'bool' | 'byte' | 'char' | 'wchar' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32'
+  | 'uint32' | 'int64' | 'uint64' | 'float' | 'double' | 'decimal' | 'timestamp' | 'uuid'
+  | 'string' | 'bytes' | 'enum' | 'flags' | 'struct' | 'optional' | 'array' | 'vector'
+  | 'list' | 'set' | 'map' | 'hash';
+
+/** A field's type: struct/enum by full name, element (and key) types of containers. */
+export interface TypeInfo {
+  readonly kind: Kind;
+  readonly struct?: string;
+  readonly enum?: string;
+  readonly size?: number;
+  readonly key?: TypeInfo;
+  readonly elem?: TypeInfo;
+}
+export interface FieldInfo {
+  readonly name: string;
+  readonly key: boolean;
+  readonly type: TypeInfo;
+}
+export interface PackageInfo {
+  readonly name: string;
+  readonly domain?: string;
+  readonly version: string;
+  readonly imports: readonly string[];
+}
+
+/** The status names of the core's error table (fbe/error.h). */
+export type StatusName =
+  | 'FBE_OK' | 'FBE_ERR_NOMEM' | 'FBE_ERR_ARGUMENT' | 'FBE_ERR_SCHEMA' | 'FBE_ERR_NOT_FOUND'
+  | 'FBE_ERR_TYPE' | 'FBE_ERR_RANGE' | 'FBE_ERR_MALFORMED' | 'FBE_ERR_JSON' | 'FBE_ERR_LIMIT'
+  | 'FBE_ERR_IO';
+
+/** Every failure: bad schemas, wrong JavaScript types, numbers out of range, malformed
+ * bytes, bad JSON, protocol errors. */
+export declare class FbeError extends Error {
+  /** The core's status code (codes[this.code]). */
+  readonly status: number;
+  readonly code: StatusName | 'FBE_ERR_UNKNOWN';
+  /** Where in the value: "orders[2].symbol"; "" for the value itself. */
+  path: string;
+  /** Byte offset in the input (bytes, JSON text or stream), or null. */
+  offset: number | null;
+  /** The message without path and offset. */
+  readonly reason: string;
+  /** Every error of a schema that does not load ("file:line:col: message"). */
+  readonly diagnostics?: string[];
+}
+
+/** Status codes by name. */
+export declare const codes: Readonly<Record<StatusName, number>>;
+
+/** The base class of every struct class a schema makes. */
+export declare abstract class Struct {
+  /** The value in the standard model (or the final one); a new Buffer. */
+  encode(options?: EncodeOptions): Buffer;
+  /** The value as JSON text, with the reference's conventions. */
+  toJsonString(options?: JsonOptions): string;
+  /** Equality on the [key] fields (on every field when the struct has none). */
+  equals(other: unknown): boolean;
+  /** The reference's form: Account(id=1,name="Test",...). */
+  toString(): string;
+  /** A JSON-safe plain object (64-bit integers as strings, bytes as Base64). */
+  toJSON(): { [field: string]: JsonValue };
+  /** A deep copy. */
+  clone(): this;
+}
+
+/** An instance of a struct class: its fields and the Struct methods. */
+export type Instance<T extends object = Record<string, any>> = T & Struct;
+
+/** A struct class made at load time. T describes the fields when you know them
+ * (schema.struct<T>(name)); without it fields are `any`. */
+export interface StructClass<T extends object = Record<string, any>> {
+  /** A new value: the given fields, the schema's defaults for the others. */
+  new (init?: Partial<T>): Instance<T>;
+  readonly prototype: Instance<T>;
+  /** Decodes (and by default verifies) bytes of this type. */
+  decode(bytes: Bytes, options?: DecodeOptions): Instance<T>;
+  /** true when the bytes start with a valid model of this type. */
+  verify(bytes: Bytes, options?: EncodeOptions): boolean;
+  /** The model size of valid bytes; throws FbeError (offset, path) otherwise. */
+  validate(bytes: Bytes, options?: EncodeOptions): number;
+  fromJsonString(text: string): Instance<T>;
+  readonly typeName: string;
+  readonly fullName: string;
+  readonly packageName: string;
+  readonly typeId: number;
+  readonly isMessage: boolean;
+  readonly fields: readonly FieldInfo[];
+}
+
+/** The prototype of every enum/flags object. Members are own enumerable properties
+ * (numbers, or bigints on a 64-bit base). */
+export declare class Enum<V extends number | bigint = number | bigint> {
+  protected constructor();
+  readonly name: string;
+  readonly fullName: string;
+  readonly isFlags: boolean;
+  /** The member name of a value, or undefined. */
+  nameOf(value: V): string | undefined;
+  /** The reference's text: a name ('<unknown>' when none), or 'a|b|c' for flags. */
+  format(value: V): string;
+  /** The value of a name, or of names joined by '|' for flags. */
+  parse(text: string): V;
+  /** Flags: whether every bit of flag is set in value. */
+  has(value: V, flag: V): boolean;
+  entries(): Array<[string, V]>;
+}
+
+/** An enum/flags object with its members M (schema.enum<M>(name)). */
+export type EnumObject<M extends string = string, V extends number | bigint = number> =
+  Enum<V> & { readonly [K in M]: V };
+
+export declare class Schema {
+  private constructor();
+  /** The root package's name. */
+  readonly root: string;
+  /** Every package, imports first. */
+  readonly packages: readonly PackageInfo[];
+  /** Warnings the schema loaded with. */
+  readonly warnings: readonly string[];
+  /** A struct class or enum object by "Name" or "package.Name". */
+  get(name: string): StructClass | Enum | undefined;
+  /** Every name get() knows. */
+  names(): string[];
+  /** A struct class by name (throws FbeError when there is none). */
+  struct<T extends object = Record<string, any>>(name: string): StructClass<T>;
+  /** An enum/flags object by name (throws FbeError when there is none). */
+  enum<M extends string = string, V extends number | bigint = number>(name: string): EnumObject<M, V>;
+  /** Encodes a value (instance or plain object) of a struct type. */
+  encode(type: string | StructClass<any>, value: object, options?: EncodeOptions): Buffer;
+  decode(type: string | StructClass<any>, bytes: Bytes, options?: DecodeOptions): Instance;
+  verify(type: string | StructClass<any>, bytes: Bytes, options?: EncodeOptions): boolean;
+  validate(type: string | StructClass<any>, bytes: Bytes, options?: EncodeOptions): number;
+  toJsonString(type: string | StructClass<any>, value: object, options?: JsonOptions): string;
+  fromJsonString(type: string | StructClass<any>, text: string): Instance;
+  /** The struct classes and enum objects, by name (also destructurable). */
+  readonly [name: string]: any;
+}
+
+/** Loads a .fbe file and its imports. */
+export declare function load(path: string, options?: LoadOptions): Schema;
+/** Loads a schema from text. */
+export declare function loadString(text: string, options?: LoadStringOptions): Schema;
+/** Loads package NAME from NAME.fbe on the include directories. */
+export declare function loadPackage(name: string, options?: LoadOptions): Schema;
+
+export interface SenderOptions {
+  /** The protocol's package (default: the schema's root package). */
+  package?: string;
+  final?: boolean;
+  /** Where frames go: a callback, or a stream (anything with write(Buffer)). */
+  write?: ((frame: Buffer) => void) | { write(frame: Buffer): unknown };
+}
+
+/** Writes messages as protocol frames. */
+export declare class Sender {
+  constructor(schema: Schema, options?: SenderOptions);
+  readonly schema: Schema;
+  readonly package: string;
+  readonly final: boolean;
+  /** Sends a message (an instance of a message type of the protocol); returns its frame. */
+  send(message: Struct): Buffer;
+  /** Sends a value of a message type given by name; returns its frame. */
+  send(type: string | StructClass<any>, value: object): Buffer;
+  /** Bytes written so far. */
+  readonly bytes: number;
+}
+
+export type MessageHandler = (message: Instance, typeName: string) => void;
+
+export interface ReceiverOptions {
+  package?: string;
+  final?: boolean;
+  /** Called with each message and its type's full name ("proto.OrderMessage"). */
+  onMessage?: MessageHandler;
+}
+
+/** Reads protocol frames fed in chunks of any size; emits 'message' for each message. */
+export declare class Receiver extends EventEmitter {
+  constructor(schema: Schema, options?: ReceiverOptions);
+  readonly schema: Schema;
+  readonly package: string;
+  readonly final: boolean;
+  /** Takes the next bytes; returns the number of messages delivered. Throws FbeError
+   * (with the stream offset) on a corrupt frame. */
+  feed(chunk: Bytes): number;
+  /** Drops a partial frame. */
+  reset(): void;
+  readonly pending: number;
+  readonly received: number;
+  readonly skipped: number;
+  /** Feeds every 'data' chunk of a readable stream; errors are emitted as 'error'. */
+  attach(readable: NodeJS.ReadableStream): this;
+  /** A Writable that feeds this receiver. */
+  writable(): Writable;
+  on(event: 'message', listener: MessageHandler): this;
+  on(event: 'error', listener: (error: FbeError) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+/** The libfbe core's version ("0.1.0"). */
+export declare const version: string;

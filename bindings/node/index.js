@@ -1,0 +1,23 @@
+'use strict';
+// fbe: Fast Binary Encoding for Node.js with .fbe schemas loaded at run time, over the
+// libfbe C core (a Node-API addon). See README.md and index.d.ts.
+const native = require('./lib/native');
+const { FbeError, codes } = require('./lib/errors');
+const { Schema, load, loadString, loadPackage } = require('./lib/schema');
+const { Sender, Receiver } = require('./lib/protocol');
+const { Struct } = require('./lib/runtime');
+const { Enum } = require('./lib/enums');
+
+module.exports = {
+  load,
+  loadString,
+  loadPackage,
+  Schema,
+  Struct,
+  Enum,
+  Sender,
+  Receiver,
+  FbeError,
+  codes,
+  version: native.version(),
+};

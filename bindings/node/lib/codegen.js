@@ -1,0 +1,554 @@
+'use strict';
+// Generates, once per loaded schema, the JavaScript that moves values on and off the
+// tape (src/tape.h describes the layout) and the struct classes:
+//
+//   WRi(v)   flattens a struct value (class instance or plain object) onto the tape,
+//            type-checking every field; missing fields take the schema defaults
+//   RDi()    builds a struct value from the tape (C wrote it)
+//   Ki       the raw constructor RDi uses: every field in one call, one hidden class
+//   MKi(o)   a new value from a plain object with defaults (what `new Ci(o)` returns)
+//   Ci       the public class: encode/decode/verify/JSON/equals/toString
+//   ENi_m, DEi_m  encode/decode entry points per struct and model (m: 0 standard,
+//            1 final), each around exactly one native call
+//
+// All of it is one `new Function` body, so the tape views and positions (F, I64, U64,
+// U8, UB, G; n, p) are closure variables every generated function reaches directly.
+const { Buffer } = require('buffer');
+const native = require('./native');
+const rt = require('./runtime');
+const { FbeError } = require('./errors');
+
+const NUM_KINDS = new Set(['byte', 'char', 'wchar', 'int8', 'uint8', 'int16', 'uint16', 'int32',
+  'uint32', 'float', 'double']);
+
+const INITIAL_SLOTS = 2048;
+const INITIAL_BYTES = 16384;
+
+/** The tape class of a type: how one value of it is stored. */
+function classify(t, enums) {
+  const k = t.kind;
+  if (k === 'bool') return 'bool';
+  if (NUM_KINDS.has(k)) return 'num';
+  if (k === 'int64') return 'i64';
+  if (k === 'uint64') return 'u64';
+  if (k === 'timestamp') return 'ts';
+  if (k === 'enum' || k === 'flags') {
+    const base = enums[t.enum].$info.base;
+    return base === 'int64' ? 'ei64' : base === 'uint64' ? 'eu64' : 'enum';
+  }
+  return k; // string decimal uuid bytes struct optional array vector list set map hash
+}
+
+/** A JavaScript literal for a primitive default value. */
+function literal(v) {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'number':
+      if (Object.is(v, -0)) return '-0';
+      if (Number.isNaN(v)) return 'NaN';
+      if (v === Infinity) return 'Infinity';
+      if (v === -Infinity) return '-Infinity';
+      return String(v);
+    case 'bigint': return `${v}n`;
+    case 'string': return JSON.stringify(v);
+    case 'boolean': return String(v);
+    default: throw new Error(`fbe: no literal for ${typeof v}`);
+  }
+}
+
+/** A property access expression for a field name. */
+function prop(obj, name) {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && name !== '__proto__'
+    ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`;
+}
+
+/**
+ * Builds the classes and codecs of a schema.
+ * @param nat the native schema object (src/addon.c)
+ * @param desc its description
+ * @param enums the enum objects, by description index (lib/enums.js)
+ */
+function generate(nat, desc, enums) {
+  const structs = desc.structs;
+  const consts = []; // values the code refers to by index (Buffers of defaults, types)
+  const constRef = (v) => {
+    consts.push(v);
+    return `CONST[${consts.length - 1}]`;
+  };
+  const helpers = new Map(); // signature -> {name, code}
+  let tmp = 0;
+
+  // ---- fixed slots a value writes outside collections (struct writers check theirs)
+  function fixedSlots(t) {
+    switch (t.kind) {
+      case 'struct': return 0;
+      case 'optional': return 1 + fixedSlots(t.elem);
+      case 'array': return t.size * fixedSlots(t.elem);
+      default: return 1;
+    }
+  }
+  const structSlots = structs.map((s) => s.fields.reduce((a, f) => a + fixedSlots(f.type), 0));
+
+  // ---- defaults
+  function zero(t) {
+    switch (classify(t, enums)) {
+      case 'bool': return 'false';
+      case 'num': case 'enum': return '0';
+      case 'i64': case 'u64': case 'ts': case 'ei64': case 'eu64': return '0n';
+      case 'string': return '""';
+      case 'decimal': return '"0"';
+      case 'uuid': return '"00000000-0000-0000-0000-000000000000"';
+      case 'bytes': return 'Buffer.alloc(0)';
+      case 'struct': return `MK${t.struct}()`;
+      case 'optional': return 'null';
+      case 'array': return t.size <= 16
+        ? `[${new Array(t.size).fill(0).map(() => zero(t.elem)).join(', ')}]`
+        : `Array.from({ length: ${t.size} }, () => ${zero(t.elem)})`;
+      case 'vector': case 'list': return '[]';
+      case 'set': return 'new Set()';
+      default: return 'new Map()';
+    }
+  }
+  function fieldDefault(f) {
+    if (f.dynamic === 'utc') return 'NATIVE.utcNow()';
+    if (f.dynamic === 'uuid1') return 'NATIVE.uuid1()';
+    if (f.dynamic === 'uuid4') return 'NATIVE.uuid4()';
+    const t = f.type;
+    if (f.default === undefined) return zero(t.kind === 'optional' ? t.elem : t);
+    if (Buffer.isBuffer(f.default)) {
+      return f.default.length ? `Buffer.from(${constRef(f.default)})` : 'Buffer.alloc(0)';
+    }
+    return literal(f.default);
+  }
+
+  // ---- writers: statements that put the value in variable x on the tape
+  function writer(t, x, path) {
+    const c = classify(t, enums);
+    switch (c) {
+      case 'bool':
+        return `if (${x} === true) F[n++] = 1; else if (${x} === false) F[n++] = 0; ` +
+          `else throw rt.typeErr(${path}, 'a boolean', ${x});`;
+      case 'num':
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.num(${x}, '${t.kind}', ${path});`;
+      case 'enum':
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(E${t.enum}, ${x}, ${path});`;
+      case 'i64':
+        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path});`;
+      case 'u64':
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path});`;
+      case 'ts':
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path});`;
+      case 'ei64':
+        return `I64[n++] = rt.enumBig(E${t.enum}, ${x}, ${path});`;
+      case 'eu64':
+        return `U64[n++] = rt.enumBig(E${t.enum}, ${x}, ${path});`;
+      case 'string':
+        return `if (typeof ${x} === 'string') wstr(${x}); else throw rt.typeErr(${path}, 'a string', ${x});`;
+      case 'decimal':
+        return `wascii(typeof ${x} === 'string' ? ${x} : rt.decimal(${x}, ${path}));`;
+      case 'uuid':
+        return `wascii(typeof ${x} === 'string' ? ${x} : rt.uuid(${x}, ${path}));`;
+      case 'bytes':
+        return `wbytes(${x} instanceof Uint8Array ? ${x} : rt.bytes(${x}, ${path}));`;
+      case 'struct': {
+        const check = `if (typeof ${x} !== 'object' || ${x} === null) ` +
+          `throw rt.typeErr(${path}, 'an object (${structs[t.struct].fullName})', ${x});`;
+        if (path === "''") return `${check} WR${t.struct}(${x});`;
+        return `${check} try { WR${t.struct}(${x}); } catch (e) { throw rt.prefixPath(e, ${path}); }`;
+      }
+      case 'optional':
+        return `if (${x} === null || ${x} === undefined) F[n++] = 0; else { F[n++] = 1; ${writer(t.elem, x, path)} }`;
+      case 'array': {
+        const k = tmp++;
+        return `if (!Array.isArray(${x}) || ${x}.length !== ${t.size}) ` +
+          `throw rt.typeErr(${path}, 'an array of ${t.size}', ${x}); ` +
+          `{ let i${k} = 0; try { for (; i${k} < ${t.size}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
+          `${writer(t.elem, `e${k}`, "''")} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      case 'vector': case 'list': {
+        const k = tmp++;
+        const per = fixedSlots(t.elem);
+        return `if (!Array.isArray(${x})) throw rt.typeErr(${path}, 'an array', ${x}); ` +
+          `{ const L${k} = ${x}.length; if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); ` +
+          `F[n++] = L${k}; let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
+          `${writer(t.elem, `e${k}`, "''")} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      case 'set': {
+        const k = tmp++;
+        const per = fixedSlots(t.elem);
+        return `{ const s${k} = rt.setValues(${x}, ${path}); ` +
+          `const L${k} = Array.isArray(s${k}) ? s${k}.length : s${k}.size; ` +
+          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
+          `try { for (const e${k} of s${k}) { ${writer(t.elem, `e${k}`, "''")} i${k}++; } } ` +
+          `catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      default: { // map, hash
+        const k = tmp++;
+        const per = fixedSlots(t.key) + fixedSlots(t.elem);
+        const stringKeys = t.key.kind === 'string';
+        return `{ const m${k} = rt.entries(${x}, ${path}, ${stringKeys}); ` +
+          `const L${k} = m${k} instanceof Map ? m${k}.size : m${k}.length; ` +
+          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
+          `try { for (const [k${k}, v${k}] of m${k}) { ${writer(t.key, `k${k}`, "''")} ` +
+          `${writer(t.elem, `v${k}`, "''")} i${k}++; } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+    }
+  }
+
+  // ---- readers: an expression reading one value from the tape
+  function helper(signature, makeCode) {
+    let h = helpers.get(signature);
+    if (!h) {
+      h = { name: `H${helpers.size}`, code: '' };
+      helpers.set(signature, h);
+      h.code = makeCode(h.name);
+    }
+    return `${h.name}()`;
+  }
+  function reader(t) {
+    switch (classify(t, enums)) {
+      case 'bool': return 'F[n++] !== 0';
+      case 'num': case 'enum': return 'F[n++]';
+      case 'i64': case 'ei64': return 'I64[n++]';
+      case 'u64': case 'ts': case 'eu64': return 'U64[n++]';
+      case 'string': case 'decimal': case 'uuid': return 'rstr()';
+      case 'bytes': return 'rbytes()';
+      case 'struct': return `RD${t.struct}()`;
+      case 'optional': return `(F[n++] !== 0 ? ${reader(t.elem)} : null)`;
+      case 'array':
+        return helper(`array:${t.size}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const a = []; for (let i = 0; i < ${t.size}; i++) a.push(${reader(t.elem)}); return a; }`);
+      case 'vector': case 'list':
+        return helper(`vector:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) a.push(${reader(t.elem)}); return a; }`);
+      case 'set':
+        return helper(`set:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const s = new Set(); for (let i = 0; i < L; i++) s.add(${reader(t.elem)}); return s; }`);
+      default:
+        return helper(`map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const m = new Map(); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; m.set(k, ${reader(t.elem)}); } return m; }`);
+    }
+  }
+
+  // ---- constructor coercion: plain objects become class instances where structs go,
+  // sets become Sets and maps Maps (from arrays, pairs or plain objects); anything else
+  // is kept as given (encode checks it)
+  function needsCoercion(t) {
+    if (t.kind === 'struct' || t.kind === 'set' || t.kind === 'map' || t.kind === 'hash') return true;
+    return Boolean((t.elem && needsCoercion(t.elem)) || (t.key && needsCoercion(t.key)));
+  }
+  function coerce(t, x) {
+    if (!needsCoercion(t)) return x;
+    switch (t.kind) {
+      case 'struct': return `AS${t.struct}(${x})`;
+      case 'optional': return `(${x} === null ? null : ${coerce(t.elem, x)})`;
+      case 'array': case 'vector': case 'list':
+        return helper(`coerce-array:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(a) { return Array.isArray(a) ? a.map((e) => ${coerce(t.elem, 'e')}) : a; }`)
+          .replace('()', `(${x})`);
+      case 'set':
+        return helper(`coerce-set:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? new Set(Array.from(s, (e) => ${coerce(t.elem, 'e')})) : s; }`)
+          .replace('()', `(${x})`);
+      default:
+        return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(m) { ` +
+          `if (m !== null && typeof m === 'object' && Object.getPrototypeOf(m) === Object.prototype) m = Object.entries(m); ` +
+          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = new Map(); ` +
+          `for (const e of m) { if (!Array.isArray(e)) return m; r.set(${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}); } return r; }`)
+          .replace('()', `(${x})`);
+    }
+  }
+
+  // ---- per struct
+  const out = [];
+  structs.forEach((s, i) => {
+    const fields = s.fields;
+    // writer
+    const w = [`function WR${i}(v) {`];
+    if (structSlots[i]) w.push(`  if (n + ${structSlots[i]} > NC) growN(${structSlots[i]});`);
+    if (fields.length) w.push('  let x;');
+    for (const f of fields) {
+      w.push(`  x = ${prop('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
+      w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name))}`);
+    }
+    w.push('}');
+    out.push(w.join('\n'));
+    // raw constructor and reader
+    const args = fields.map((f, j) => `a${j}`);
+    const assign = fields.map((f, j) => f.name === '__proto__'
+      ? `Object.defineProperty(this, '__proto__', { value: a${j}, writable: true, enumerable: true, configurable: true });`
+      : `${prop('this', f.name)} = a${j};`);
+    out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }`);
+    out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
+    // plain object -> instance
+    const mk = [`function MK${i}(o) {`,
+      `  if (o === undefined || o === null) o = EMPTY;`,
+      `  else if (typeof o !== 'object') throw rt.typeErr('', 'an object with the fields of ${s.fullName}', o);`,
+      fields.length ? '  let v;' : '',
+      `  return new K${i}(`];
+    mk.push(fields.map((f) => {
+      const conv = coerce(f.type, 'v');
+      return `    (v = ${prop('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
+    }).join(',\n'));
+    mk.push('  );', '}');
+    out.push(mk.join('\n'));
+    out.push(`function AS${i}(v) { return v instanceof C${i} || v === null || typeof v !== 'object' || Array.isArray(v) ? v : MK${i}(v); }`);
+    // entry points: one native call each
+    for (const m of [0, 1]) {
+      out.push(`const NE${i}_${m} = NAT.enc[${i * 2 + m}], ND${i}_${m} = NAT.dec[${i * 2 + m}];
+function EN${i}_${m}(v) {
+  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object (${s.fullName})', v);
+  const n0 = n, p0 = p;
+  try { WR${i}(v); } catch (e) { n = n0; p = p0; throw rt.outerError(e); }
+  const un = n - n0, up = p - p0;
+  G[0] = n0; G[1] = p0; G[7] = op; n = n0; p = p0;
+  const b = NE${i}_${m}();
+  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
+  if (G[2] !== 0) throw nativeError();
+  return b === undefined ? take() : b;
+}
+function DE${i}_${m}(b, verify) {
+  if (!(b instanceof Uint8Array)) b = rt.input(b);
+  G[0] = n; G[1] = p; G[5] = verify ? 1 : 0;
+  ND${i}_${m}(b);
+  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, verify); }
+  const n0 = n, p0 = p;
+  const r = RD${i}();
+  const un = n - n0, up = p - p0;
+  n = n0; p = p0;
+  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
+  return r;
+}`);
+    }
+    out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
+    out.push(`function FJ${i}(text) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
+      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text); if (G[2] !== 0) { settle(); return FJ${i}(text); } ` +
+      `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
+    // the class
+    const base = s.base >= 0 ? `C${s.base}` : 'rt.Struct';
+    const own = fields.filter((f) => f.declaredIn === i);
+    const keys = fields.filter((f) => f.key);
+    const equals = keys.length
+      ? keys.map((f) => `EQ(${prop('this', f.name)}, ${prop('o', f.name)})`).join(' && ')
+      : `DEEP(${i}, this, o)`;
+    // an anonymous class named afterwards: a struct named like a variable of this code
+    // (G, NAT, ...) must not shadow it inside the class body
+    out.push(`const C${i} = class extends ${base} {
+  constructor(init) {
+    if (new.target === C${i}) return MK${i}(init);
+    ${s.base >= 0 ? 'super(init);' : 'super();'}
+    const t = MK${i}(init);
+    ${own.map((f) => `${prop('this', f.name)} = ${prop('t', f.name)};`).join(' ')}
+  }
+  encode(o) { return o !== undefined && o !== null && o.final ? EN${i}_1(this) : EN${i}_0(this); }
+  toJsonString(o) { return TJ${i}(this, o !== undefined && o !== null && o.pretty === true); }
+  equals(o) { return o !== null && typeof o === 'object' && (${equals}); }
+  static decode(b, o) {
+    if (o === undefined || o === null) return DE${i}_0(b, true);
+    return o.final ? DE${i}_1(b, o.verify !== false) : DE${i}_0(b, o.verify !== false);
+  }
+  static verify(b, o) { return NAT.verify(${i}, o !== undefined && o !== null && Boolean(o.final), rt.input(b)) >= 0; }
+  static validate(b, o) {
+    const size = NAT.verify(${i}, o !== undefined && o !== null && Boolean(o.final), rt.input(b));
+    if (size < 0) throw nativeError();
+    return size;
+  }
+  static fromJsonString(text) { return FJ${i}(text); }
+};
+Object.defineProperty(C${i}, 'name', { value: ${JSON.stringify(s.name)} });
+K${i}.prototype = C${i}.prototype;`);
+  });
+
+  const body = `'use strict';
+const { NAT, NATIVE, rt, FbeError, CONST, EQ, DEEP, Buffer } = env;
+${desc.enums.map((e, i) => `const E${i} = env.enums[${i}];`).join('\n')}
+const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
+const EMPTY = Object.freeze({});
+const fcc = String.fromCharCode;
+let F, I64, U64, U8, UB, G, NC = 0, PC = 0, n = 0, p = 0;
+
+function setTapes(nb, bb, gb) {
+  F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb);
+  U8 = new Uint8Array(bb); UB = Buffer.from(bb); G = new Int32Array(gb);
+  NC = F.length; PC = U8.length;
+  NAT.setTapes(nb, bb, gb);
+}
+setTapes(new ArrayBuffer(${INITIAL_SLOTS * 8}), new ArrayBuffer(${INITIAL_BYTES}), new ArrayBuffer(64));
+
+/* Grows the tapes to hold at least needN more slots / needP more bytes past n / p,
+ * keeping what is already on them. */
+function grow(needN, needP) {
+  let nc = NC, pc = PC;
+  while (nc < n + needN) nc *= 2;
+  while (pc < p + needP) pc *= 2;
+  if (nc > 0x10000000 || pc > 0x7fffffff) throw new FbeError('value too large for the tape', { status: rt.codes.FBE_ERR_LIMIT });
+  const nb = new ArrayBuffer(nc * 8), bb = new ArrayBuffer(pc);
+  new Float64Array(nb).set(F.subarray(0, n));
+  new Uint8Array(bb).set(U8.subarray(0, p));
+  setTapes(nb, bb, G.buffer);
+}
+function growN(k) { grow(k, 0); }
+
+/* Tapes grown big for big values shrink again when 256 calls in a row used less than
+ * a quarter of them, so one big message does not keep its memory (and a steady stream
+ * of big ones does not make every call grow them again). */
+const BIG_SLOTS = ${INITIAL_SLOTS * 64}, BIG_BYTES = ${INITIAL_BYTES * 256};
+let calls = 0, peakN = 0, peakP = 0;
+function relax(usedN, usedP) {
+  if (usedN > peakN) peakN = usedN;
+  if (usedP > peakP) peakP = usedP;
+  if (++calls < 256 || n !== 0 || p !== 0) return;
+  if (peakN < NC / 4 || peakP < PC / 4) {
+    let nc = ${INITIAL_SLOTS}, pc = ${INITIAL_BYTES};
+    while (nc < 2 * peakN) nc *= 2;
+    while (pc < 2 * peakP) pc *= 2;
+    if (nc < NC || pc < PC) setTapes(new ArrayBuffer(Math.min(nc, NC) * 8), new ArrayBuffer(Math.min(pc, PC)), G.buffer);
+  }
+  calls = peakN = peakP = 0;
+}
+
+/* After a native call that did not succeed: grows the tapes when C asked for room
+ * (status -1, the caller then calls again), throws the error otherwise. */
+function settle() {
+  if (G[2] !== -1) throw nativeError();
+  grow(G[3], G[4]);
+}
+
+/* Encoded results up to 4 KiB land in the output pool at op; each is a Buffer view of
+ * its part of the pool (the way Node's Buffer.allocUnsafe pools small buffers). */
+const POOL = 32768, POOL_RESULT_MAX = 4096;
+let OUT, op = 0;
+function newPool() { OUT = new ArrayBuffer(POOL); op = 0; NAT.setOut(OUT); }
+newPool();
+function take() {
+  const L = G[6];
+  const b = Buffer.from(OUT, op, L);
+  op = (op + L + 7) & ~7;
+  if (op > POOL - POOL_RESULT_MAX) newPool();
+  return b;
+}
+
+function nativeError() {
+  const [status, , message, path, offset] = NAT.lastError();
+  return new FbeError(message, { status, path, offset });
+}
+
+function flatten(W, v) {
+  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object', v);
+  const n0 = n, p0 = p;
+  try { W(v); } catch (e) { n = n0; p = p0; throw rt.outerError(e); }
+  G[0] = n0; G[1] = p0; n = n0; p = p0;
+}
+
+/* Strings: short ASCII ones byte by byte, the rest through Buffer's UTF-8 writer. */
+function wstr(s) {
+  const L = s.length;
+  if (L < 64) {
+    if (p + L * 3 > PC) grow(1, L * 3);
+    let i = 0;
+    for (; i < L; i++) { const c = s.charCodeAt(i); if (c > 127) break; U8[p + i] = c; }
+    if (i === L) { F[n++] = L; p += L; return; }
+  } else if (p + L * 3 > PC) {
+    grow(1, Buffer.byteLength(s));
+  }
+  const w = UB.utf8Write(s, p);
+  F[n++] = w; p += w;
+}
+/* Decimal and uuid text: ASCII by contract (the core rejects anything else). */
+function wascii(s) {
+  const L = s.length;
+  if (p + L * 3 > PC) grow(1, L * 3);
+  const w = UB.utf8Write(s, p);
+  F[n++] = w; p += w;
+}
+function wbytes(b) {
+  const L = b.length;
+  if (p + L > PC) grow(1, L);
+  U8.set(b, p);
+  F[n++] = L; p += L;
+}
+function rascii(a, L) {
+  switch (L) {
+    case 0: return '';
+    case 1: return fcc(U8[a]);
+    case 2: return fcc(U8[a], U8[a + 1]);
+    case 3: return fcc(U8[a], U8[a + 1], U8[a + 2]);
+    case 4: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3]);
+    case 5: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4]);
+    case 6: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5]);
+    case 7: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5], U8[a + 6]);
+    case 8: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5], U8[a + 6], U8[a + 7]);
+    default: return UB.latin1Slice(a, a + L);
+  }
+}
+function rstr() {
+  const L = F[n++];
+  const a = p;
+  if (L >= 0) { p += L; return rascii(a, L); }
+  p -= L;
+  return UB.utf8Slice(a, p);
+}
+function rbytes() {
+  const L = F[n++];
+  const b = Buffer.allocUnsafe(L);
+  b.set(U8.subarray(p, p + L));
+  p += L;
+  return b;
+}
+
+${[...helpers.values()].map((h) => h.code).join('\n')}
+${out.join('\n\n')}
+
+/* Protocol: send flattens then one native call; receive's deliver builds the value. */
+const WR = [${structs.map((s, i) => `WR${i}`).join(', ')}];
+const RD = [${structs.map((s, i) => `RD${i}`).join(', ')}];
+function send(snat, i, v) {
+  flatten(WR[i], v);
+  G[7] = op;
+  const frame = snat.send(i);
+  if (G[2] !== 0) throw nativeError();
+  return frame === undefined ? take() : frame;
+}
+function feed(rnat, b, onMessage) {
+  G[0] = n; G[1] = p;
+  const n0 = n, p0 = p;
+  let delivered = 0;
+  rnat.feed(b, (i) => {
+    if (G[2] === -1) { grow(G[3], G[4]); return true; }
+    const v = RD[i]();
+    n = n0; p = p0;
+    delivered++;
+    onMessage(v, i);
+    G[0] = n0; G[1] = p0;
+    return false;
+  });
+  if (G[2] !== 0) throw nativeError();
+  return delivered;
+}
+
+return {
+  classes: [${structs.map((s, i) => `C${i}`).join(', ')}],
+  encode: [${structs.map((s, i) => `EN${i}_0, EN${i}_1`).join(', ')}],
+  decode: [${structs.map((s, i) => `DE${i}_0, DE${i}_1`).join(', ')}],
+  toJson: [${structs.map((s, i) => `TJ${i}`).join(', ')}],
+  fromJson: [${structs.map((s, i) => `FJ${i}`).join(', ')}],
+  make: [${structs.map((s, i) => `MK${i}`).join(', ')}],
+  send, feed, nativeError,
+};`;
+  let factory;
+  try {
+    factory = new Function('env', body); // eslint-disable-line no-new-func
+  } catch (e) {
+    e.message = `fbe: generated code does not compile: ${e.message}`;
+    throw e;
+  }
+  const { deepEqual, valueEqual } = require('./values');
+  return factory({
+    NAT: nat, NATIVE: native, rt, FbeError, CONST: consts, Buffer, enums,
+    EQ: valueEqual,
+    DEEP: (i, a, b) => deepEqual(desc, { kind: 'struct', struct: i }, a, b),
+  });
+}
+
+module.exports = { generate };

@@ -1,0 +1,164 @@
+'use strict';
+// Sender/Receiver: the FBE protocol (FORMAT.md 9) over any byte stream or callback.
+// A package's protocol is its `message` types plus those of the packages it imports.
+const { EventEmitter } = require('events');
+const { Writable } = require('stream');
+const { FbeError, codes } = require('./errors');
+const { Schema, INFO } = require('./schema');
+const rt = require('./runtime');
+
+function checkSchema(schema) {
+  if (!(schema instanceof Schema)) {
+    throw new FbeError('expected a Schema (from fbe.load)', { status: codes.FBE_ERR_ARGUMENT });
+  }
+}
+
+function packageOf(schema, options) {
+  const pkg = options && options.package !== undefined && options.package !== null ? options.package : null;
+  if (pkg !== null && typeof pkg !== 'string') {
+    throw new FbeError('options.package must be a package name', { status: codes.FBE_ERR_ARGUMENT });
+  }
+  return pkg;
+}
+
+function unknownPackage(schema, pkg) {
+  return new FbeError(`no package '${pkg}' in the schema (root: ${schema.root})`,
+    { status: codes.FBE_ERR_NOT_FOUND });
+}
+
+/**
+ * Writes messages as protocol frames. Each send() encodes one message (an instance of a
+ * message type of the package's protocol, or a type name and a plain object) and hands
+ * the frame to options.write: a function or anything with a write(Buffer) method (a
+ * stream); send() also returns the frame.
+ */
+class Sender {
+  constructor(schema, options = {}) {
+    checkSchema(schema);
+    const pkg = packageOf(schema, options);
+    const nat = schema._fbe.nat.sender(pkg, Boolean(options.final));
+    if (!nat) throw unknownPackage(schema, pkg);
+    const write = options.write;
+    if (write !== undefined && write !== null && typeof write !== 'function' &&
+        !(typeof write === 'object' && typeof write.write === 'function')) {
+      throw new FbeError('options.write must be a function or have a write() method',
+        { status: codes.FBE_ERR_ARGUMENT });
+    }
+    Object.defineProperties(this, {
+      schema: { value: schema, enumerable: true },
+      package: { value: pkg === null ? schema.root : pkg, enumerable: true },
+      final: { value: Boolean(options.final), enumerable: true },
+      _nat: { value: nat },
+      _write: { value: write || null },
+    });
+  }
+
+  /** send(message) or send(typeName, value) -> the frame (a Buffer). */
+  send(type, value) {
+    let index;
+    if (value === undefined && type !== null && typeof type === 'object') {
+      value = type;
+      const info = value.constructor && value.constructor[INFO];
+      if (!info || info.schema !== this.schema) {
+        throw new FbeError('send(message): expected an instance of a message type of this schema ' +
+          '(or call send(typeName, value))', { status: codes.FBE_ERR_TYPE });
+      }
+      index = info.index;
+    } else {
+      index = this.schema._structIndex(type);
+    }
+    const frame = this.schema._fbe.gen.send(this._nat, index, value);
+    const w = this._write;
+    if (typeof w === 'function') w(frame);
+    else if (w) w.write(frame);
+    return frame;
+  }
+
+  /** Bytes written so far. */
+  get bytes() {
+    return this._nat.bytes();
+  }
+}
+
+/**
+ * Reads protocol frames from bytes fed in chunks of any size and delivers each message
+ * (verified and decoded) to options.onMessage(message, typeName) and to 'message'
+ * listeners. Frames of types the protocol does not know are skipped. A corrupt frame
+ * makes feed() throw an FbeError with the stream offset; the receiver then starts
+ * afresh. An exception thrown by a handler propagates out of feed(); the bytes after
+ * that message stay buffered for the next feed().
+ */
+class Receiver extends EventEmitter {
+  constructor(schema, options = {}) {
+    super();
+    checkSchema(schema);
+    const pkg = packageOf(schema, options);
+    const nat = schema._fbe.nat.receiver(pkg, Boolean(options.final));
+    if (!nat) throw unknownPackage(schema, pkg);
+    const onMessage = options.onMessage;
+    if (onMessage !== undefined && onMessage !== null && typeof onMessage !== 'function') {
+      throw new FbeError('options.onMessage must be a function', { status: codes.FBE_ERR_ARGUMENT });
+    }
+    const structs = schema._fbe.desc.structs;
+    Object.defineProperties(this, {
+      schema: { value: schema, enumerable: true },
+      package: { value: pkg === null ? schema.root : pkg, enumerable: true },
+      final: { value: Boolean(options.final), enumerable: true },
+      _nat: { value: nat },
+      _deliver: {
+        value: (msg, i) => {
+          const name = structs[i].fullName;
+          if (onMessage) onMessage(msg, name);
+          if (this.listenerCount('message')) this.emit('message', msg, name);
+        },
+      },
+    });
+  }
+
+  /** Takes the next bytes of the stream; returns how many messages it delivered. */
+  feed(chunk) {
+    return this.schema._fbe.gen.feed(this._nat, rt.input(chunk), this._deliver);
+  }
+
+  /** Drops a partial frame: the next byte fed starts a new frame. */
+  reset() {
+    this._nat.reset();
+  }
+
+  /** Bytes of an incomplete frame held for the next feed. */
+  get pending() { return this._nat.counts()[0]; }
+
+  /** Messages delivered so far. */
+  get received() { return this._nat.counts()[1]; }
+
+  /** Frames skipped because the protocol does not know their type. */
+  get skipped() { return this._nat.counts()[2]; }
+
+  /** Feeds every 'data' chunk of a readable stream; errors are emitted as 'error'. */
+  attach(readable) {
+    readable.on('data', (chunk) => {
+      try {
+        this.feed(chunk);
+      } catch (e) {
+        this.emit('error', e);
+      }
+    });
+    return this;
+  }
+
+  /** A Writable stream that feeds this receiver (pipe a socket into it). */
+  writable() {
+    return new Writable({
+      write: (chunk, encoding, done) => {
+        try {
+          this.feed(chunk);
+          done();
+        } catch (e) {
+          done(e);
+        }
+      },
+    });
+  }
+}
+
+module.exports = { Sender, Receiver };

@@ -1,0 +1,184 @@
+'use strict';
+// What the generated code (lib/codegen.js) calls off its fast paths: conversions of
+// values that are not already the expected JavaScript type, type errors with their
+// path, and the base class of every struct class.
+const { FbeError, codes, prefixPath, outerError } = require('./errors');
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/** A short description of a JavaScript value for error messages. */
+function describe(v) {
+  if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
+  switch (typeof v) {
+    case 'string': return `string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+    case 'number': case 'boolean': return `${typeof v} ${v}`;
+    case 'bigint': return `bigint ${v}n`;
+    case 'function': return 'a function';
+    case 'symbol': return 'a symbol';
+    default: {
+      if (Array.isArray(v)) return `an array of ${v.length}`;
+      const ctor = v.constructor && v.constructor.name;
+      return ctor && ctor !== 'Object' ? `a ${ctor}` : 'an object';
+    }
+  }
+}
+
+function typeErr(path, expected, got) {
+  return new FbeError(`expected ${expected}, got ${describe(got)}`, { status: codes.FBE_ERR_TYPE, path });
+}
+
+function rangeErr(path, text) {
+  return new FbeError(text, { status: codes.FBE_ERR_RANGE, path });
+}
+
+/** Number for an integer/float field given something else: bigint, or a one-character
+ * string for char/wchar. The core checks the range. */
+function num(x, kind, path) {
+  if (typeof x === 'bigint') {
+    if (kind === 'float' || kind === 'double') return Number(x);
+    if (x >= -(2n ** 53n) && x <= 2n ** 53n) return Number(x);
+    throw rangeErr(path, `${x} is out of range for ${kind}`);
+  }
+  if (typeof x === 'string' && (kind === 'char' || kind === 'wchar')) {
+    const cp = x.codePointAt(0);
+    if (cp !== undefined && x.length === (cp > 0xffff ? 2 : 1)) {
+      if (kind === 'char' && cp > 0xff) throw rangeErr(path, `'${x}' does not fit in a char (one byte)`);
+      return cp;
+    }
+    throw typeErr(path, `a ${kind} (a number or one character)`, x);
+  }
+  throw typeErr(path, kind === 'char' || kind === 'wchar' ? `a ${kind} (a number or one character)` : 'a number', x);
+}
+
+function bigOf(x, path, what) {
+  if (typeof x === 'bigint') return x;
+  if (typeof x === 'number') {
+    if (Number.isInteger(x)) return BigInt(x);
+    throw rangeErr(path, `${x} is not a whole number (${what})`);
+  }
+  throw typeErr(path, `a bigint (${what})`, x);
+}
+
+function i64(x, path) {
+  const v = bigOf(x, path, 'int64');
+  if (v < INT64_MIN || v > INT64_MAX) throw rangeErr(path, `${v} is out of range for int64`);
+  return v;
+}
+
+function u64(x, path, kind = 'uint64') {
+  const v = bigOf(x, path, kind);
+  if (v < 0n || v > UINT64_MAX) throw rangeErr(path, `${v} is out of range for ${kind}`);
+  return v;
+}
+
+/** Timestamps: bigint nanoseconds since the epoch; a Date or a whole number also do. */
+function timestamp(x, path) {
+  if (x instanceof Date) {
+    const ms = x.getTime();
+    if (Number.isNaN(ms)) throw rangeErr(path, 'invalid Date');
+    return u64(BigInt(ms) * 1000000n, path, 'timestamp');
+  }
+  return u64(x, path, 'timestamp');
+}
+
+/** Enum/flags value given by name: 'good', or 'initialized|calculated' for flags. */
+function enumByName(e, x, path) {
+  const info = e.$info;
+  if (info.flags) {
+    let v = info.big ? 0n : 0;
+    for (const part of x.split('|')) {
+      const name = part.trim();
+      if (!Object.prototype.hasOwnProperty.call(e, name)) {
+        throw rangeErr(path, `'${name}' is not a flag of ${info.fullName}`);
+      }
+      v = info.big ? v | e[name] : (v | e[name]) >>> 0;
+    }
+    if (!info.big && info.signed) v |= 0;
+    return v;
+  }
+  if (!Object.prototype.hasOwnProperty.call(e, x)) {
+    throw rangeErr(path, `'${x}' is not a value of ${info.fullName}`);
+  }
+  return e[x];
+}
+
+/** Enum/flags on a base up to 32 bits: the number, from a bigint or a member name. */
+function enumNum(e, x, path) {
+  if (typeof x === 'string') return enumByName(e, x, path);
+  if (typeof x === 'bigint') return num(x, e.$info.base, path);
+  throw typeErr(path, `a ${e.$info.fullName} value (a number or a name)`, x);
+}
+
+/** Enum/flags on a 64-bit base: the bigint, from a number or a member name. */
+function enumBig(e, x, path) {
+  if (typeof x === 'string') x = enumByName(e, x, path);
+  return e.$info.base === 'int64' ? i64(x, path) : u64(x, path);
+}
+
+function decimal(x, path) {
+  if (typeof x === 'number') {
+    if (!Number.isFinite(x)) throw rangeErr(path, `${x} is not a decimal number`);
+    return String(x);
+  }
+  if (typeof x === 'bigint') return x.toString();
+  if (x !== null && typeof x === 'object' && typeof x.toFixed === 'function') return String(x);
+  throw typeErr(path, 'a decimal (a string, number or bigint)', x);
+}
+
+function uuid(x, path) {
+  if (x instanceof Uint8Array && x.length === 16) {
+    const h = Buffer.from(x.buffer, x.byteOffset, 16).toString('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+  throw typeErr(path, 'a uuid string', x);
+}
+
+/** Bytes of a Buffer/Uint8Array/ArrayBuffer/any ArrayBufferView as a Uint8Array. */
+function bytes(x, path) {
+  if (x instanceof Uint8Array) return x;
+  if (x instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer)) {
+    return new Uint8Array(x);
+  }
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  throw typeErr(path, 'bytes (a Buffer, Uint8Array or ArrayBuffer)', x);
+}
+
+/** Input of decode/verify/feed. */
+function input(x) {
+  if (x instanceof Uint8Array) return x;
+  return bytes(x, '');
+}
+
+/** Map/hash input: a Map, an array of [key, value] pairs, or (string keys) a plain object. */
+function entries(x, path, stringKeys) {
+  if (x instanceof Map) return x;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      if (!Array.isArray(x[i]) || x[i].length !== 2) {
+        throw typeErr(`${path}[${i}]`, 'a [key, value] pair', x[i]);
+      }
+    }
+    return x;
+  }
+  if (stringKeys && x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
+    return Object.entries(x);
+  }
+  throw typeErr(path, stringKeys ? 'a Map (or [key, value] pairs, or a plain object)' : 'a Map (or [key, value] pairs)', x);
+}
+
+function setValues(x, path) {
+  if (x instanceof Set || Array.isArray(x)) return x;
+  throw typeErr(path, 'a Set (or an array)', x);
+}
+
+/** The base class of every generated struct class. */
+class Struct {}
+
+module.exports = {
+  FbeError, codes, prefixPath, outerError, describe, typeErr, rangeErr, num, i64, u64, timestamp,
+  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, entries, setValues, Struct,
+  INT64_MIN, INT64_MAX, UINT64_MAX,
+};

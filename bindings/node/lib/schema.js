@@ -1,0 +1,247 @@
+'use strict';
+// Schema: a loaded .fbe schema (and its imports) with a JavaScript class per struct and
+// a frozen object per enum/flags, made at load time (lib/codegen.js).
+const util = require('util');
+const native = require('./native');
+const { FbeError, codes } = require('./errors');
+const { makeEnum } = require('./enums');
+const { generate } = require('./codegen');
+const { Struct } = require('./runtime');
+const values = require('./values');
+
+const INFO = Symbol('fbe.struct');
+
+function bool(v) {
+  return v !== undefined && v !== null && Boolean(v);
+}
+
+class Schema {
+  /** @private Use fbe.load / fbe.loadString / fbe.loadPackage. */
+  constructor(nat) {
+    const desc = nat.desc;
+    const enums = desc.enums.map(makeEnum);
+    const gen = generate(nat, desc, enums);
+    const byName = new Map();
+    const priv = { nat, desc, enums, gen, byName };
+    priv.packages = Object.freeze(desc.packages.map((p) =>
+      Object.freeze({ ...p, imports: Object.freeze([...p.imports]) })));
+    priv.warnings = Object.freeze(nat.warnings.map((w) => w.text));
+    Object.defineProperty(this, '_fbe', { value: priv });
+
+    gen.classes.forEach((cls, i) => {
+      const s = desc.structs[i];
+      const fields = Object.freeze(s.fields.map((f) => Object.freeze({
+        name: f.name, key: f.key, type: describeType(desc, f.type),
+      })));
+      Object.defineProperty(cls, INFO, { value: { schema: this, index: i, desc: s } });
+      Object.defineProperties(cls, {
+        typeName: { value: s.name },
+        fullName: { value: s.fullName },
+        packageName: { value: s.package },
+        typeId: { value: s.typeId },
+        isMessage: { value: s.message },
+        fields: { value: fields },
+      });
+    });
+    // names: "pkg.Name" always; "Name" for the root package, else when unambiguous
+    const add = (fullName, pkg, name, value) => {
+      byName.set(fullName, value);
+      if (pkg === desc.root) byName.set(name, value);
+    };
+    desc.structs.forEach((s, i) => add(s.fullName, s.package, s.name, { kind: 'struct', index: i, value: gen.classes[i] }));
+    desc.enums.forEach((e, i) => add(e.fullName, e.package, e.name, { kind: 'enum', index: i, value: enums[i] }));
+    const counts = new Map();
+    for (const x of [...desc.structs, ...desc.enums]) counts.set(x.name, (counts.get(x.name) || 0) + 1);
+    desc.structs.forEach((s, i) => {
+      if (!byName.has(s.name) && counts.get(s.name) === 1) byName.set(s.name, { kind: 'struct', index: i, value: gen.classes[i] });
+    });
+    desc.enums.forEach((e, i) => {
+      if (!byName.has(e.name) && counts.get(e.name) === 1) byName.set(e.name, { kind: 'enum', index: i, value: enums[i] });
+    });
+    for (const [name, entry] of byName) {
+      if (name !== '_fbe') Object.defineProperty(this, name, { value: entry.value, enumerable: true });
+    }
+  }
+
+  /** The root package's name (the file that was loaded). */
+  get root() {
+    return this._fbe.desc.root;
+  }
+
+  /** Every package of the schema, imports first: {name, domain, version, imports}. */
+  get packages() {
+    return this._fbe.packages;
+  }
+
+  /** The warnings the schema loaded with, as "file:line:col: warning: message". */
+  get warnings() {
+    return this._fbe.warnings;
+  }
+
+  /** A struct class or enum object by "Name" or "package.Name", or undefined. */
+  get(name) {
+    const entry = this._fbe.byName.get(name);
+    return entry ? entry.value : undefined;
+  }
+
+  /** Every name get() knows. */
+  names() {
+    return [...this._fbe.byName.keys()];
+  }
+
+  /** The struct class of a name; throws FbeError when there is none. */
+  struct(name) {
+    return this._structClass(name);
+  }
+
+  /** The enum/flags object of a name; throws FbeError when there is none. */
+  enum(name) {
+    const entry = this._fbe.byName.get(name);
+    if (!entry || entry.kind !== 'enum') {
+      throw new FbeError(`no enum or flags '${name}' in the schema`, { status: codes.FBE_ERR_NOT_FOUND });
+    }
+    return entry.value;
+  }
+
+  _structIndex(type) {
+    if (typeof type === 'function' && type[INFO] && type[INFO].schema === this) return type[INFO].index;
+    const entry = typeof type === 'string' ? this._fbe.byName.get(type) : undefined;
+    if (!entry || entry.kind !== 'struct') {
+      throw new FbeError(`no struct '${typeof type === 'function' ? type.name : type}' in the schema`,
+        { status: codes.FBE_ERR_NOT_FOUND });
+    }
+    return entry.index;
+  }
+
+  _structClass(name) {
+    return this._fbe.gen.classes[this._structIndex(name)];
+  }
+
+  /** Encodes a value (class instance or plain object) of a struct type. */
+  encode(type, value, options) {
+    const i = this._structIndex(type);
+    return this._fbe.gen.encode[i * 2 + (bool(options && options.final) ? 1 : 0)](value);
+  }
+
+  /** Decodes bytes into an instance of the struct type (verifying them first unless
+   * options.verify === false). */
+  decode(type, bytes, options) {
+    const i = this._structIndex(type);
+    const final = bool(options && options.final);
+    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, !(options && options.verify === false));
+  }
+
+  /** true when bytes start with a valid model of the type. */
+  verify(type, bytes, options) {
+    return this._structClass(type).verify(bytes, options);
+  }
+
+  /** The model size of valid bytes; throws FbeError naming the offset and path otherwise. */
+  validate(type, bytes, options) {
+    return this._structClass(type).validate(bytes, options);
+  }
+
+  toJsonString(type, value, options) {
+    return this._fbe.gen.toJson[this._structIndex(type)](value, Boolean(options && options.pretty));
+  }
+
+  fromJsonString(type, text) {
+    return this._fbe.gen.fromJson[this._structIndex(type)](text);
+  }
+
+  [util.inspect.custom]() {
+    return `Schema(${this.root}: ${this.names().filter((n) => !n.includes('.')).join(', ')})`;
+  }
+}
+
+/** A field type as users see it: {kind, struct?: 'pkg.Name', enum?: 'pkg.Name', elem?, key?, size?}. */
+function describeType(desc, t) {
+  const o = { kind: t.kind };
+  if (t.struct !== undefined) o.struct = desc.structs[t.struct].fullName;
+  if (t.enum !== undefined) o.enum = desc.enums[t.enum].fullName;
+  if (t.size !== undefined) o.size = t.size;
+  if (t.key) o.key = describeType(desc, t.key);
+  if (t.elem) o.elem = describeType(desc, t.elem);
+  return Object.freeze(o);
+}
+
+// ---- what every struct instance has (class-independent, off the hot path)
+
+function structInfo(v) {
+  const info = v && v.constructor && v.constructor[INFO];
+  if (!info) throw new TypeError('not an fbe struct instance');
+  return info;
+}
+
+Object.defineProperties(Struct.prototype, {
+  toString: {
+    value: function toString() {
+      const { schema, index } = structInfo(this);
+      const p = schema._fbe;
+      return values.format(p.desc, p.enums, { kind: 'struct', struct: index }, this);
+    },
+    writable: true, configurable: true,
+  },
+  toJSON: {
+    value: function toJSON() {
+      const { schema, index } = structInfo(this);
+      const p = schema._fbe;
+      return values.toJSONValue(p.desc, p.enums, { kind: 'struct', struct: index }, this);
+    },
+    writable: true, configurable: true,
+  },
+  clone: {
+    value: function clone() {
+      const cls = this.constructor;
+      return cls.decode(this.encode({ final: true }), { final: true, verify: false });
+    },
+    writable: true, configurable: true,
+  },
+});
+
+function includes(options) {
+  const inc = options && options.include !== undefined ? options.include : [];
+  if (!Array.isArray(inc) || inc.some((d) => typeof d !== 'string')) {
+    throw new FbeError('options.include must be an array of directory names',
+      { status: codes.FBE_ERR_ARGUMENT });
+  }
+  return inc;
+}
+
+function fromNative(result) {
+  if (result.errors) {
+    const first = result.errors[0];
+    throw new FbeError(first ? first.text : 'the schema does not load',
+      { status: codes.FBE_ERR_SCHEMA, diagnostics: result.errors.map((d) => d.text) });
+  }
+  return new Schema(result);
+}
+
+function checkString(v, what) {
+  if (typeof v !== 'string') {
+    throw new FbeError(`${what} must be a string`, { status: codes.FBE_ERR_ARGUMENT });
+  }
+}
+
+/** Loads a .fbe file and its imports (looked up next to it, then in options.include). */
+function load(path, options) {
+  checkString(path, 'the schema path');
+  return fromNative(native.loadFile(path, includes(options)));
+}
+
+/** Loads a schema from text; options.name names it in diagnostics (its directory is
+ * searched for imports). */
+function loadString(text, options) {
+  checkString(text, 'the schema text');
+  const name = options && options.name !== undefined ? options.name : '<string>';
+  checkString(name, 'options.name');
+  return fromNative(native.loadString(text, name, includes(options)));
+}
+
+/** Loads package NAME from NAME.fbe on the include directories. */
+function loadPackage(name, options) {
+  checkString(name, 'the package name');
+  return fromNative(native.loadPackage(name, includes(options)));
+}
+
+module.exports = { Schema, load, loadString, loadPackage, INFO };

@@ -1,0 +1,305 @@
+'use strict';
+// Every error path: each throws an FbeError (a subclass of Error) with a status code,
+// the value path and the byte offset where they apply; nothing crashes the process.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { fbe, schemas, conformance, proto, test: testSchema, account } = require('./helpers');
+
+const { FbeError, codes } = fbe;
+
+/** Asserts fn throws an FbeError with the given code (and path/offset when given). */
+function throwsFbe(fn, code, pathOrRe, offset) {
+  let err;
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err, 'expected an error');
+  assert.ok(err instanceof FbeError, `expected an FbeError, got ${err && err.stack}`);
+  assert.ok(err instanceof Error);
+  assert.equal(err.name, 'FbeError');
+  assert.equal(err.code, code, err.message);
+  assert.equal(err.status, codes[code]);
+  if (typeof pathOrRe === 'string') assert.equal(err.path, pathOrRe, err.message);
+  else if (pathOrRe) assert.match(err.message, pathOrRe);
+  if (offset !== undefined) assert.equal(err.offset, offset, err.message);
+  return err;
+}
+
+test('FbeError: fields, message format, codes from the core table', () => {
+  assert.equal(codes.FBE_OK, 0);
+  assert.equal(codes.FBE_ERR_MALFORMED, 7);
+  assert.ok(Object.isFrozen(codes));
+  const e = new FbeError('bad', { status: codes.FBE_ERR_RANGE, path: 'a.b', offset: 3 });
+  assert.equal(e.message, "bad at 'a.b' (offset 3)");
+  assert.equal(e.reason, 'bad');
+  assert.equal(e.code, 'FBE_ERR_RANGE');
+  assert.equal(new FbeError('x').offset, null);
+  assert.ok(e.stack.includes('FbeError'));
+});
+
+test('wrong JavaScript types, with the field path', () => {
+  const s = testSchema();
+  const { StructSimple: S } = s;
+  const cases = [
+    [{ f1: 1 }, 'f1'], [{ f1: 'true' }, 'f1'], [{ id: '1' }, 'id'], [{ id: null }, 'id'],
+    [{ f3: {} }, 'f3'], [{ f5: 'ab' }, 'f5'], [{ f5: 5n ** 30n }, 'f5'], [{ f21: 'x' }, 'f21'],
+    [{ f23: {} }, 'f23'], [{ f25: 'x' }, 'f25'], [{ f27: null }, 'f27'], [{ f29: {} }, 'f29'],
+    [{ f31: 5 }, 'f31'], [{ f31: null }, 'f31'], [{ f33: 'now' }, 'f33'], [{ f36: 5 }, 'f36'],
+    [{ f39: {} }, 'f39'], [{ f39: true }, 'f39'], [{ f41: 5 }, 'f41'], [{ f41: { id: 'x' } }, 'f41.id'],
+    [{ f44: { orders: [{}, { symbol: 1 }] } }, 'f44.orders[1].symbol'], [{ f44: { orders: 5 } }, 'f44.orders'],
+    [{ f44: { orders: [null] } }, 'f44.orders[0]'], [{ f42: null }, 'f42'],
+  ];
+  for (const [init, where] of cases) {
+    const err = (() => {
+      try {
+        s.encode('StructSimple', { ...init });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    assert.ok(err instanceof FbeError, `${JSON.stringify(init, (k, v) => (typeof v === 'bigint' ? `${v}n` : v))} did not throw`);
+    assert.ok(err.code === 'FBE_ERR_TYPE' || err.code === 'FBE_ERR_RANGE', err.message);
+    assert.equal(err.path, where, err.message);
+  }
+  throwsFbe(() => new S({ f31: 5 }).encode(), 'FBE_ERR_TYPE', 'f31');
+  throwsFbe(() => s.encode('StructSimple', 5), 'FBE_ERR_TYPE', '');
+  throwsFbe(() => s.encode('StructSimple', null), 'FBE_ERR_TYPE', '');
+  throwsFbe(() => new S(5), 'FBE_ERR_TYPE', '');
+  const bytes = s.StructBytes;
+  throwsFbe(() => new bytes({ f1: 'abc' }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new bytes({ f1: [1, 2] }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new bytes({ f2: 5 }).encode(), 'FBE_ERR_TYPE', 'f2');
+  throwsFbe(() => new s.StructArray({ f1: [1] }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new s.StructArray({ f1: [1, 'x'] }).encode(), 'FBE_ERR_TYPE', 'f1[1]');
+  throwsFbe(() => new s.StructVector({ f1: new Set([1]) }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new s.StructVector({ f2: [1, 'x'] }).encode(), 'FBE_ERR_TYPE', 'f2[1]');
+  throwsFbe(() => new s.StructVector({ f9: [{}, { f41: { side: 'up' } }] }).encode(), 'FBE_ERR_RANGE', 'f9[1].f41.side');
+  throwsFbe(() => new s.StructSet({ f1: 5 }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new s.StructSet({ f1: new Set([1, 'x']) }).encode(), 'FBE_ERR_TYPE', 'f1[1]');
+  throwsFbe(() => new s.StructMap({ f1: 5 }).encode(), 'FBE_ERR_TYPE', 'f1');
+  throwsFbe(() => new s.StructMap({ f1: { 1: 2 } }).encode(), 'FBE_ERR_TYPE', /f1/);
+  throwsFbe(() => new s.StructMap({ f1: [[1, 2], [3]] }).encode(), 'FBE_ERR_TYPE', 'f1[1]');
+  throwsFbe(() => new s.StructMap({ f1: new Map([[1, 'x']]) }).encode(), 'FBE_ERR_TYPE', 'f1[0]');
+  throwsFbe(() => new s.StructHash({ f1: new Map([[1, 1]]) }).encode(), 'FBE_ERR_TYPE', 'f1[0]');
+  throwsFbe(() => new s.StructHashEx({ f1: new Map([[5, null]]) }).encode(), 'FBE_ERR_TYPE', 'f1[0]');
+});
+
+test('numbers out of range for their field', () => {
+  const s = testSchema();
+  const cases = [
+    ['f3', 256], ['f3', -1], ['f5', 256], ['f7', -1], ['f7', 2 ** 32], ['f9', 128], ['f9', -129],
+    ['f11', 256], ['f13', 32768], ['f15', 65536], ['f15', -1], ['f17', 2 ** 31], ['f17', -(2 ** 31) - 1],
+    ['f19', 2 ** 32], ['f19', -1], ['f17', 1.5], ['f17', NaN], ['f17', Infinity],
+    ['f21', 2n ** 63n], ['f21', -(2n ** 63n) - 1n], ['f23', -1n], ['f23', 2n ** 64n], ['f21', 1.5],
+    ['f25', 1e39], ['f25', -1e300], ['f29', '1e40'], ['f29', 'abc'], ['f29', Infinity], ['f33', -1n],
+    ['f33', new Date(NaN)], ['f36', 'not-a-uuid'], ['f39', 256], ['f39', -1], ['f39', 'nope'], ['f43', 'good|nope'],
+    ['f43', 256], ['f5', 'ф'],
+  ];
+  for (const [field, value] of cases) {
+    let err = null;
+    try {
+      s.encode('StructSimple', { [field]: value });
+    } catch (e) {
+      err = e;
+    }
+    assert.ok(err instanceof FbeError, `${field} = ${String(value)} did not throw`);
+    assert.ok(['FBE_ERR_RANGE', 'FBE_ERR_TYPE'].includes(err.code), err.message);
+    assert.equal(err.path, field, err.message);
+  }
+  // edges that fit
+  const ok = { f3: 255, f9: -128, f13: -32768, f16: 65535, f17: -(2 ** 31), f19: 2 ** 32 - 1,
+    f21: -(2n ** 63n), f23: 2n ** 64n - 1n, f25: 3.4028234663852886e38, f27: -0, f33: 2n ** 64n - 1n };
+  const back = s.StructSimple.decode(s.encode('StructSimple', ok));
+  for (const [k, v] of Object.entries(ok)) assert.ok(Object.is(back[k], v), k);
+  throwsFbe(() => new s.StructNested({ f1006: 2n ** 64n }).encode(), 'FBE_ERR_RANGE', 'f1006');
+  throwsFbe(() => new s.StructNested({ f1006: 'FLAG_VALUE_1|NOPE' }).encode(), 'FBE_ERR_RANGE', 'f1006');
+});
+
+test('malformed bytes: decode and verify report the offset, never crash', () => {
+  const s = proto();
+  const bytes = account(s).encode();
+  throwsFbe(() => s.Account.decode(Buffer.alloc(0)), 'FBE_ERR_MALFORMED', '', 0);
+  throwsFbe(() => s.Account.decode(bytes.subarray(0, 100)), 'FBE_ERR_MALFORMED', /offset/);
+  const wrongType = Buffer.from(bytes);
+  wrongType.writeUInt32LE(99, 12);
+  throwsFbe(() => s.Account.validate(wrongType), 'FBE_ERR_MALFORMED', /type/);
+  assert.equal(s.Account.decode(wrongType, { verify: false }).id, 1, 'decode alone does not check the root type id');
+  throwsFbe(() => s.Account.decode(bytes, { final: true }), 'FBE_ERR_MALFORMED');
+  // every truncation and every single-byte corruption of both models
+  for (const final of [false, true]) {
+    const good = account(s).encode({ final });
+    for (let n = 0; n < good.length; n++) {
+      const cut = good.subarray(0, n);
+      assert.equal(s.Account.verify(cut, { final }), false);
+      assert.throws(() => s.Account.decode(cut, { final }), FbeError);
+      try {
+        s.Account.decode(cut, { final, verify: false });
+      } catch (e) {
+        assert.ok(e instanceof FbeError);
+      }
+    }
+    for (let i = 0; i < good.length; i++) {
+      const bad = Buffer.from(good);
+      bad[i] ^= 0xa5;
+      for (const verify of [true, false]) {
+        try {
+          s.Account.decode(bad, { final, verify });
+        } catch (e) {
+          assert.ok(e instanceof FbeError, e.message);
+        }
+      }
+    }
+  }
+  // random garbage
+  let seed = 12345;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed;
+  };
+  const t = testSchema();
+  for (let i = 0; i < 2000; i++) {
+    const buf = Buffer.alloc(rnd() % 300);
+    for (let j = 0; j < buf.length; j++) buf[j] = rnd() & 0xff;
+    if (buf.length >= 8) buf.writeUInt32LE(buf.length, 0);
+    for (const T of [t.StructSimple, t.StructOptional, t.StructHashEx, t.StructMap]) {
+      for (const final of [false, true]) {
+        try {
+          T.decode(buf, { final, verify: false });
+        } catch (e) {
+          assert.ok(e instanceof FbeError, e.message);
+        }
+      }
+    }
+  }
+  // the malformed conformance records, decoded without verify
+  const lines = fs.readFileSync(path.join(conformance, 'malformed.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const schemasByPkg = {};
+  for (const line of lines) {
+    const r = JSON.parse(line);
+    const schema = schemasByPkg[r.schema] || (schemasByPkg[r.schema] = fbe.loadPackage(r.schema, { include: [schemas] }));
+    const b = Buffer.from(r.hex, 'hex');
+    const final = r.format === 'final';
+    assert.equal(schema.verify(r.type, b, { final }), false, r.id);
+    assert.throws(() => schema.decode(r.type, b, { final }),
+      (err) => err instanceof FbeError && ['FBE_ERR_MALFORMED', 'FBE_ERR_LIMIT'].includes(err.code), r.id);
+    try {
+      schema.decode(r.type, b, { final, verify: false });
+    } catch (e) {
+      assert.ok(e instanceof FbeError);
+      assert.equal(typeof e.offset === 'number' || e.offset === null, true);
+    }
+  }
+});
+
+test('bad inputs to decode/verify', () => {
+  const s = proto();
+  for (const bad of ['abc', 5, null, undefined, {}, [1, 2]]) {
+    throwsFbe(() => s.Account.decode(bad), 'FBE_ERR_TYPE');
+    throwsFbe(() => s.Account.verify(bad), 'FBE_ERR_TYPE');
+  }
+});
+
+test('schemas that do not load, unknown names, bad options', () => {
+  const e = throwsFbe(() => fbe.load(path.join(schemas, 'nope.fbe')), 'FBE_ERR_SCHEMA');
+  assert.ok(e.diagnostics.length >= 1);
+  const syntax = throwsFbe(() => fbe.loadString('package x\nstruct A { int33 a; }', { name: 'x.fbe' }), 'FBE_ERR_SCHEMA');
+  assert.match(syntax.message, /^x\.fbe:2:\d+: /);
+  throwsFbe(() => fbe.loadString('package x\nimport nothere\n'), 'FBE_ERR_SCHEMA', /nothere/);
+  throwsFbe(() => fbe.loadPackage('nothere', { include: [schemas] }), 'FBE_ERR_SCHEMA');
+  throwsFbe(() => fbe.load(5), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => fbe.load('x.fbe', { include: 'schemas' }), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => fbe.load('x.fbe', { include: [5] }), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => fbe.loadString(null), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => fbe.loadString('package x', { name: 5 }), 'FBE_ERR_ARGUMENT');
+  const s = proto();
+  throwsFbe(() => s.encode('Nope', {}), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => s.decode('State', Buffer.alloc(8)), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => s.struct('State'), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => s.enum('Account'), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => s.encode(proto().Account, {}), 'FBE_ERR_NOT_FOUND', /Account/);
+});
+
+test('JSON errors name the text offset and the path', () => {
+  const s = proto();
+  throwsFbe(() => s.Account.fromJsonString('{"id": "x"}'), 'FBE_ERR_TYPE', 'id', 7);
+  throwsFbe(() => s.Account.fromJsonString('{"id": 1,'), 'FBE_ERR_JSON');
+  throwsFbe(() => s.Account.fromJsonString('{"orders": [{"id": 99999999999}]}'), 'FBE_ERR_RANGE', 'orders[0].id');
+  throwsFbe(() => s.Account.fromJsonString(5), 'FBE_ERR_TYPE');
+  throwsFbe(() => new s.Account({ name: 5 }).toJsonString(), 'FBE_ERR_TYPE', 'name');
+});
+
+test('enum lookups', () => {
+  const s = proto();
+  throwsFbe(() => s.OrderSide.parse('up'), 'FBE_ERR_RANGE');
+  throwsFbe(() => s.State.parse('good|nope'), 'FBE_ERR_RANGE');
+});
+
+test('protocol errors', () => {
+  const s = proto();
+  throwsFbe(() => new fbe.Sender({}), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => new fbe.Sender(s, { package: 'nope' }), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => new fbe.Sender(s, { package: 5 }), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => new fbe.Sender(s, { write: 5 }), 'FBE_ERR_ARGUMENT');
+  throwsFbe(() => new fbe.Receiver(s, { package: 'nope' }), 'FBE_ERR_NOT_FOUND');
+  throwsFbe(() => new fbe.Receiver(s, { onMessage: 5 }), 'FBE_ERR_ARGUMENT');
+  const sender = new fbe.Sender(s);
+  throwsFbe(() => sender.send(account(s)), 'FBE_ERR_TYPE', /not a message/);
+  throwsFbe(() => sender.send({ body: {} }), 'FBE_ERR_TYPE');
+  throwsFbe(() => sender.send(new (testSchema().OrderMessage)()), 'FBE_ERR_TYPE', /this schema/);
+  throwsFbe(() => sender.send('OrderMessage', { body: { id: 'x' } }), 'FBE_ERR_TYPE', 'body.id');
+  const receiver = new fbe.Receiver(s);
+  throwsFbe(() => receiver.feed('abc'), 'FBE_ERR_TYPE');
+  const frame = sender.send(new s.OrderMessage());
+  const bad = Buffer.concat([frame, frame]);
+  bad.writeUInt32LE(4, frame.length); // second frame: a size under the minimum
+  let got = 0;
+  receiver.on('message', () => got++);
+  const e = throwsFbe(() => receiver.feed(bad), 'FBE_ERR_MALFORMED');
+  assert.equal(e.offset, frame.length, 'the stream offset of the bad frame');
+  assert.equal(got, 1, 'the message before it was delivered');
+  assert.equal(receiver.pending, 0, 'the receiver starts afresh');
+  receiver.feed(frame);
+  assert.equal(got, 2);
+});
+
+test('a handler that throws stops the feed; the next feed goes on', () => {
+  const s = proto();
+  const sender = new fbe.Sender(s);
+  const frames = Buffer.concat([1, 2, 3].map((id) => sender.send(new s.OrderMessage({ body: { id } }))));
+  const seen = [];
+  const receiver = new fbe.Receiver(s, {
+    onMessage: (m) => {
+      seen.push(m.body.id);
+      if (m.body.id === 2) throw new Error('handler failed');
+    },
+  });
+  assert.throws(() => receiver.feed(frames), /handler failed/);
+  assert.deepEqual(seen, [1, 2]);
+  assert.ok(receiver.pending > 0, 'the third frame waits');
+  assert.equal(receiver.feed(Buffer.alloc(0)), 1);
+  assert.deepEqual(seen, [1, 2, 3]);
+  const nested = new fbe.Receiver(s, { onMessage: () => nested.feed(Buffer.alloc(0)) });
+  assert.throws(() => nested.feed(frames), /own message handler/);
+});
+
+test('cyclic and too deeply nested values are errors, not crashes', () => {
+  const s = fbe.loadString('package r\nstruct Node { int32 v; Node? next; Node[] kids; }');
+  const a = { v: 1, next: null };
+  a.next = a;
+  const e = throwsFbe(() => s.encode('Node', a), 'FBE_ERR_LIMIT');
+  assert.ok(e.path.length < 1000, 'the path stays short');
+  const b = { v: 1, kids: [] };
+  b.kids.push(b);
+  throwsFbe(() => s.encode('Node', b), 'FBE_ERR_LIMIT');
+  let deep = { v: 0 };
+  for (let i = 0; i < 300; i++) deep = { v: i, next: deep };
+  throwsFbe(() => s.encode('Node', deep), 'FBE_ERR_LIMIT', /nested deeper than 256/);
+  let ok = { v: 0 };
+  for (let i = 0; i < 200; i++) ok = { v: i, kids: [ok] };
+  assert.equal(s.Node.decode(s.encode('Node', ok)).kids[0].kids[0].v, 197);
+});

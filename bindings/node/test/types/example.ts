@@ -1,0 +1,157 @@
+// Type test (tsc --noEmit -p test/types): every public call of index.d.ts, and
+// `@ts-expect-error` lines that prove wrong uses are rejected. Not run, only checked.
+import { PassThrough } from 'stream';
+import * as fbe from 'fbe';
+import {
+  FbeError, Schema, Sender, Receiver, Struct, Enum, StructClass, Instance, EnumObject, codes,
+  FieldInfo, TypeInfo, PackageInfo, Bytes, JsonValue, Kind, StatusName,
+} from 'fbe';
+
+// ---- loading
+const schema: Schema = fbe.load('schemas/proto.fbe', { include: ['schemas'] });
+const fromText: Schema = fbe.loadString('package t\nstruct T { int32 a; }', { name: 't.fbe', include: [] });
+const byPackage: Schema = fbe.loadPackage('proto', { include: ['schemas'] });
+const root: string = schema.root;
+const packages: readonly PackageInfo[] = schema.packages;
+const firstImports: readonly string[] = packages[0].imports;
+const warnings: readonly string[] = schema.warnings;
+const names: string[] = schema.names();
+const version: string = fbe.version;
+// @ts-expect-error the path is a string
+fbe.load(42);
+// @ts-expect-error include is a list of directories
+fbe.load('x.fbe', { include: 'schemas' });
+// @ts-expect-error no such option
+fbe.loadString('package t', { nmae: 'x' });
+// @ts-expect-error a package name is needed
+fbe.loadPackage();
+
+// ---- struct classes: destructured (untyped) and typed through schema.struct<T>()
+const { Account, Balance, State } = schema;
+const acc = new Account({ id: 1, name: 'Test', state: State.good, wallet: new Balance({ currency: 'USD', amount: 1000 }) });
+const bytes: Buffer = acc.encode();
+const finalBytes: Buffer = acc.encode({ final: true });
+const back = Account.decode(bytes);
+const ok: boolean = Account.verify(bytes);
+const text: string = back.toJsonString();
+const same = Account.fromJsonString(text);
+const plainBytes: Buffer = schema.encode('Account', { id: 1, name: 'Test' });
+
+interface BalanceFields { currency: string; amount: number }
+interface OrderFields { id: number; symbol: string; side: number; type: number; price: number; volume: number }
+interface AccountFields {
+  id: number; name: string; state: number; wallet: BalanceFields; asset: BalanceFields | null; orders: OrderFields[];
+}
+const TypedAccount: StructClass<AccountFields> = schema.struct<AccountFields>('Account');
+const typed: Instance<AccountFields> = new TypedAccount({ id: 2, name: 'Typed', asset: null });
+const id: number = typed.id;
+const orders: OrderFields[] = typed.orders;
+const typedBack: Instance<AccountFields> = TypedAccount.decode(typed.encode(), { final: false, verify: true });
+const size: number = TypedAccount.validate(new Uint8Array(typed.encode()));
+const fromArrayBuffer = TypedAccount.decode(new ArrayBuffer(8) as Bytes);
+const fields: readonly FieldInfo[] = TypedAccount.fields;
+const fieldType: TypeInfo = fields[0].type;
+const kind: Kind = fieldType.kind;
+const meta: [string, string, string, number, boolean] =
+  [TypedAccount.typeName, TypedAccount.fullName, TypedAccount.packageName, TypedAccount.typeId, TypedAccount.isMessage];
+const equal: boolean = typed.equals(typedBack);
+const str: string = typed.toString();
+const json: { [field: string]: JsonValue } = typed.toJSON();
+const copy: Instance<AccountFields> = typed.clone();
+const isStruct: boolean = typed instanceof Struct;
+const pretty: string = typed.toJsonString({ pretty: true });
+// @ts-expect-error id is a number
+new TypedAccount({ id: 'one' });
+// @ts-expect-error no such field
+new TypedAccount({ idd: 1 });
+// @ts-expect-error decode takes bytes
+TypedAccount.decode('not bytes');
+// @ts-expect-error final is a boolean
+typed.encode({ final: 'yes' });
+// @ts-expect-error pretty is a boolean
+typed.toJsonString({ pretty: 1 });
+// @ts-expect-error verify returns a boolean, not a size
+const wrongSize: number = TypedAccount.verify(typed.encode());
+// @ts-expect-error the struct class is not callable without new
+TypedAccount({ id: 1 });
+
+// ---- schema-level calls
+const decoded = schema.decode('Account', bytes, { final: false });
+const verified: boolean = schema.verify(TypedAccount, bytes);
+const modelSize: number = schema.validate('Account', bytes);
+const jsonText: string = schema.toJsonString('Account', { id: 3 }, { pretty: false });
+const fromJson = schema.fromJsonString('Account', jsonText);
+const byName = schema.get('proto.Account');
+// @ts-expect-error the value to encode is an object
+schema.encode('Account', 5);
+// @ts-expect-error options are an object
+schema.decode('Account', bytes, true);
+
+// ---- enums and flags
+const StateTyped: EnumObject<'good' | 'bad', number> = schema.enum<'good' | 'bad'>('State');
+const good: number = StateTyped.good;
+const goodName: string | undefined = StateTyped.nameOf(good);
+const formatted: string = StateTyped.format(6);
+const parsed: number = StateTyped.parse('initialized|calculated');
+const has: boolean = StateTyped.has(6, 2);
+const entries: Array<[string, number]> = StateTyped.entries();
+const enumMeta: [string, string, boolean] = [StateTyped.name, StateTyped.fullName, StateTyped.isFlags];
+const isEnum: boolean = StateTyped instanceof Enum;
+const Big = schema.enum<'FLAG_VALUE_1', bigint>('FlagsTyped');
+const bigValue: bigint = Big.FLAG_VALUE_1;
+// @ts-expect-error no such member
+StateTyped.ugly;
+// @ts-expect-error nameOf takes a value
+StateTyped.nameOf('good');
+// @ts-expect-error members are read-only
+StateTyped.good = 1;
+
+// ---- errors
+try {
+  Account.decode(Buffer.alloc(3));
+} catch (e) {
+  if (e instanceof FbeError) {
+    const path: string = e.path;
+    const offset: number | null = e.offset;
+    const code: StatusName | 'FBE_ERR_UNKNOWN' = e.code;
+    const status: number = e.status;
+    const reason: string = e.reason;
+    const diagnostics: string[] | undefined = e.diagnostics;
+    const isError: boolean = e instanceof Error;
+    const malformed: boolean = status === codes.FBE_ERR_MALFORMED;
+    // @ts-expect-error offset may be null
+    const n: number = e.offset;
+    // @ts-expect-error no such status name
+    codes.FBE_ERR_NOPE;
+  }
+}
+
+// ---- protocol
+const frames: Buffer[] = [];
+const sender = new Sender(schema, { package: 'proto', final: false, write: (frame: Buffer) => frames.push(frame) });
+const toStream = new Sender(schema, { write: new PassThrough() });
+const frame: Buffer = sender.send(new schema.OrderMessage({ body: { id: 1 } }));
+const frame2: Buffer = sender.send('OrderMessage', { body: { id: 2 } });
+const sent: number = sender.bytes;
+const senderInfo: [Schema, string, boolean] = [sender.schema, sender.package, sender.final];
+const receiver = new Receiver(schema, { final: false, onMessage: (message: Instance, typeName: string) => void message });
+receiver.on('message', (message, typeName) => void typeName);
+receiver.on('error', (error: FbeError) => void error.offset);
+const delivered: number = receiver.feed(Buffer.concat(frames));
+receiver.reset();
+const counts: number[] = [receiver.pending, receiver.received, receiver.skipped];
+receiver.attach(new PassThrough());
+new PassThrough().pipe(receiver.writable());
+// @ts-expect-error the schema comes first
+new Sender({ package: 'proto' });
+// @ts-expect-error write is a function or a stream
+new Sender(schema, { write: 5 });
+// @ts-expect-error feed takes bytes
+receiver.feed('frames');
+// @ts-expect-error send needs a message, or a type name and a value
+sender.send('OrderMessage');
+
+void [fromText, byPackage, root, firstImports, warnings, names, version, finalBytes, ok, same, plainBytes, id,
+  orders, size, fromArrayBuffer, meta, equal, str, json, copy, isStruct, pretty, decoded, verified, modelSize,
+  fromJson, byName, goodName, formatted, parsed, has, entries, enumMeta, isEnum, bigValue, frame, frame2, sent,
+  senderInfo, delivered, counts, toStream, wrongSize];
