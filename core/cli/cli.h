@@ -45,5 +45,6 @@ int cmd_conformance(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_compat(int argc, char **argv);
+int cmd_testee(int argc, char **argv);
 
 #endif
