@@ -157,3 +157,22 @@ if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; f
 # in --quick mode.
 stage_begin "node"
 if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
+# The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
+# the extra vectors generated with a fixed seed (twice: the files must be identical) and
+# encoded by the C core; every built testee (c, python, node) runs the public vectors,
+# the malformed buffers, the versioning records and the generated vectors; X encodes,
+# Y decodes, for every pair. Then the runner's own test: broken testees (wrong bytes,
+# wrong values, a crash, a hang) must be caught.
+stage_begin "conformance (matrix)"
+mkdir -p build/conformance
+if python3 tests/conformance/gen/generate.py -o build/conformance/generated.jsonl &&
+   python3 tests/conformance/gen/generate.py -o build/conformance/generated-again.jsonl &&
+   cmp build/conformance/generated.jsonl build/conformance/generated-again.jsonl &&
+   bash ci/conformance.sh tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl \
+     tests/conformance/versioning.jsonl build/conformance/generated.jsonl &&
+   python3 tests/conformance/selftest/test_runner.py build/release/bin/fbe; then
+  stage_end ok
+else
+  stage_end FAILED
+fi

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+'use strict';
+// The Node testee of the cross-language conformance runner: one JSON request per stdin
+// line, one JSON response per stdout line (tests/conformance/README.md): load, encode,
+// decode, verify, stream-encode, stream-decode. A thin loop over the public API of fbe.
+//
+// JSON values are passed to and from the binding as text (never through JSON.parse),
+// so 64-bit integers keep every digit.
+const readline = require('readline');
+const fbe = require('./index.js');
+
+// The raw text of member `name` of the top-level object in `line`, or undefined.
+function rawMember(line, name) {
+  let i = line.indexOf('{') + 1;
+  const skipBlank = () => { while (i < line.length && ' \t\r\n'.includes(line[i])) i++; };
+  const skipString = () => { for (i++; i < line.length; i++) { if (line[i] === '\\') i++; else if (line[i] === '"') { i++; return; } } };
+  const skipValue = () => {
+    skipBlank();
+    if (line[i] === '"') return skipString();
+    if (line[i] === '{' || line[i] === '[') {
+      let depth = 0;
+      for (; i < line.length; i++) {
+        const c = line[i];
+        if (c === '"') { skipString(); i--; continue; }
+        if (c === '{' || c === '[') depth++;
+        else if (c === '}' || c === ']') { depth--; if (depth === 0) { i++; return; } }
+      }
+      return;
+    }
+    while (i < line.length && !',}] \t\r\n'.includes(line[i])) i++;
+  };
+  while (i < line.length) {
+    skipBlank();
+    if (line[i] !== '"') return undefined;
+    const keyStart = i;
+    skipString();
+    const key = JSON.parse(line.slice(keyStart, i));
+    skipBlank();
+    i++; // ':'
+    skipBlank();
+    const start = i;
+    skipValue();
+    if (key === name) return line.slice(start, i);
+    skipBlank();
+    if (line[i] === ',') i++;
+  }
+  return undefined;
+}
+
+let include = [];
+let schemas = new Map();
+
+function schemaFor(pkg) {
+  if (!schemas.has(pkg)) schemas.set(pkg, fbe.loadPackage(pkg, { include }));
+  return schemas.get(pkg);
+}
+const typeOf = (req) => schemaFor(req.package).struct(`${req.package}.${req.type}`);
+const finalOf = (req) => ({ final: req.model === 'final' });
+
+function handle(line) {
+  const req = JSON.parse(line);
+  switch (req.op) {
+    case 'load':
+      include = req.include || [];
+      schemas = new Map();
+      for (const file of req.files || []) fbe.load(file, { include });
+      return '{"ok":true}';
+    case 'encode': {
+      const value = typeOf(req).fromJsonString(rawMember(line, 'json'));
+      return JSON.stringify({ ok: true, hex: value.encode(finalOf(req)).toString('hex') });
+    }
+    case 'decode': {
+      // decode only: the verify request checks validity (a reader of another schema version
+      // reads a sibling type whose root type id differs, FORMAT.md 8)
+      const value = typeOf(req).decode(Buffer.from(req.hex, 'hex'), { ...finalOf(req), verify: false });
+      return `{"ok":true,"json":${value.toJsonString()}}`;
+    }
+    case 'verify': {
+      try {
+        const size = typeOf(req).validate(Buffer.from(req.hex, 'hex'), finalOf(req));
+        return JSON.stringify({ ok: true, valid: true, size });
+      } catch (e) {
+        if (!(e instanceof fbe.FbeError)) throw e;
+        return JSON.stringify({ ok: true, valid: false, reason: e.message });
+      }
+    }
+    case 'stream-encode': {
+      const schema = schemaFor(req.package);
+      const frames = [];
+      const sender = new fbe.Sender(schema, { package: req.package, final: req.model === 'final', write: (f) => frames.push(Buffer.from(f)) });
+      const items = rawItems(rawMember(line, 'messages'));
+      for (const item of items) {
+        const cls = schema.struct(`${JSON.parse(rawMember(item, 'schema'))}.${JSON.parse(rawMember(item, 'type'))}`);
+        sender.send(cls.fromJsonString(rawMember(item, 'json')));
+      }
+      return JSON.stringify({ ok: true, hex: Buffer.concat(frames).toString('hex') });
+    }
+    case 'stream-decode': {
+      const out = [];
+      const receiver = new fbe.Receiver(schemaFor(req.package), {
+        package: req.package,
+        final: req.model === 'final',
+        onMessage: (msg, full) => {
+          const dot = full.lastIndexOf('.');
+          out.push(`{"schema":${JSON.stringify(full.slice(0, dot))},"type":${JSON.stringify(full.slice(dot + 1))},"json":${msg.toJsonString()}}`);
+        },
+      });
+      receiver.feed(Buffer.from(req.hex, 'hex'));
+      return `{"ok":true,"messages":[${out.join(',')}],"pending":${receiver.pending}}`;
+    }
+    default:
+      return JSON.stringify({ ok: false, error: `unknown op ${JSON.stringify(req.op)}` });
+  }
+}
+
+// The raw texts of the elements of a JSON array given as text.
+function rawItems(text) {
+  const items = [];
+  let i = 1, depth = 0, start = 1, inString = false;
+  for (; i < text.length - 1; i++) {
+    const c = text[i];
+    if (inString) { if (c === '\\') i++; else if (c === '"') inString = false; continue; }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { items.push(text.slice(start, i).trim()); start = i + 1; }
+  }
+  const last = text.slice(start, text.length - 1).trim();
+  if (last) items.push(last);
+  return items;
+}
+
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  let response;
+  try {
+    if (JSON.parse(line).op === 'quit') { rl.close(); return; }
+    response = handle(line);
+  } catch (e) {
+    response = JSON.stringify({ ok: false, error: `${e && e.name}: ${e && e.message}` });
+  }
+  process.stdout.write(response + '\n');
+});

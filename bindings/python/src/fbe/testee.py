@@ -1,0 +1,105 @@
+"""python -m fbe.testee: the Python testee of the cross-language conformance runner.
+
+Reads one JSON request per stdin line and writes one JSON response per stdout line
+(the protocol of tests/conformance/README.md): load, encode, decode, verify,
+stream-encode, stream-decode. A thin loop over the public API of the fbe package.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Dict, List
+
+import fbe
+
+
+class Testee:
+    def __init__(self) -> None:
+        self.include: List[str] = []
+        self.schemas: Dict[str, fbe.Schema] = {}
+
+    def schema(self, package: str) -> fbe.Schema:
+        if package not in self.schemas:
+            self.schemas[package] = fbe.load_package(package, include=self.include)
+        return self.schemas[package]
+
+    def type(self, request: Dict[str, Any]) -> Any:
+        package, name = request["package"], request["type"]
+        return self.schema(package)[f"{package}.{name}"]
+
+    @staticmethod
+    def final(request: Dict[str, Any]) -> bool:
+        return bool(request.get("model", "standard") == "final")
+
+    def handle(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        op = request.get("op")
+        if op == "load":
+            self.include = list(request.get("include", []))
+            self.schemas = {}
+            for path in request.get("files", []):
+                fbe.load(path, include=self.include)
+            return {"ok": True}
+        if op == "encode":
+            cls = self.type(request)
+            value = cls.from_json(json.dumps(request["json"], ensure_ascii=False), ordered=True)
+            return {"ok": True, "hex": value.encode(final=self.final(request)).hex()}
+        if op == "decode":
+            cls = self.type(request)
+            value = cls.decode(bytes.fromhex(request["hex"]), final=self.final(request), ordered=True)
+            return {"ok": True, "json": json.loads(value.to_json())}
+        if op == "verify":
+            cls = self.type(request)
+            data = bytes.fromhex(request["hex"])
+            try:
+                valid = cls.verify(data, final=self.final(request))
+                reason = ""
+            except fbe.Error as exc:
+                valid, reason = False, str(exc)
+            if not valid:
+                return {"ok": True, "valid": False, "reason": reason}
+            value = cls.decode(data, final=self.final(request), ordered=True)
+            size = len(value.encode(final=self.final(request)))
+            return {"ok": True, "valid": True, "size": size}
+        if op == "stream-encode":
+            package = request["package"]
+            schema = self.schema(package)
+            out = bytearray()
+            sender = schema.sender(out.extend, package=package, final=self.final(request))
+            for item in request["messages"]:
+                cls = schema[f"{item['schema']}.{item['type']}"]
+                sender.send(cls.from_json(json.dumps(item["json"], ensure_ascii=False), ordered=True))
+            return {"ok": True, "hex": bytes(out).hex()}
+        if op == "stream-decode":
+            package = request["package"]
+            received: List[Any] = []
+            receiver = self.schema(package).receiver(received.append, package=package,
+                                                     final=self.final(request), ordered=True)
+            receiver.feed(bytes.fromhex(request["hex"]))
+            messages = []
+            for msg in received:
+                full = type(msg).__fbe_name__
+                pkg, _, name = full.rpartition(".")
+                messages.append({"schema": pkg, "type": name, "json": json.loads(msg.to_json())})
+            return {"ok": True, "messages": messages, "pending": receiver.pending}
+        return {"ok": False, "error": f"unknown op {op!r}"}
+
+
+def main() -> int:
+    testee = Testee()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if request.get("op") == "quit":
+                break
+            response = testee.handle(request)
+        except Exception as exc:  # every failure is an error response, never a crash
+            response = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

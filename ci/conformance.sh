@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# ci/conformance.sh [FILE.jsonl...]: the cross-language conformance matrix
+# (tests/conformance/README.md). Builds whatever is needed — the fbe tool
+# (build/release), the Python package into build/python/venv, the Node addon — registers
+# every testee that is built (c, python, node; more from FBE_EXTRA_TESTEES, lines of
+# NAME=COMMAND), and runs tests/conformance/runner over the given vectors files
+# (default: tests/conformance/vectors.jsonl). Prints the matrix; exits non-zero when a
+# check failed or the C testee could not be built. Works from any directory.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+files=("$@")
+((${#files[@]})) || files=(tests/conformance/vectors.jsonl)
+
+testees=()
+
+# c: the fbe tool
+if [[ ! -f build/release/CMakeCache.txt ]]; then
+  cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFBE_BUILD_CLI=ON >/dev/null
+fi
+cmake --build build/release -j"$jobs" --target fbe >/dev/null
+testees+=(--testee "c=$repo/build/release/bin/fbe testee")
+
+# python: the package installed (from this tree) into build/python/venv
+py=build/python/venv/bin/python
+if [[ ! -x $py ]] && command -v python3 >/dev/null; then
+  python3 -m venv build/python/venv >/dev/null 2>&1 || true
+fi
+if [[ -x $py ]] && $py -m pip install -q ./bindings/python >/dev/null 2>&1; then
+  testees+=(--testee "python=$repo/$py -m fbe.testee")
+else
+  echo "conformance: the Python package could not be built; no python testee" >&2
+fi
+
+# node: the addon built by npm ci (the package's install script)
+if command -v node >/dev/null; then
+  if [[ ! -f bindings/node/build/Release/fbe.node ]] && command -v npm >/dev/null; then
+    (cd bindings/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) || true
+  fi
+  if [[ -f bindings/node/build/Release/fbe.node ]]; then
+    testees+=(--testee "node=node $repo/bindings/node/testee.js")
+  else
+    echo "conformance: the Node addon could not be built; no node testee" >&2
+  fi
+fi
+
+# outside implementations
+while IFS= read -r spec; do
+  [[ -n $spec ]] && testees+=(--testee "$spec")
+done <<<"${FBE_EXTRA_TESTEES:-}"
+
+exec python3 tests/conformance/runner "${testees[@]}" "${files[@]}"
