@@ -81,15 +81,11 @@ static void put_type(text *t, const fbe_type *ty, const fbe_package *root) {
   }
 }
 
-static int is_signed_kind(fbe_kind k) {
-  return k == FBE_KIND_INT8 || k == FBE_KIND_INT16 || k == FBE_KIND_INT32 || k == FBE_KIND_INT64;
-}
-
 /* An enum/flags number: flags in hex, enums in the signedness of their base. */
 static void put_number(text *t, const fbe_enum *e, uint64_t v) {
   if (e->is_flags)
     put(t, "0x%" PRIx64, v);
-  else if (is_signed_kind(e->base))
+  else if (fbe_kind_is_signed(e->base))
     put(t, "%" PRId64, (int64_t)v);
   else
     put(t, "%" PRIu64, v);
@@ -162,7 +158,7 @@ static void put_default(text *t, const fbe_default *d, const fbe_type *type) {
             return;
           }
         put_number(t, e, d->u);
-      } else if (is_signed_kind(ty->kind)) {
+      } else if (fbe_kind_is_signed(ty->kind)) {
         put(t, "%" PRId64, (int64_t)d->u);
       } else {
         put(t, "%" PRIu64, d->u);

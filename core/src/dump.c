@@ -179,10 +179,6 @@ static int add(dumper *d, uint64_t off, uint64_t len, const char *sep, const cha
 
 /* ------------------------------------------------------------ values */
 
-static int is_signed(fbe_kind k) {
-  return k == FBE_KIND_INT8 || k == FBE_KIND_INT16 || k == FBE_KIND_INT32 || k == FBE_KIND_INT64;
-}
-
 /* The integer in a slot of kind k: zero-extended; *bits receives its width. */
 static uint64_t load_int(fbe_kind k, const uint8_t *s, unsigned *bits) {
   switch (k) {
@@ -388,7 +384,7 @@ static void scalar_text(const fbe_type *t, const uint8_t *s, char *out, size_t c
     return;
   }
   char num[32];
-  int_text(u, bits, is_signed(t->wire), num, sizeof num);
+  int_text(u, bits, fbe_kind_is_signed(t->wire), num, sizeof num);
   if (t->kind == FBE_KIND_ENUM && t->enm) {
     enum_names(t->enm, u, mask_of(bits), names, sizeof names);
     snprintf(out, cap, "%s%s", num, names);

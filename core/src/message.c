@@ -257,25 +257,11 @@ fbe_status fbe_ref_clear(fbe_ref r) {
 
 static int is_integer_like(fbe_kind w) { return w <= FBE_KIND_UINT64 || w == FBE_KIND_TIMESTAMP; }
 
-static int is_signed(fbe_kind w) {
-  return w == FBE_KIND_INT8 || w == FBE_KIND_INT16 || w == FBE_KIND_INT32 || w == FBE_KIND_INT64;
-}
-
-/* Bit width of an integer-like kind. */
-static unsigned width(fbe_kind w) {
-  switch (w) {
-    case FBE_KIND_BOOL: return 1;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8: return 8;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16: return 16;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: return 32;
-    default: return 64;
-  }
-}
 
 fbe_status fbe_ref_get_int(fbe_ref r, int64_t *out) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
   uint64_t v = fbe_scalar_load(r.type->wire, r.slot);
-  if (!is_signed(r.type->wire) && v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
+  if (!fbe_kind_is_signed(r.type->wire) && v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
   *out = (int64_t)v;
   return FBE_OK;
 }
@@ -283,7 +269,7 @@ fbe_status fbe_ref_get_int(fbe_ref r, int64_t *out) {
 fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
   uint64_t v = fbe_scalar_load(r.type->wire, r.slot);
-  if (is_signed(r.type->wire) && (int64_t)v < 0) return FBE_ERR_RANGE;
+  if (fbe_kind_is_signed(r.type->wire) && (int64_t)v < 0) return FBE_ERR_RANGE;
   *out = v;
   return FBE_OK;
 }
@@ -291,8 +277,8 @@ fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out) {
 fbe_status fbe_ref_set_int(fbe_ref r, int64_t v) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
   fbe_kind w = r.type->wire;
-  unsigned bits = width(w);
-  if (is_signed(w)) {
+  unsigned bits = fbe_kind_bits(w);
+  if (fbe_kind_is_signed(w)) {
     if (bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v >= ((int64_t)1 << (bits - 1))))
       return FBE_ERR_RANGE;
   } else if (v < 0 || (bits < 64 && (uint64_t)v >> bits)) {
@@ -304,11 +290,11 @@ fbe_status fbe_ref_set_int(fbe_ref r, int64_t v) {
 
 fbe_status fbe_ref_set_uint(fbe_ref r, uint64_t v) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
-  if (is_signed(r.type->wire)) {
+  if (fbe_kind_is_signed(r.type->wire)) {
     if (v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
     return fbe_ref_set_int(r, (int64_t)v);
   }
-  unsigned bits = width(r.type->wire);
+  unsigned bits = fbe_kind_bits(r.type->wire);
   if (bits < 64 && v >> bits) return FBE_ERR_RANGE;
   fbe_scalar_store(r.type->wire, r.slot, v);
   return FBE_OK;

@@ -50,19 +50,6 @@ static int too_deep(pf_enc *c) {
   return -1;
 }
 
-static int is_signed(fbe_kind w) {
-  return w == FBE_KIND_INT8 || w == FBE_KIND_INT16 || w == FBE_KIND_INT32 || w == FBE_KIND_INT64;
-}
-
-static unsigned width(fbe_kind w) {
-  switch (w) {
-    case FBE_KIND_BOOL: return 1;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8: return 8;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16: return 16;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: return 32;
-    default: return 64;
-  }
-}
 
 /* An integer of kind `wire` (range-checked) from a Python int, or anything with
  * __index__ that is not a float. */
@@ -80,8 +67,8 @@ static int get_int(pf_enc *c, PyObject *v, fbe_kind wire, const char *label, uin
     rc = -1;
     goto done;
   }
-  unsigned bits = width(wire);
-  if (is_signed(wire)) {
+  unsigned bits = fbe_kind_bits(wire);
+  if (fbe_kind_is_signed(wire)) {
     if (overflow || (bits < 64 && (x < -(1LL << (bits - 1)) || x >= (1LL << (bits - 1))))) {
       rc = range_error(c, num, label);
       goto done;
