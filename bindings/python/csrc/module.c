@@ -668,6 +668,18 @@ static PyObject *encode_impl(const pf_struct *si, PyObject *value, int final) {
   return out;
 }
 
+/* The Python object for a decoded message (a new reference), or NULL with the error
+ * raised. */
+static PyObject *message_object(const pf_struct *si, PyTypeObject *cls, fbe_msg *m, int ordered) {
+  pf_dec c;
+  c.ordered = ordered;
+  c.err.code = 0;
+  c.err.offset = FBE_NO_OFFSET;
+  PyObject *out = pf_get_struct(&c, si, cls, fbe_msg_data(m));
+  if (!out && c.err.code) pf_raise_err(&c.err);
+  return out;
+}
+
 static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *data, int final,
                              int ordered) {
   Py_buffer view;
@@ -692,12 +704,7 @@ static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *d
   if (st) {
     pf_raise_fbe(&err);
   } else {
-    pf_dec c;
-    c.ordered = ordered;
-    c.err.code = 0;
-    c.err.offset = FBE_NO_OFFSET;
-    out = pf_get_struct(&c, si, cls, fbe_msg_data(m));
-    if (!out && c.err.code) pf_raise_err(&c.err);
+    out = message_object(si, cls, m, ordered);
   }
   pf_scratch_put(s);
   put_data(&view);
@@ -761,12 +768,7 @@ static PyObject *from_json_impl(const pf_struct *si, PyTypeObject *cls, PyObject
   if (fbe_msg_from_json(si->st, p, (size_t)n, s->arena, &m, &err)) {
     pf_raise_fbe(&err);
   } else {
-    pf_dec c;
-    c.ordered = ordered;
-    c.err.code = 0;
-    c.err.offset = FBE_NO_OFFSET;
-    out = pf_get_struct(&c, si, cls, fbe_msg_data(m));
-    if (!out && c.err.code) pf_raise_err(&c.err);
+    out = message_object(si, cls, m, ordered);
   }
   pf_scratch_put(s);
   put_data(&view);
