@@ -17,6 +17,11 @@ packages=(
   python3           # demo's JSON comparison, conformance tooling
   python3-venv      # the Python binding's test venvs (ci/test.sh "python" stage)
   python3-dev       # Python.h for building the fbe extension (pip install ./bindings/python)
+  swig              # the Ruby and Java wrappers (the Python package takes SWIG from PyPI)
+  ruby-dev          # Ruby, its headers, rubygems and minitest (bindings/ruby)
+  ruby-msgpack      # a peer in benchmarks/ruby
+  openjdk-17-jdk-headless  # the Java binding (bindings/java): javac, jni.h
+  maven             # builds bindings/java; its plugins and libraries come from Maven Central
 )
 
 # Node.js and npm for the JavaScript binding (bindings/node, ci/test.sh "node" stage):
