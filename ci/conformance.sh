@@ -2,7 +2,7 @@
 # ci/conformance.sh [FILE.jsonl...]: the cross-language conformance matrix
 # (tests/conformance/README.md). Builds whatever is needed — the fbe tool
 # (build/release), the Python package into build/python/venv, the Node addon — registers
-# every testee that is built (c, python, node; more from FBE_EXTRA_TESTEES, lines of
+# every testee that is built (c, python, node, ruby; more from FBE_EXTRA_TESTEES, lines of
 # NAME=COMMAND), and runs tests/conformance/runner over the given vectors files
 # (default: tests/conformance/vectors.jsonl). Prints the matrix; exits non-zero when a
 # check failed or the C testee could not be built. Works from any directory.
@@ -45,6 +45,16 @@ if command -v node >/dev/null; then
   else
     echo "conformance: the Node addon could not be built; no node testee" >&2
   fi
+fi
+
+# ruby: the gem built (bindings/ruby/tools/build_gem.sh) and installed into build/ruby/gems
+if command -v ruby >/dev/null && command -v gem >/dev/null && command -v swig >/dev/null &&
+   gem_file=$(bash bindings/ruby/tools/build_gem.sh "$repo/build/ruby" 2>/dev/null) &&
+   rm -rf build/ruby/gems &&
+   GEM_HOME=$repo/build/ruby/gems MAKEFLAGS=-j"$jobs" gem install --local --no-document "$gem_file" >/dev/null 2>&1; then
+  testees+=(--testee "ruby=ruby -I $(ls -d "$repo"/build/ruby/gems/gems/fbe-*/lib | tail -1) $repo/bindings/ruby/bin/fbe-testee")
+else
+  echo "conformance: the Ruby gem could not be built; no ruby testee" >&2
 fi
 
 # outside implementations

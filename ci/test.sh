@@ -158,6 +158,13 @@ if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; f
 stage_begin "node"
 if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The Ruby gem (bindings/ruby/tools/ci.sh): gem build (core + SWIG output copied into
+# ext/fbe), gem install into build/ruby/gems, the minitest suites against the installed
+# gem, fbe-conformance, the gem installed outside the repository with no SWIG and run
+# there, the benchmark in --quick mode.
+stage_begin "ruby"
+if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
 # encoded by the C core; every built testee (c, python, node) runs the public vectors,

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+# The exception classes: FBE::Error and one subclass per status code of the core
+# (FBE_STATUS_LIST in fbe/error.h), generated from the core's own table.
+module FBE
+  # Base of every libfbe error. #message is the core's text with the value path and
+  # byte offset appended; #reason is the core's text alone; #path is where in the value
+  # ("orders[2].symbol", "" for the root); #offset the byte offset in the input (nil
+  # when none applies); #code the core's status code and #status its name.
+  class Error < StandardError
+    attr_reader :reason, :code, :status, :path, :offset
+    # Receiver#feed: the messages delivered before the bad frame (when it has no handler).
+    attr_reader :received
+
+    def initialize(reason = "libfbe error", code = 0, path = "", offset = nil)
+      @reason = reason.to_s
+      @code = code
+      @status = Core.fbe_status_name(code)
+      @path = path.to_s
+      @offset = offset
+      text = @reason.dup
+      text << " at '#{@path}'" unless @path.empty?
+      text << " (offset #{@offset})" if @offset
+      super(text)
+    end
+  end
+
+  names = {
+    "FBE_ERR_NOMEM" => "OutOfMemoryError", "FBE_ERR_ARGUMENT" => "ArgumentError",
+    "FBE_ERR_SCHEMA" => "SchemaError", "FBE_ERR_NOT_FOUND" => "NotFoundError",
+    "FBE_ERR_TYPE" => "TypeMismatchError", "FBE_ERR_RANGE" => "RangeError",
+    "FBE_ERR_MALFORMED" => "MalformedError", "FBE_ERR_JSON" => "JSONError",
+    "FBE_ERR_LIMIT" => "LimitError", "FBE_ERR_IO" => "StreamError"
+  }
+  classes = [Error]
+  code = 1
+  while (status = Core.fbe_status_name(code)) != "FBE_ERR_UNKNOWN"
+    name = names[status] || "#{status.delete_prefix('FBE_ERR_').split('_').map(&:capitalize).join}Error"
+    cls = Class.new(Error)
+    const_set(name, cls)
+    classes << cls
+    code += 1
+  end
+
+  # A schema that does not load; #diagnostics lists every error and warning as
+  # "file:line:col: message".
+  class SchemaError
+    attr_reader :diagnostics
+
+    def initialize(reason = "schema error", code = Core::FBE_ERR_SCHEMA, path = "", offset = nil, diagnostics = [])
+      super(reason, code, path, offset)
+      @diagnostics = diagnostics
+    end
+  end
+
+  # A keyword argument or Hash key that names no field of the struct.
+  class UnknownFieldError < NotFoundError; end
+
+  classes[16] = UnknownFieldError
+  Native.set_error_classes(classes)
+end

@@ -1,0 +1,233 @@
+# frozen_string_literal: true
+
+# Every error path raises an FBE::Error subclass with the core's message, the value path
+# and the byte offset: wrong types, out-of-range values, malformed bytes, bad JSON, bad
+# schemas, closed objects, exceptions from user code inside a call. Never a crash.
+require "stringio"
+require_relative "helper"
+
+class TestErrors < Minitest::Test
+  include Helper
+
+  def encode_error(cls, value, type = FBE::Error)
+    e = assert_raises(type) { cls.schema.encode(cls, value) }
+    [e.reason, e.path]
+  end
+
+  def test_hierarchy
+    classes = [FBE::OutOfMemoryError, FBE::ArgumentError, FBE::SchemaError, FBE::NotFoundError,
+               FBE::TypeMismatchError, FBE::RangeError, FBE::MalformedError, FBE::JSONError,
+               FBE::LimitError, FBE::StreamError, FBE::UnknownFieldError]
+    classes.each { |c| assert c < FBE::Error, c.name }
+    assert FBE::Error < StandardError
+    assert FBE::UnknownFieldError < FBE::NotFoundError
+    e = FBE::MalformedError.new("bad", 7, "orders[1]", 12)
+    assert_equal "bad at 'orders[1]' (offset 12)", e.message
+    assert_equal ["bad", "orders[1]", 12, 7, "FBE_ERR_MALFORMED"], [e.reason, e.path, e.offset, e.code, e.status]
+    assert_equal "plain", FBE::Error.new("plain").message
+    assert_nil FBE::Error.new("plain").offset
+  end
+
+  def test_schema_errors
+    e = assert_raises(FBE::SchemaError) { FBE.load_string("package p\nstruct A { int32 x; nosuchtype y; }\n", name: "bad.fbe") }
+    assert_match(/\Acannot load bad.fbe: bad.fbe:2:\d+: /, e.message)
+    assert(e.diagnostics.any? { |d| d.include?("nosuchtype") })
+    assert_raises(FBE::SchemaError) { FBE.load("/nonexistent/x.fbe") }
+    assert_raises(FBE::SchemaError) { FBE.load_package("nosuchpackage", include: [Helper::SCHEMAS]) }
+    assert_raises(FBE::SchemaError) { FBE.load_string("package p\0") }
+    e = assert_raises(FBE::NotFoundError) { proto[:Nope] }
+    assert_includes e.message, "has no type Nope"
+    assert_raises(FBE::NotFoundError) { proto.encode(:OrderSide, {}) }
+    assert_raises(FBE::TypeMismatchError) { FBE::Native.encode(String, "x", false) }
+  end
+
+  def test_type_errors
+    t = schema_test
+    ss = t::StructSimple
+    [[{ f1: 1 }, "f1", "expected true or false, got Integer"],
+     [{ id: "1" }, "id", "expected Integer, got String"],
+     [{ id: 1.0 }, "id", "expected Integer, got Float"],
+     [{ f27: "x" }, "f27", "expected Float, got String"],
+     [{ f29: 1.5 }, "f29", "expected BigDecimal or Integer, got Float"],
+     [{ f31: :sym }, "f31", "expected String, got Symbol"],
+     [{ f33: "now" }, "f33", "expected Integer, got String"],
+     [{ f36: 5 }, "f36", "expected String (a uuid), got Integer"],
+     [{ f39: 1.0 }, "f39", "expected Integer or Symbol (proto.OrderSide), got Float"],
+     [{ f41: 5 }, "f41", "expected proto.Order or Hash, got Integer"],
+     [{ f44: { orders: [{ symbol: 1 }] } }, "f44.orders[0].symbol", "expected String, got Integer"],
+     [{ f44: { orders: {} } }, "f44.orders", "expected Array, got Hash"]].each do |value, path, message|
+      reason, got_path = encode_error(ss, value, FBE::TypeMismatchError)
+      assert_equal [message, path], [reason, got_path], value.inspect
+    end
+    assert_equal ["expected Set or Array, got Integer", "f1"], encode_error(t::StructSet, { f1: 5 }, FBE::TypeMismatchError)
+    assert_equal ["expected Hash or an Array of [key, value], got String", "f1"],
+                 encode_error(t::StructMap, { f1: "x" }, FBE::TypeMismatchError)
+    assert_equal ["expected a [key, value] pair, got Integer", "f1[0]"],
+                 encode_error(t::StructMap, { f1: [1] }, FBE::TypeMismatchError)
+    assert_equal ["expected Integer, got String", "f1[0][key]"],
+                 encode_error(t::StructMap, { f1: { "k" => 1 } }, FBE::TypeMismatchError)
+    assert_equal ["expected Integer, got String", "f1[0]"], encode_error(t::StructMap, { f1: { 1 => "v" } }, FBE::TypeMismatchError)
+    assert_equal ["expected proto.Account or Hash, got Array", ""], encode_error(proto::Account, [1], FBE::TypeMismatchError)
+    e = assert_raises(FBE::UnknownFieldError) { proto.encode(:Order, { id: 1, nope: 2 }) }
+    assert_equal "proto.Order has no field :nope", e.reason
+    assert_raises(FBE::TypeMismatchError) { proto::Order.decode(5) }
+    assert_raises(FBE::TypeMismatchError) { proto::Order.verify(nil) }
+    assert_raises(FBE::TypeMismatchError) { proto::Order.from_json(:x) }
+    e = assert_raises(FBE::TypeMismatchError) { FBE::Native.decode(Struct.new(:a), "x", false, false) }
+    assert_match(/\Aexpected a struct class of a loaded schema, got /, e.reason)
+    assert_equal ["expected Integer, got nil", "id"], encode_error(proto::Account, proto::Account.allocate)
+  end
+
+  def test_engines_misused
+    assert_nil FBE::Native::SenderEngine.allocate.close
+    assert_raises(FBE::ArgumentError) { FBE::Native::SenderEngine.allocate.send_message(1) }
+    assert_raises(FBE::ArgumentError) { FBE::Native::ReceiverEngine.allocate.feed("x") }
+    assert_raises(::TypeError) { FBE::Native.close(5) }
+    assert_raises(::TypeError) { FBE::Native.bind(5, [], []) }
+    assert_raises(::ArgumentError) { FBE::Core.fbe_struct_name(nil) } # SWIG: NULL handle
+    e = assert_raises(FBE::LimitError) { proto::Account.decode("x" * 100) }
+    assert_equal 0, e.offset
+  end
+
+  def test_range_errors
+    ss = schema_test::StructSimple
+    [[{ f9: 128 }, "value 128 does not fit int8"], [{ f11: -1 }, "value -1 does not fit uint8"],
+     [{ f13: -32_769 }, "value -32769 does not fit int16"], [{ f19: 2**32 }, "value 4294967296 does not fit uint32"],
+     [{ f21: 2**63 }, "value 9223372036854775808 does not fit int64"],
+     [{ f21: -2**63 - 1 }, "value -9223372036854775809 does not fit int64"],
+     [{ f23: 2**64 }, "value 18446744073709551616 does not fit uint64"], [{ f23: -1 }, "value -1 does not fit uint64"],
+     [{ f25: 1e300 }, "value 1.0e+300 does not fit float"],
+     [{ f27: 2**53 + 1 }, "value 9007199254740993 does not fit a double exactly"],
+     [{ f27: 2**200 + 1 }, "value 160693804425899027554196209234116260252220299378279283530137... does not fit a double exactly"],
+     [{ f5: "ф" }, "value \"ф\" does not fit char"],
+     [{ f39: 256 }, "value 256 does not fit proto.OrderSide"]].each do |value, message|
+      reason, path = encode_error(ss, value, FBE::RangeError)
+      assert_equal [message, value.keys.first.to_s], [reason, path]
+    end
+    assert_equal 2**63 - 1, ss.decode(ss.new(f21: 2**63 - 1).encode).f21
+    assert_equal(-2**63, ss.decode(ss.new(f21: -2**63).encode).f21)
+    assert_equal 2**64 - 1, ss.decode(ss.new(f23: 2**64 - 1).encode).f23
+    assert_equal 2.0**60, ss.decode(ss.new(f27: 2**60).encode).f27
+    reason, = encode_error(ss, { f29: BigDecimal("1e40") }, FBE::RangeError)
+    assert_includes reason, "does not fit FBE's decimal"
+    reason, = encode_error(ss, { f29: BigDecimal("NaN") }, FBE::RangeError)
+    assert_includes reason, "is not a finite number"
+    assert_equal ["expected proto.Balance or Hash, got proto.Order", "f42"],
+                 encode_error(ss, { f42: proto::Order.new }, FBE::TypeMismatchError)
+    assert_equal ["String is not valid UTF-8", "f7"],
+                 encode_error(ss, { f7: "\xFF".dup.force_encoding("UTF-8") }, FBE::TypeMismatchError)
+    reason, = encode_error(ss, { f36: "a\0b" }, FBE::ArgumentError)
+    assert_equal "'a' is not a uuid (8-4-4-4-12 hex digits)", reason # the C text ends at the NUL
+    reason, = encode_error(ss, { f5: "ab" }, FBE::TypeMismatchError)
+    assert_equal "expected one character for char, got a String of 2", reason
+    assert_equal ["array of 2 items, got 3", "f1"], encode_error(schema_test::StructArray, { f1: [1, 2, 3] }, FBE::RangeError)
+    e = assert_raises(FBE::ArgumentError) { ss.new(f36: "not-a-uuid").encode }
+    assert_equal ["'not-a-uuid' is not a uuid (8-4-4-4-12 hex digits)", "f36"], [e.reason, e.path]
+    e = assert_raises(FBE::NotFoundError) { ss.new(f39: :nope).encode }
+    assert_equal "proto.OrderSide has no value named nope", e.reason
+  end
+
+  def test_strings
+    ss = schema_test::StructSimple
+    e = assert_raises(FBE::TypeMismatchError) { ss.new(f31: "\xFF\xFE".dup.force_encoding("UTF-8")).encode }
+    assert_equal ["String is not valid UTF-8", "f31"], [e.reason, e.path]
+    assert_raises(FBE::TypeMismatchError) { ss.new(f31: "\xFF".b).encode }
+    assert_equal "é", ss.decode(ss.new(f31: "é".b).encode).f31 # binary holding UTF-8 is fine
+    assert_equal "é", ss.decode(ss.new(f31: "é".encode("ISO-8859-1")).encode).f31 # converted
+    # bytes on the wire that are not UTF-8, in a string field
+    bs = FBE.load_string("package u\nstruct S { string s; }")
+    data = bs::S.new(s: "ab").encode
+    bad = data.sub("ab", "\xC3(".b)
+    e = assert_raises(FBE::MalformedError) { bs::S.decode(bad) }
+    assert_equal ["string is not valid UTF-8", "s"], [e.reason, e.path]
+  end
+
+  def test_nesting_limit
+    s = FBE.load_string("package r\nstruct Node { int32 v; Node[] kids; }")
+    deep = { v: 0 }
+    300.times { deep = { v: 1, kids: [deep] } }
+    e = assert_raises(FBE::LimitError) { s.encode(:Node, deep) }
+    assert_includes e.reason, "nested deeper than 256 levels"
+    assert e.path.start_with?("kids[0].kids[0]")
+    cyclic = s::Node.new(v: 1)
+    cyclic.kids << cyclic # a cycle ends at the same limit, not in a stack overflow
+    assert_raises(FBE::LimitError) { cyclic.encode }
+    ok = { v: 0 }
+    100.times { ok = { v: 1, kids: [ok] } }
+    assert s::Node.verify(s.encode(:Node, ok))
+  end
+
+  def test_malformed_bytes
+    data = readme_account.encode
+    e = assert_raises(FBE::MalformedError) { proto::Account.decode(data.byteslice(0, 3)) }
+    assert_equal 0, e.offset
+    refute proto::Account.verify(data.byteslice(0, data.bytesize - 1))
+    e = assert_raises(FBE::Error) { proto::Account.verify!(data.byteslice(0, 40)) }
+    refute_nil e.offset
+    refute proto::Account.verify("")
+    refute proto::Account.verify(data, final: true)
+    # every truncation and every single-byte change: an error or a value, never a crash
+    (0...data.bytesize).each do |n|
+      [data.byteslice(0, n), data.dup.tap { |d| d.setbyte(n, d.getbyte(n) ^ 0xFF) }].each do |bytes|
+        [false, true].each do |final|
+          proto::Account.verify(bytes, final: final)
+          begin
+            proto::Account.decode(bytes, final: final)
+          rescue FBE::Error
+            nil
+          end
+        end
+      end
+    end
+  end
+
+  def test_json_errors
+    e = assert_raises(FBE::JSONError) { proto::Order.from_json('{"id": }') }
+    refute_nil e.offset
+    e = assert_raises(FBE::Error) { proto::Order.from_json('{"id": "x"}') }
+    assert_equal "id", e.path
+    assert_raises(FBE::Error) { proto::Order.from_json('{"id": 99999999999}') }
+  end
+
+  def test_protocol_errors
+    msg = proto::AccountMessage.new(body: readme_account)
+    sender = FBE::Sender.new(proto, ->(_b) { raise IOError, "sink broke" })
+    e = assert_raises(IOError) { sender.send_message(msg) }
+    assert_equal "sink broke", e.message
+    good = String.new
+    assert_raises(FBE::TypeMismatchError) { FBE::Sender.new(proto, good).send_message(readme_account) } # not a message
+    assert_raises(FBE::TypeMismatchError) { FBE::Sender.new(proto, good).send_message("x") }
+    assert_raises(::TypeError) { FBE::Sender.new(proto, 5) }
+    assert_raises(FBE::NotFoundError) { FBE::Sender.new(proto, good, package: "nope") }
+    assert_raises(FBE::NotFoundError) { FBE::Receiver.new(proto, package: "nope") }
+    FBE::Sender.new(proto, good).send_message(msg)
+    # a bad frame after a good one: the good one is delivered, the error names the offset
+    bad = good + "\xFF\xFF\xFF\x7F".b + "\x00".b * 12
+    r = FBE::Receiver.new(proto)
+    e = assert_raises(FBE::Error) { r.feed(bad) }
+    assert_equal 1, e.received.size
+    refute_nil e.offset
+    assert_equal 1, r.feed(good).size # the receiver goes on with the next bytes
+    # the handler raising: propagated; the bytes after that message stay buffered and the
+    # next feed goes on with them
+    calls = 0
+    r2 = FBE::Receiver.new(proto) { |_m| calls += 1; raise KeyError, "handler broke" if calls == 1 }
+    assert_raises(KeyError) { r2.feed(good + good) }
+    assert_equal good.bytesize, r2.pending
+    r2.feed(good)
+    assert_equal 3, calls
+    # not re-entrant
+    r3 = nil
+    r3 = FBE::Receiver.new(proto) { |_m| r3.feed(good) }
+    e = assert_raises(RuntimeError) { r3.feed(good) }
+    assert_includes e.message, "not re-entrant"
+    assert_raises(FBE::TypeMismatchError) { FBE::Receiver.new(proto).feed(5) }
+    # close from inside a call
+    s = FBE.load_package("proto", include: [Helper::SCHEMAS])
+    r4 = FBE::Receiver.new(s) { |_m| s.close }
+    data = String.new
+    FBE::Sender.new(s, data).send_message(s::AccountMessage.new)
+    e = assert_raises(FBE::ArgumentError) { r4.feed(data) }
+    assert_includes e.message, "in use"
+  end
+end

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the fbe gem: copies the libfbe core (sources and headers) into ext/fbe/, runs
+# SWIG there (fbe_wrap.c from swig/ruby.i + swig/fbe.i), then `gem build`. The gem is
+# self-contained: installing it compiles everything without the repository or SWIG.
+#   bindings/ruby/tools/build_gem.sh [OUT_DIR]     (default: build/ruby)
+# Prints the path of the gem it made: OUT_DIR/fbe-VERSION.gem.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/build/ruby}
+ext=$here/ext/fbe
+mkdir -p "$out"
+
+# The previous copies (everything in ext/fbe that is not ours).
+find "$ext" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) ! -name 'rb_*.c' ! -name 'rbfbe.h' -delete
+rm -rf "$ext/fbe"
+
+cp "$repo"/core/src/*.c "$repo"/core/src/*.h "$ext/"
+mkdir -p "$ext/fbe"
+cp "$repo"/core/include/fbe/*.h "$ext/fbe/"
+cp "$repo/LICENSE" "$here/LICENSE"
+swig -ruby -I"$repo/swig" -I"$repo/core/include" -I"$repo/core/src" -I"$ext" \
+  -o "$ext/fbe_wrap.c" "$repo/swig/ruby.i"
+
+cd "$here"
+gem_file=$out/fbe-$(ruby -Ilib -rfbe/version -e 'print FBE::VERSION').gem
+gem build --silent fbe.gemspec --output "$gem_file" >/dev/null
+echo "$gem_file"
