@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python and JavaScript byte for byte.
+# as a protocol stream, and passed between C, Python, JavaScript and Ruby byte for byte.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
 set -euo pipefail
@@ -130,7 +130,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python and JavaScript over one core"
+heading "The same Account across languages: C, Python, JavaScript and Ruby over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -174,14 +174,31 @@ fs.writeFileSync(path.join(dir, 'node.bin'), fromPython.encode());
 console.log('   its final-model bytes equal the C tool\'s account.final.bin; JSON:', fromPython.toJsonString().slice(0, 60) + '...');
 JS
 
-echo "The C tool verifies and decodes what JavaScript wrote:"
-fbe verify "${fbe_args[@]}" node.bin
-fbe_to node.json decode "${fbe_args[@]}" node.bin
-if ! cmp -s node.json decoded.json; then
-  echo "demo: node.bin decodes to other JSON than account.bin" >&2
-  exit 1
-fi
-echo "   node.bin decodes to the same JSON as account.bin"
+echo "Ruby decodes JavaScript's bytes and encodes them again, in both models:"
+gem_file=$(bash "$repo/bindings/ruby/tools/build_gem.sh" "$repo/build/demo/ruby")
+rm -rf "$repo/build/demo/ruby/gems"
+GEM_HOME=$repo/build/demo/ruby/gems gem install --local --no-document --silent "$gem_file" >/dev/null
+GEM_HOME=$repo/build/demo/ruby/gems GEM_PATH=$repo/build/demo/ruby/gems ruby - <<'RB'
+require "fbe"
+schema = FBE.load("schemas/proto.fbe", include: ["schemas"])
+acc = schema::Account.decode(File.binread("node.bin"))
+puts "   #{acc.inspect}"
+abort "Ruby and C bytes differ" unless acc.encode == File.binread("account.bin")
+abort "Ruby and C final bytes differ" unless acc.encode(final: true) == File.binread("account.final.bin")
+File.binwrite("ruby.bin", acc.encode)
+puts "   its bytes equal the C tool's account.bin and account.final.bin"
+RB
+
+echo "The C tool verifies and decodes what JavaScript and Ruby wrote:"
+for f in node.bin ruby.bin; do
+  fbe verify "${fbe_args[@]}" "$f"
+  fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
+  if ! cmp -s "$f.json" decoded.json; then
+    echo "demo: $f decodes to other JSON than account.bin" >&2
+    exit 1
+  fi
+  echo "   $f decodes to the same JSON as account.bin"
+done
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python and JavaScript byte for byte."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript and Ruby byte for byte."
