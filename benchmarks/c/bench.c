@@ -1,6 +1,8 @@
 /* libfbe C benchmark: proto.Account (the reference README's value, three orders)
  * encoded, decoded and verified in both models, next to a memcpy of the same byte
- * count as a floor.
+ * count as a floor: through the dynamic core ("impl":"libfbe") and through the code
+ * `fbe gen c` generates ("impl":"libfbe-gen", when built with FBE_BENCH_GEN), on the
+ * same value and the same bytes.
  *
  *   fbe_bench [--quick] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]
  *
@@ -16,6 +18,9 @@
 #include <time.h>
 
 #include "fbe/fbe.h"
+#if FBE_BENCH_GEN
+#include "proto.h"
+#endif
 
 #ifndef FBE_SCHEMAS_DIR
 #define FBE_SCHEMAS_DIR "schemas"
@@ -46,6 +51,11 @@ typedef struct bench_ctx {
   fbe_buffer out;       /* encode target, reset before every encode */
   fbe_arena *arena;     /* decode target, reset before every decode */
   uint8_t *copy;        /* memcpy target */
+#if FBE_BENCH_GEN
+  proto_Account gen;        /* the value as a generated struct */
+  proto_Account gen_out;    /* decode target (its memory: arena, reset per decode) */
+  fbe_allocator gen_alloc;  /* draws from arena */
+#endif
 } bench_ctx;
 
 typedef uint64_t (*bench_fn)(bench_ctx *ctx, uint64_t iterations);
@@ -100,6 +110,45 @@ static uint64_t op_verify(bench_ctx *c, uint64_t n) {
   }
   return acc;
 }
+
+#if FBE_BENCH_GEN
+static uint64_t op_gen_encode(bench_ctx *c, uint64_t n) {
+  uint64_t acc = 0;
+  fbe_error err;
+  for (uint64_t i = 0; i < n; i++) {
+    fbe_buffer_reset(&c->out);
+    if (proto_Account_encode(&c->gen, c->model, &c->out, &err) != FBE_OK) die("generated encode failed", &err);
+    acc += c->out.size + c->out.data[c->out.size - 1];
+  }
+  return acc;
+}
+
+static uint64_t op_gen_decode(bench_ctx *c, uint64_t n) {
+  uint64_t acc = 0;
+  fbe_error err;
+  for (uint64_t i = 0; i < n; i++) {
+    size_t model_size = 0;
+    fbe_arena_reset(c->arena);
+    if (proto_Account_decode(&c->gen_out, c->model, c->bytes, c->size, &c->gen_alloc, &model_size, &err) !=
+        FBE_OK)
+      die("generated decode failed", &err);
+    acc += model_size + c->gen_out.orders.count;
+  }
+  return acc;
+}
+
+static uint64_t op_gen_verify(bench_ctx *c, uint64_t n) {
+  uint64_t acc = 0;
+  fbe_error err;
+  for (uint64_t i = 0; i < n; i++) {
+    size_t model_size = 0;
+    if (proto_Account_verify(c->model, c->bytes, c->size, &model_size, &err) != FBE_OK)
+      die("generated verify failed", &err);
+    acc += model_size;
+  }
+  return acc;
+}
+#endif
 
 /* The floor: copying the same bytes. The barrier tells the compiler the copy is
  * read, so neither the copy nor the loop can be optimised away. */
@@ -235,10 +284,16 @@ int main(int argc, char **argv) {
     die("cannot build the Account from JSON", &err);
 
   static const struct {
+    const char *impl;
     const char *name;
     bench_fn fn;
-  } ops[] = {{"encode", op_encode}, {"decode", op_decode}, {"verify", op_verify},
-             {"memcpy", op_memcpy}};
+  } ops[] = {{"libfbe", "encode", op_encode},      {"libfbe", "decode", op_decode},
+             {"libfbe", "verify", op_verify},      {"libfbe", "memcpy", op_memcpy},
+#if FBE_BENCH_GEN
+             {"libfbe-gen", "encode", op_gen_encode}, {"libfbe-gen", "decode", op_gen_decode},
+             {"libfbe-gen", "verify", op_gen_verify},
+#endif
+  };
   static const struct {
     const char *name;
     fbe_model model;
@@ -247,7 +302,7 @@ int main(int argc, char **argv) {
   if (!json) {
     printf("libfbe %s C benchmark: proto.Account (3 orders), median of %d interleaved rounds of >= %.2f s each\n",
            fbe_version(), runs, min_time);
-    printf("%-9s %-7s %6s %10s %8s %10s\n", "model", "op", "bytes", "ns/op", "spread", "MB/s");
+    printf("%-10s %-9s %-7s %6s %10s %8s %10s\n", "impl", "model", "op", "bytes", "ns/op", "spread", "MB/s");
   }
 
   /* Set up both models, then measure in rounds: every round runs every figure once,
@@ -285,6 +340,21 @@ int main(int argc, char **argv) {
     if (!fbe_msg_equal(account, back)) die("the decoded Account differs from the original", NULL);
     if (verified != c->size || decoded != c->size)
       die("verify/decode report a model size other than the encoded size", NULL);
+#if FBE_BENCH_GEN
+    /* the generated struct holds the same value: its bytes must be the same */
+    fbe_buffer check;
+    fbe_buffer_init(&check);
+    if (proto_Account_from_json(&c->gen, schema, ACCOUNT_JSON, sizeof ACCOUNT_JSON - 1, NULL, &err) != FBE_OK)
+      die("cannot build the generated Account from JSON", &err);
+    if (proto_Account_encode(&c->gen, c->model, &check, &err) != FBE_OK || check.size != c->size ||
+        memcmp(check.data, c->bytes, c->size))
+      die("the generated code encodes other bytes than the core", &err);
+    fbe_buffer_free(&check);
+    c->gen_alloc = fbe_allocator_arena(c->arena);
+    if (proto_Account_decode(&c->gen_out, c->model, c->bytes, c->size, &c->gen_alloc, &decoded, &err) != FBE_OK ||
+        decoded != c->size)
+      die("the generated code cannot decode the core's bytes", &err);
+#endif
     for (size_t o = 0; o < NOPS; o++) batch[m][o] = calibrate(ops[o].fn, c);
   }
 
@@ -297,14 +367,17 @@ int main(int argc, char **argv) {
     for (size_t o = 0; o < NOPS; o++) {
       result res = summarize(per_op[m][o], runs);
       if (json) {
-        printf("{\"lang\":\"c\",\"impl\":\"libfbe\",\"workload\":\"account\",\"model\":\"%s\","
+        printf("{\"lang\":\"c\",\"impl\":\"%s\",\"workload\":\"account\",\"model\":\"%s\","
                "\"op\":\"%s\",\"ns\":%.1f,\"spread_pct\":%.1f,\"size\":%zu}\n",
-               models[m].name, ops[o].name, res.median_ns, res.spread_pct, ctx[m].size);
+               ops[o].impl, models[m].name, ops[o].name, res.median_ns, res.spread_pct, ctx[m].size);
       } else {
-        printf("%-9s %-7s %6zu %10.1f %7.1f%% %10.1f\n", models[m].name, ops[o].name, ctx[m].size,
-               res.median_ns, res.spread_pct, (double)ctx[m].size / res.median_ns * 1e3);
+        printf("%-10s %-9s %-7s %6zu %10.1f %7.1f%% %10.1f\n", ops[o].impl, models[m].name, ops[o].name,
+               ctx[m].size, res.median_ns, res.spread_pct, (double)ctx[m].size / res.median_ns * 1e3);
       }
     }
+#if FBE_BENCH_GEN
+    proto_Account_free(&ctx[m].gen, NULL);
+#endif
     free(ctx[m].copy);
     fbe_arena_free(ctx[m].arena);
     fbe_buffer_free(&ctx[m].out);

@@ -42,6 +42,7 @@ int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
+int cmd_gen(int argc, char **argv); /* gen_c.c */
 int cmd_stream(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_compat(int argc, char **argv);

@@ -18,6 +18,7 @@ static void usage(FILE *to) {
           "                                           JSON Lines of messages <-> a framed stream\n"
           "  dump ...same options as decode... [IN.bin]   annotated hex dump of a model\n"
           "  compat [-I DIR]... OLD.fbe NEW.fbe       what changed and whether it is safe\n"
+          "  gen c [-I DIR]... SCHEMA.fbe -o OUTDIR  C structs and codecs for every package\n"
           "  testee                                   conformance testee: JSON requests on stdin\n"
           "  version                                  print the library version\n");
 }
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "stream")) return cmd_stream(argc - 2, argv + 2);
   if (!strcmp(cmd, "dump")) return cmd_dump(argc - 2, argv + 2);
   if (!strcmp(cmd, "compat")) return cmd_compat(argc - 2, argv + 2);
+  if (!strcmp(cmd, "gen")) return cmd_gen(argc - 2, argv + 2);
   if (!strcmp(cmd, "testee")) return cmd_testee(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("fbe %s\n", fbe_version());

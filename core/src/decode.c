@@ -65,17 +65,15 @@ static uint64_t memory_budget(uint64_t n) { return 16 * n + 65536; }
 /* Resolves the pointer at `slot` (relative to `base`); the target must hold `need` bytes
  * inside the model and lie after the slot. */
 static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
-  uint32_t ptr = fbe_load32(d->p + slot);
-  uint64_t at = base + ptr;
-  if (at <= slot || at > d->end || need > d->end - at)
-    return fail(d, slot, "pointer %llu leads outside the model", ptr);
-  *out = at;
+  fbe_reader r = {d->p, d->end};
+  if (fbe_std_target(&r, slot, base, need, out))
+    return fail(d, slot, "pointer %llu leads outside the model", fbe_load32(d->p + slot));
   return 0;
 }
 
-/* Copies n bytes at `at` (the data of a string or bytes) into the arena. */
+/* Copies n bytes at `at` (the data of a string or bytes, inside the model) into the
+ * arena. */
 static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
-  if (n > d->end - at) return fail(d, at - 4, "size %llu runs past the end of the model", n);
   if (charge(d, at, n)) return -1;
   uint8_t *copy = NULL;
   if (n) {
@@ -130,10 +128,26 @@ static int field_default(decoder *d, const fbe_field *f, const uint8_t *image, u
   return 0;
 }
 
-static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out) {
+/* Why fbe_std_read_sequence refused a slot: its pointer, or its element count. */
+COLD static int bad_sequence(decoder *d, uint64_t slot, uint64_t base) {
   uint64_t at = 0;
   if (follow(d, slot, base, 4, &at)) return -1;
-  return copy_blob(d, at + 4, fbe_load32(d->p + at), out);
+  return fail(d, at, "%llu elements do not fit in the model", fbe_load32(d->p + at));
+}
+
+/* Why fbe_std_read_blob refused a slot: its pointer or its size. */
+COLD static int blob_error(decoder *d, uint64_t slot, uint64_t base) {
+  uint64_t at = 0;
+  if (follow(d, slot, base, 4, &at)) return -1;
+  return fail(d, at, "size %llu runs past the end of the model", fbe_load32(d->p + at));
+}
+
+static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out) {
+  fbe_reader r = {d->p, d->end};
+  const uint8_t *data;
+  uint32_t n;
+  if (fbe_std_read_blob(&r, slot, base, &data, &n)) return blob_error(d, slot, base);
+  return copy_blob(d, (uint64_t)(data - d->p), n, out);
 }
 
 /* Decodes the value whose slot is at `slot` into out (uninitialised memory). For a
@@ -186,22 +200,22 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       fbe_vec *vec = (fbe_vec *)(void *)out;
       memset(vec, 0, sizeof *vec);
-      if (fbe_load32(d->p + slot) == 0) return 0; /* reads as empty */
-      if (follow(d, slot, base, 4, &at)) return -1;
-      uint32_t n = fbe_load32(d->p + at);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
-      if (stride * n > d->end - at - 4) return fail(d, at, "%llu elements do not fit in the model", n);
-      if (enter(d, at, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, at)) return -1;
+      fbe_reader r = {d->p, d->end};
+      uint32_t n = 0;
+      if (fbe_load32(d->p + slot) == 0) return 0; /* reads as empty */
+      if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(d, slot, base);
+      if (enter(d, at - 4, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, at - 4)) return -1;
       if (!k && t->elem->copyable) {
-        if (n) memcpy(vec->data, d->p + at + 4, (size_t)stride * n);
+        if (n) memcpy(vec->data, d->p + at, (size_t)stride * n);
         d->depth--;
         return 0;
       }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
-        uint64_t src = at + 4 + i * stride;
+        uint64_t src = at + i * stride;
         if (!k && t->elem->wire == FBE_KIND_STRUCT && fbe_load32(d->p + src)) {
           /* the common case, without a dispatch */
           if (std_struct(d, t->elem->st, src, base, item)) {
@@ -290,11 +304,19 @@ static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
 }
 
 /* `after`: bytes of fixed steps that follow and are checked here too. */
+/* Why fbe_fin_read_blob refused the value at pos: no room for its length, or its size. */
+COLD static int fin_blob_error(decoder *d, uint64_t pos) {
+  if (fin_need(d, pos, 4)) return -1;
+  return fail(d, pos, "size %llu runs past the end of the model", fbe_load32(d->p + pos));
+}
+
 static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out, uint32_t after) {
-  if (fin_need(d, *pos, 4)) return -1;
-  uint32_t n = fbe_load32(d->p + *pos);
-  if (copy_blob(d, *pos + 4, n, (fbe_str *)(void *)out)) return -1;
-  *pos += 4 + (uint64_t)n;
+  fbe_reader r = {d->p, d->end};
+  const uint8_t *data;
+  uint32_t n;
+  uint64_t at = *pos;
+  if (fbe_fin_read_blob(&r, pos, &data, &n)) return fin_blob_error(d, at);
+  if (copy_blob(d, at + 4, n, (fbe_str *)(void *)out)) return -1;
   return after ? fin_need(d, *pos, after) : 0;
 }
 

@@ -64,22 +64,28 @@ static int enter(verifier *v, uint64_t offset, uint64_t values) {
 /* Follows the pointer stored at `slot` relative to `base`: the target must hold `need`
  * bytes inside the model and lie after the slot (writers allocate blocks after it). */
 static inline int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
-  uint64_t at = base + fbe_load32(v->p + slot);
-  if (at <= slot || at > v->end || need > v->end - at) return bad_pointer(v, slot);
-  *out = at;
-  return 0;
+  fbe_reader r = {v->p, v->end};
+  return fbe_std_target(&r, slot, base, need, out) ? bad_pointer(v, slot) : 0;
 }
 
 /* ------------------------------------------------------------ standard model */
 
 static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st);
 
-static inline int std_blob(verifier *v, uint64_t slot, uint64_t base) {
+/* Why fbe_std_read_sequence refused a slot: its pointer, or its element count. */
+COLD static int bad_sequence(verifier *v, uint64_t slot, uint64_t base) {
   uint64_t at = 0;
-  if (fbe_load32(v->p + slot) == 0) return 0; /* reads as the default */
   if (follow(v, slot, base, 4, &at)) return -1;
-  if (fbe_load32(v->p + at) > v->end - at - 4) return bad_size(v, at);
-  return 0;
+  return fail(v, at, "%llu elements do not fit in the model", fbe_load32(v->p + at));
+}
+
+static inline int std_blob(verifier *v, uint64_t slot, uint64_t base) {
+  fbe_reader r = {v->p, v->end};
+  const uint8_t *data;
+  uint32_t n;
+  if (!fbe_std_read_blob(&r, slot, base, &data, &n)) return 0; /* pointer 0 reads as the default */
+  uint64_t at = 0;
+  return follow(v, slot, base, 4, &at) ? -1 : bad_size(v, at); /* which check failed */
 }
 
 static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b);
@@ -127,17 +133,17 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       }
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
-      if (follow(v, slot, base, 4, &at)) return -1;
-      uint32_t n = fbe_load32(v->p + at);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
-      if (stride * n > v->end - at - 4) return fail(v, at, "%llu elements do not fit in the model", n);
-      if (enter(v, at, n)) return -1;
+      fbe_reader r = {v->p, v->end};
+      uint32_t n = 0;
+      if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
+      if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(v, slot, base);
+      if (enter(v, at - 4, n)) return -1;
       if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
       int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       for (uint32_t i = 0; i < n; i++) {
-        uint64_t item = at + 4 + i * stride;
+        uint64_t item = at + i * stride;
         if (structs ? std_struct(v, item, base, t->elem->st)
                     : (k && std_value(v, k, item, base)) ||
                           std_value(v, t->elem, item + (k ? k->wire_size : 0), base)) {

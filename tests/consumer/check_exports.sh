@@ -30,7 +30,8 @@ nm -D --defined-only "$lib" | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' |
   sort -u >"$work/exported"
 
 # Declared: the function names of FBE_API declarations, after removing comments and
-# preprocessor lines; every other function declaration is reported as missing FBE_API.
+# preprocessor lines; every other function declaration is reported as missing FBE_API
+# (statements of static inline bodies, which start with a keyword, are not ones).
 perl -e '
   local $/;
   for my $file (@ARGV) {
@@ -46,7 +47,7 @@ perl -e '
       if ($piece =~ /\bFBE_API\b/) {
         if ($piece =~ /\b([A-Za-z_]\w*)\s*\(/) { print "api $1\n" }
         else { print "bad $file: cannot read the FBE_API declaration: $piece\n" }
-      } elsif ($piece !~ /^(typedef|static|return|extern "C")\b/ &&
+      } elsif ($piece !~ /^(typedef|static|return|extern "C"|else|if|for|while|do|switch)\b/ &&
                $piece =~ /^(?:[A-Za-z_]\w*[\s\*]+)+([A-Za-z_]\w*)\s*\([^()]*\)$/) {
         print "bad $file: $1 is declared without FBE_API\n";
       }

@@ -14,5 +14,7 @@
 #include "fbe/protocol.h"
 #include "fbe/dump.h"
 #include "fbe/compat.h"
+#include "fbe/field.h"
+#include "fbe/generated.h"
 
 #endif

@@ -1,0 +1,1346 @@
+/* `fbe gen c [-I DIR]... SCHEMA.fbe -o OUTDIR`: typed C code for every package of a
+ * schema (core/GEN_C.md). For package P it writes P.h (types, enums, prototypes) and
+ * P.c (codecs for both models, built on the field models of fbe/field.h).
+ *
+ * The generator walks the resolved schema model (core/src/schema_model.h), which
+ * already holds the flattened fields, layouts, defaults and type ids. Every type gets
+ * a C name (ctype) and, unless it is a scalar, string or struct, a mangled name
+ * (vec_int32, opt_proto_Balance...) for its typedef and its static helpers. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "schema_model.h"
+
+#define NAME_MAX_LEN 512
+
+/* ------------------------------------------------------------ names */
+
+static const char *const C_KEYWORDS[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", NULL};
+
+/* A field or value name usable as a C identifier (keywords get a trailing '_'). */
+static const char *ident(const char *name) {
+  static char buf[8][NAME_MAX_LEN];
+  static int next;
+  for (int i = 0; C_KEYWORDS[i]; i++) {
+    if (!strcmp(name, C_KEYWORDS[i])) {
+      char *b = buf[next++ % 8];
+      snprintf(b, NAME_MAX_LEN, "%s_", name);
+      return b;
+    }
+  }
+  return name;
+}
+
+/* "proto.Account" -> "proto_Account" (package names may hold dots). */
+static void c_name(char *out, const char *full) {
+  snprintf(out, NAME_MAX_LEN, "%s", full);
+  for (char *p = out; *p; p++)
+    if (*p == '.') *p = '_';
+}
+
+static const char *scalar_ctype(fbe_kind k) {
+  switch (k) {
+    case FBE_KIND_BOOL: return "bool";
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: return "uint8_t";
+    case FBE_KIND_INT8: return "int8_t";
+    case FBE_KIND_INT16: return "int16_t";
+    case FBE_KIND_UINT16: return "uint16_t";
+    case FBE_KIND_INT32: return "int32_t";
+    case FBE_KIND_WCHAR: case FBE_KIND_UINT32: return "uint32_t";
+    case FBE_KIND_INT64: return "int64_t";
+    case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: return "uint64_t";
+    case FBE_KIND_FLOAT: return "float";
+    case FBE_KIND_DOUBLE: return "double";
+    case FBE_KIND_DECIMAL: return "fbe_decimal";
+    case FBE_KIND_UUID: return "fbe_uuid";
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return "fbe_blob";
+    default: return NULL;
+  }
+}
+
+/* Types with a typedef and static helpers of their own. */
+static int is_compound(const fbe_type *t) {
+  return t->kind == FBE_KIND_OPTIONAL || t->kind == FBE_KIND_ARRAY || t->wire == FBE_KIND_VECTOR ||
+         t->wire == FBE_KIND_MAP;
+}
+
+static int is_struct_optional(const fbe_type *t) {
+  return t->kind == FBE_KIND_OPTIONAL && t->elem->kind == FBE_KIND_STRUCT;
+}
+
+/* Fixed-size scalars: one load/store in both models, nothing to check or free. */
+static int is_fixed(const fbe_type *t) { return t->wire <= FBE_KIND_UUID; }
+
+static void mangle(char *out, const fbe_type *t) {
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  switch (t->kind) {
+    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: c_name(out, t->enm->full_name); return;
+    case FBE_KIND_STRUCT: c_name(out, t->st->full_name); return;
+    case FBE_KIND_OPTIONAL: mangle(a, t->elem); snprintf(out, NAME_MAX_LEN, "opt_%s", a); return;
+    case FBE_KIND_ARRAY:
+      mangle(a, t->elem);
+      snprintf(out, NAME_MAX_LEN, "arr%" PRIu32 "_%s", t->array_size, a);
+      return;
+    case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
+      mangle(a, t->elem);
+      snprintf(out, NAME_MAX_LEN, "vec_%s", a);
+      return;
+    case FBE_KIND_MAP: case FBE_KIND_HASH:
+      mangle(a, t->key);
+      mangle(b, t->elem);
+      snprintf(out, NAME_MAX_LEN, "map_%s_%s", a, b);
+      return;
+    default: snprintf(out, NAME_MAX_LEN, "%s", fbe_kind_name(t->kind)); return;
+  }
+}
+
+typedef struct gen {
+  FILE *h, *c;
+  const fbe_package *pkg;
+  char prefix[NAME_MAX_LEN]; /* C name of the package */
+  const fbe_type *done[4096]; /* compound types already given a typedef */
+  size_t ndone;
+  const fbe_struct *emitted[1024]; /* structs of this package already defined */
+  size_t nemitted;
+} gen;
+
+/* The C type holding a value of t. */
+static void ctype(const gen *g, char *out, const fbe_type *t) {
+  char m[NAME_MAX_LEN];
+  const char *s = scalar_ctype(t->kind);
+  if (s) {
+    snprintf(out, NAME_MAX_LEN, "%s", s);
+  } else if (t->kind == FBE_KIND_ENUM || t->kind == FBE_KIND_FLAGS || t->kind == FBE_KIND_STRUCT) {
+    mangle(out, t);
+  } else if (is_struct_optional(t)) {
+    mangle(m, t->elem);
+    snprintf(out, NAME_MAX_LEN, "%s *", m);
+  } else {
+    mangle(m, t);
+    snprintf(out, NAME_MAX_LEN, "%s_%s", g->prefix, m);
+  }
+}
+
+/* ------------------------------------------------------------ literals */
+
+static void int_literal(char *out, fbe_kind wire, uint64_t v) {
+  if (fbe_kind_is_signed(wire)) {
+    int64_t s = (int64_t)v;
+    if (s == INT64_MIN) snprintf(out, 64, "(-INT64_C(9223372036854775807) - 1)");
+    else if (wire == FBE_KIND_INT64) snprintf(out, 64, "INT64_C(%" PRId64 ")", s);
+    else snprintf(out, 64, "%" PRId64, s);
+  } else {
+    snprintf(out, 64, wire == FBE_KIND_UINT64 || wire == FBE_KIND_TIMESTAMP ? "UINT64_C(%" PRIu64 ")"
+                                                                            : "%" PRIu64 "u",
+             v);
+  }
+}
+
+static void double_literal(char *out, double d) {
+  if (isnan(d)) snprintf(out, 64, "NAN");
+  else if (isinf(d)) snprintf(out, 64, d > 0 ? "HUGE_VAL" : "-HUGE_VAL");
+  else {
+    snprintf(out, 64, "%.17g", d);
+    if (!strpbrk(out, ".eEn")) strcat(out, ".0");
+  }
+}
+
+/* A C string literal of n bytes (octal escapes for anything not plain ASCII). */
+static void put_cstring(FILE *o, const uint8_t *s, size_t n) {
+  fputc('"', o);
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' && s[i] != '?') fputc(s[i], o);
+    else fprintf(o, "\\%03o", s[i]);
+  }
+  fputc('"', o);
+}
+
+/* ------------------------------------------------------------ scalar loads and stores */
+
+/* Statement storing scalar lvalue `lv` of type t at byte pointer expression `p`. */
+static void store_scalar(FILE *o, const char *ind, const fbe_type *t, const char *p, const char *lv) {
+  switch (t->wire) {
+    case FBE_KIND_BOOL: fprintf(o, "%sfbe_store_bool(%s, %s);\n", ind, p, lv); break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      fprintf(o, "%s*(%s) = (uint8_t)%s;\n", ind, p, lv); break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16:
+      fprintf(o, "%sfbe_store16(%s, (uint16_t)%s);\n", ind, p, lv); break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32:
+      fprintf(o, "%sfbe_store32(%s, (uint32_t)%s);\n", ind, p, lv); break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP:
+      fprintf(o, "%sfbe_store64(%s, (uint64_t)%s);\n", ind, p, lv); break;
+    case FBE_KIND_FLOAT: fprintf(o, "%sfbe_store_float(%s, %s);\n", ind, p, lv); break;
+    case FBE_KIND_DOUBLE: fprintf(o, "%sfbe_store_double(%s, %s);\n", ind, p, lv); break;
+    default: fprintf(o, "%sfbe_store16bytes(%s, %s.bytes);\n", ind, p, lv); break;
+  }
+}
+
+static void load_scalar(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *p,
+                        const char *lv) {
+  char ct[NAME_MAX_LEN];
+  ctype(g, ct, t);
+  switch (t->wire) {
+    case FBE_KIND_BOOL: fprintf(o, "%s%s = fbe_load_bool(%s) != 0;\n", ind, lv, p); break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      fprintf(o, "%s%s = (%s)*(%s);\n", ind, lv, ct, p); break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16:
+      fprintf(o, "%s%s = (%s)fbe_load16(%s);\n", ind, lv, ct, p); break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32:
+      fprintf(o, "%s%s = (%s)fbe_load32(%s);\n", ind, lv, ct, p); break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP:
+      fprintf(o, "%s%s = (%s)fbe_load64(%s);\n", ind, lv, ct, p); break;
+    case FBE_KIND_FLOAT: fprintf(o, "%s%s = fbe_load_float(%s);\n", ind, lv, p); break;
+    case FBE_KIND_DOUBLE: fprintf(o, "%s%s = fbe_load_double(%s);\n", ind, lv, p); break;
+    default: fprintf(o, "%sfbe_load16bytes(%s, %s.bytes);\n", ind, p, lv); break;
+  }
+}
+
+/* What a failing get/chk statement does: plain `return -1`, or inside a struct body
+ * `return fbe_gen_in(g, "field", -1)` so that errors carry the field path. */
+static char FAIL[NAME_MAX_LEN] = "return -1";
+
+/* ------------------------------------------------------------ per-type statements
+ * Each emits the statements for one value of type t held in lvalue `lv`:
+ *   put_std  writer w, slot and base positions (size_t expressions)
+ *   get_std  reader g, slot/base (uint64_t); on failure `return -1`
+ *   chk_std  idem, verification only
+ *   put_fin  cursor c; on failure `return NULL`
+ *   get_fin / chk_fin  position *pos; on failure `return -1`
+ *   free     allocator a */
+
+static void helper_name(const gen *g, char *out, const char *op, const fbe_type *t) {
+  char m[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(m, t->st->full_name);
+    snprintf(out, NAME_MAX_LEN, "%s_%s_", m, op);
+  } else {
+    mangle(m, t);
+    snprintf(out, NAME_MAX_LEN, "%s_%s", op, m);
+  }
+  (void)g;
+}
+
+static void put_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *slot,
+                    const char *base, const char *lv) {
+  char p[NAME_MAX_LEN], h[NAME_MAX_LEN];
+  if (is_fixed(t)) {
+    snprintf(p, sizeof p, "w->out->data + %s", slot);
+    store_scalar(o, ind, t, p, lv);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sfbe_std_write_blob(w, %s, %s, %s.data, %s.size);\n", ind, slot, base, lv, lv);
+  } else {
+    helper_name(g, h, "put_std", t);
+    fprintf(o, "%s%s(w, %s, %s, &%s);\n", ind, h, slot, base, lv);
+  }
+}
+
+static void get_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *slot,
+                    const char *base, const char *lv) {
+  char p[NAME_MAX_LEN], h[NAME_MAX_LEN];
+  if (is_fixed(t)) {
+    snprintf(p, sizeof p, "g->r.data + %s", slot);
+    load_scalar(g, o, ind, t, p, lv);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (fbe_gen_std_blob(g, %s, %s, &%s)) %s;\n", ind, slot, base, lv, FAIL);
+  } else {
+    helper_name(g, h, "get_std", t);
+    fprintf(o, "%sif (%s(g, %s, %s, &%s)) %s;\n", ind, h, slot, base, lv, FAIL);
+  }
+}
+
+/* Whether verification has anything to look at in a value of t. */
+static int needs_check(const fbe_type *t) {
+  if (is_fixed(t)) return 0;
+  if (t->kind == FBE_KIND_ARRAY) return needs_check(t->elem);
+  return 1;
+}
+
+static void chk_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *slot,
+                    const char *base) {
+  char h[NAME_MAX_LEN];
+  if (!needs_check(t)) return;
+  if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (fbe_gen_std_check_blob(g, %s, %s)) %s;\n", ind, slot, base, FAIL);
+  } else {
+    helper_name(g, h, "chk_std", t);
+    fprintf(o, "%sif (%s(g, %s, %s)) %s;\n", ind, h, slot, base, FAIL);
+  }
+}
+
+static void put_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *lv) {
+  char h[NAME_MAX_LEN];
+  if (is_fixed(t)) {
+    fprintf(o, "%sif (!(c = fbe_fin_room(w, c, %" PRIu32 "))) return NULL;\n", ind, t->wire_size);
+    store_scalar(o, ind, t, "c", lv);
+    fprintf(o, "%sc += %" PRIu32 ";\n", ind, t->wire_size);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (!(c = fbe_fin_write_blob(w, c, %s.data, %s.size, 4))) return NULL;\n", ind, lv, lv);
+  } else {
+    helper_name(g, h, "put_fin", t);
+    fprintf(o, "%sif (!(c = %s(w, c, &%s))) return NULL;\n", ind, h, lv);
+  }
+}
+
+static void get_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *lv) {
+  char h[NAME_MAX_LEN];
+  if (is_fixed(t)) {
+    fprintf(o, "%sif (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_short(g, *pos);\n", ind,
+            t->wire_size);
+    load_scalar(g, o, ind, t, "g->r.data + *pos", lv);
+    fprintf(o, "%s*pos += %" PRIu32 ";\n", ind, t->wire_size);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (fbe_gen_fin_blob(g, pos, &%s)) %s;\n", ind, lv, FAIL);
+  } else {
+    helper_name(g, h, "get_fin", t);
+    fprintf(o, "%sif (%s(g, pos, &%s)) %s;\n", ind, h, lv, FAIL);
+  }
+}
+
+static void chk_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t) {
+  char h[NAME_MAX_LEN];
+  if (is_fixed(t)) {
+    fprintf(o, "%sif (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_short(g, *pos);\n", ind,
+            t->wire_size);
+    fprintf(o, "%s*pos += %" PRIu32 ";\n", ind, t->wire_size);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (fbe_gen_fin_check_blob(g, pos)) %s;\n", ind, FAIL);
+  } else {
+    helper_name(g, h, "chk_fin", t);
+    fprintf(o, "%sif (%s(g, pos)) %s;\n", ind, h, FAIL);
+  }
+}
+
+/* Whether a value of t owns memory. */
+static int needs_free(const fbe_type *t) {
+  if (is_fixed(t)) return 0;
+  if (t->kind == FBE_KIND_ARRAY || (t->kind == FBE_KIND_OPTIONAL && !is_struct_optional(t)))
+    return needs_free(t->elem);
+  return 1;
+}
+
+static void free_value(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *lv) {
+  char h[NAME_MAX_LEN];
+  if (!needs_free(t)) return;
+  if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sfbe_gen_free(a, (void *)(uintptr_t)%s.data);\n", ind, lv);
+  } else if (t->kind == FBE_KIND_STRUCT) {
+    c_name(h, t->st->full_name);
+    fprintf(o, "%s%s_free(&%s, a);\n", ind, h, lv);
+  } else {
+    helper_name(g, h, "free", t);
+    fprintf(o, "%s%s(&%s, a);\n", ind, h, lv);
+  }
+}
+
+/* ------------------------------------------------------------ compound typedefs and helpers */
+
+static int seen(gen *g, const fbe_type *t) {
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  mangle(a, t);
+  for (size_t i = 0; i < g->ndone; i++) {
+    mangle(b, g->done[i]);
+    if (!strcmp(a, b)) return 1;
+  }
+  return 0;
+}
+
+/* Emits the typedefs a field type needs (inner types first), once each. */
+static void typedefs(gen *g, const fbe_type *t) {
+  if (!is_compound(t)) return;
+  if (t->key) typedefs(g, t->key);
+  typedefs(g, t->elem);
+  if (is_struct_optional(t) || seen(g, t)) return;
+  if (g->ndone < sizeof g->done / sizeof g->done[0]) g->done[g->ndone++] = t;
+  char ct[NAME_MAX_LEN], et[NAME_MAX_LEN], kt[NAME_MAX_LEN];
+  ctype(g, ct, t);
+  ctype(g, et, t->elem);
+  FILE *h = g->h;
+  switch (t->kind) {
+    case FBE_KIND_OPTIONAL:
+      fprintf(h, "/* %s? : has is false when absent */\ntypedef struct %s {\n  bool has;\n  %s value;\n} %s;\n\n",
+              fbe_kind_name(t->elem->kind), ct, et, ct);
+      break;
+    case FBE_KIND_ARRAY:
+      fprintf(h, "/* array of %" PRIu32 " */\ntypedef struct %s {\n  %s items[%" PRIu32 "];\n} %s;\n\n",
+              t->array_size, ct, et, t->array_size, ct);
+      break;
+    case FBE_KIND_MAP: case FBE_KIND_HASH:
+      ctype(g, kt, t->key);
+      fprintf(h, "/* %s: entries in wire order */\ntypedef struct %s_entry {\n  %s key;\n  %s value;\n} %s_entry;\n",
+              fbe_kind_name(t->kind), ct, kt, et, ct);
+      fprintf(h, "typedef struct %s {\n  %s_entry *data;\n  uint32_t count;\n} %s;\n\n", ct, ct, ct);
+      break;
+    default:
+      fprintf(h, "/* %s: data[0..count) */\ntypedef struct %s {\n  %s *data;\n  uint32_t count;\n} %s;\n\n",
+              fbe_kind_name(t->kind), ct, et, ct);
+      break;
+  }
+}
+
+/* Collects every compound type used by the package's structs, inner types first. */
+static void collect(const fbe_type *t, const fbe_type **list, size_t *n, size_t cap) {
+  if (!is_compound(t)) return;
+  if (t->key) collect(t->key, list, n, cap);
+  collect(t->elem, list, n, cap);
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  mangle(a, t);
+  for (size_t i = 0; i < *n; i++) {
+    mangle(b, list[i]);
+    if (!strcmp(a, b)) return;
+  }
+  if (*n < cap) list[(*n)++] = t;
+}
+
+static void helper_prototypes(const gen *g, const fbe_type *t) {
+  char m[NAME_MAX_LEN], ct[NAME_MAX_LEN];
+  FILE *c = g->c;
+  mangle(m, t);
+  ctype(g, ct, t);
+  fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v);\n", m, ct);
+  fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v);\n", m, ct);
+  if (needs_check(t))
+    fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base);\n", m);
+  fprintf(c, "static uint8_t *put_fin_%s(fbe_fin_writer *w, uint8_t *c, %s const *v);\n", m, ct);
+  fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v);\n", m, ct);
+  fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos);\n", m);
+  if (needs_free(t)) fprintf(c, "static void free_%s(%s *v, const fbe_allocator *a);\n", m, ct);
+}
+
+static void optional_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
+  FILE *c = g->c;
+  const fbe_type *e = t->elem;
+  int sp = is_struct_optional(t);
+  char et[NAME_MAX_LEN], sn[NAME_MAX_LEN];
+  ctype(g, et, e);
+  if (sp) c_name(sn, e->st->full_name);
+  const char *val = sp ? "(**v)" : "v->value";
+  const char *present = sp ? "*v != NULL" : "v->has";
+
+  fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v) {\n", m, ct);
+  fprintf(c, "  size_t s = fbe_std_write_optional(w, slot, base, %s, %" PRIu32 ");\n", present, e->wire_size);
+  fprintf(c, "  if (!s) return;\n");
+  put_std(g, c, "  ", e, "s", "s", val);
+  fprintf(c, "}\n\n");
+
+  fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", m, ct);
+  fprintf(c, "  uint64_t at = 0;\n");
+  fprintf(c, "  int rc = fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at);\n", e->wire_size);
+  fprintf(c, "  if (rc < 0) return fbe_gen_bad_pointer(g, slot + 1);\n");
+  fprintf(c, "  if (rc == 0) return 0;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, at, sizeof(%s))) return -1;\n", et);
+  if (sp) {
+    fprintf(c, "  void *value = NULL;\n");
+    fprintf(c, "  if (fbe_gen_zalloc(g, at, sizeof(%s), &value)) return -1;\n", sn);
+    fprintf(c, "  *v = value;\n");
+  } else {
+    fprintf(c, "  v->has = true;\n");
+  }
+  get_std(g, c, "  ", e, "at", "at", val);
+  fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", m);
+  fprintf(c, "  uint64_t at = 0;\n");
+  fprintf(c, "  if (g->r.data[slot] == 0) return 0;\n");
+  fprintf(c, "  if (fbe_load32(g->r.data + slot + 1) == 0)\n");
+  fprintf(c, "    return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"optional marked present has no value\");\n");
+  fprintf(c, "  if (fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at) < 0) return fbe_gen_bad_pointer(g, slot + 1);\n",
+          e->wire_size);
+  fprintf(c, "  if (fbe_gen_enter(g, at, 1)) return -1;\n");
+  chk_std(g, c, "  ", e, "at", "at");
+  fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static uint8_t *put_fin_%s(fbe_fin_writer *w, uint8_t *c, %s const *v) {\n", m, ct);
+  fprintf(c, "  if (!(c = fbe_fin_write_flag(w, c, %s))) return NULL;\n", present);
+  fprintf(c, "  if (!(%s)) return c;\n", present);
+  put_fin(g, c, "  ", e, val);
+  fprintf(c, "  return c;\n}\n\n");
+
+  fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v) {\n", m, ct);
+  fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
+  fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
+  fprintf(c, "  if (rc == 0) return 0;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, sizeof(%s))) return -1;\n", et);
+  if (sp) fprintf(c, "  void *value = NULL;\n  if (fbe_gen_zalloc(g, *pos, sizeof(%s), &value)) return -1;\n  *v = value;\n", sn);
+  else fprintf(c, "  v->has = true;\n");
+  get_fin(g, c, "  ", e, val);
+  fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
+  fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
+  fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
+  fprintf(c, "  if (rc == 0) return 0;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, 1)) return -1;\n");
+  chk_fin(g, c, "  ", e);
+  fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
+
+  if (needs_free(t)) {
+    fprintf(c, "static void free_%s(%s *v, const fbe_allocator *a) {\n", m, ct);
+    if (sp) {
+      fprintf(c, "  if (!*v) return;\n");
+      free_value(g, c, "  ", e, val);
+      fprintf(c, "  fbe_gen_free(a, *v);\n");
+    } else {
+      fprintf(c, "  if (!v->has) return;\n");
+      free_value(g, c, "  ", e, val);
+    }
+    fprintf(c, "}\n\n");
+  }
+}
+
+static void array_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
+  FILE *c = g->c;
+  const fbe_type *e = t->elem;
+  uint32_t n = t->array_size, es = e->wire_size;
+  char slot[64];
+  snprintf(slot, sizeof slot, "slot + i * %" PRIu32, es);
+
+  fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v) {\n", m, ct);
+  if (is_fixed(e)) fprintf(c, "  (void)base;\n");
+  fprintf(c, "  for (size_t i = 0; i < %" PRIu32 " && !w->failed; i++) {\n", n);
+  put_std(g, c, "    ", e, slot, "base", "v->items[i]");
+  fprintf(c, "  }\n}\n\n");
+
+  if (!is_fixed(e)) {
+    /* one element, so that a failure can name its index */
+    fprintf(c, "static int get_std_item_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v, size_t i) {\n", m, ct);
+    fprintf(c, "  (void)base;\n");
+    get_std(g, c, "  ", e, slot, "base", "v->items[i]");
+    fprintf(c, "  return 0;\n}\n\n");
+  }
+  fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", m, ct);
+  if (is_fixed(e)) fprintf(c, "  (void)base;\n");
+  fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  if (is_fixed(e)) get_std(g, c, "    ", e, slot, "base", "v->items[i]");
+  else fprintf(c, "    if (get_std_item_%s(g, slot, base, v, i)) return fbe_gen_at(g, i, -1);\n", m);
+  fprintf(c, "  }\n  return 0;\n}\n\n");
+
+  if (needs_check(t)) {
+    fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", m);
+    fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+    chk_std(g, c, "    ", e, slot, "base");
+    fprintf(c, "  }\n  return 0;\n}\n\n");
+  }
+
+  fprintf(c, "static uint8_t *put_fin_%s(fbe_fin_writer *w, uint8_t *c, %s const *v) {\n", m, ct);
+  fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  put_fin(g, c, "    ", e, "v->items[i]");
+  fprintf(c, "  }\n  return c;\n}\n\n");
+
+  fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v) {\n", m, ct);
+  fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  get_fin(g, c, "    ", e, "v->items[i]");
+  fprintf(c, "  }\n  return 0;\n}\n\n");
+
+  fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
+  fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  chk_fin(g, c, "    ", e);
+  fprintf(c, "  }\n  return 0;\n}\n\n");
+
+  if (needs_free(t)) {
+    fprintf(c, "static void free_%s(%s *v, const fbe_allocator *a) {\n", m, ct);
+    fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+    free_value(g, c, "    ", e, "v->items[i]");
+    fprintf(c, "  }\n}\n\n");
+  }
+}
+
+/* vector, list, set (no key) and map, hash (key). */
+static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
+  FILE *c = g->c;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL, *e = t->elem;
+  uint32_t stride = e->wire_size + (k ? k->wire_size : 0);
+  uint32_t least = e->final_min + (k ? k->final_min : 0);
+  const char *item = k ? "v->data[i].value" : "v->data[i]";
+  char vslot[64];
+  snprintf(vslot, sizeof vslot, k ? "at + %" PRIu32 : "at", k ? k->wire_size : 0);
+  int fixed = !k && is_fixed(e);
+
+  fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v) {\n", m, ct);
+  fprintf(c, "  size_t d = fbe_std_write_sequence(w, slot, base, v->count, %" PRIu32 ");\n", stride);
+  fprintf(c, "  if (!d) return;\n");
+  if (fixed) fprintf(c, "  (void)base;\n");
+  fprintf(c, "  for (uint32_t i = 0; i < v->count && !w->failed; i++) {\n");
+  fprintf(c, "    size_t at = d + (size_t)i * %" PRIu32 ";\n", stride);
+  if (k) put_std(g, c, "    ", k, "at", "base", "v->data[i].key");
+  put_std(g, c, "    ", e, vslot, "base", item);
+  fprintf(c, "  }\n}\n\n");
+
+  if (!fixed) {
+    /* one element, so that a failure can name its index */
+    fprintf(c, "static int get_std_item_%s(fbe_gen_reader *g, uint64_t at, uint64_t base, %s *v, uint32_t i) {\n", m, ct);
+    fprintf(c, "  (void)base;\n");
+    if (k) get_std(g, c, "  ", k, "at", "base", "v->data[i].key");
+    get_std(g, c, "  ", e, vslot, "base", item);
+    fprintf(c, "  return 0;\n}\n\n");
+  }
+
+  fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", m, ct);
+  fprintf(c, "  uint64_t items = 0;\n  uint32_t n = 0;\n");
+  fprintf(c, "  if (fbe_std_read_sequence(&g->r, slot, base, %" PRIu32 ", &items, &n)) return fbe_gen_bad_sequence(g, slot);\n", stride);
+  fprintf(c, "  if (!n) return 0;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, items, (uint64_t)n * sizeof *v->data)) return -1;\n");
+  fprintf(c, "  void *data = NULL;\n");
+  fprintf(c, "  if (fbe_gen_zalloc(g, items, (size_t)n * sizeof *v->data, &data)) return -1;\n");
+  fprintf(c, "  v->data = data;\n  v->count = n;\n");
+  if (fixed) fprintf(c, "  (void)base;\n");
+  fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
+  fprintf(c, "    uint64_t at = items + (uint64_t)i * %" PRIu32 ";\n", stride);
+  if (fixed) {
+    get_std(g, c, "    ", e, vslot, "base", item);
+  } else {
+    fprintf(c, "    if (get_std_item_%s(g, at, base, v, i)) return fbe_gen_at(g, i, -1);\n", m);
+  }
+  fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
+
+
+  if (needs_check(e) || (k && needs_check(k))) {
+    fprintf(c, "static int chk_std_item_%s(fbe_gen_reader *g, uint64_t at, uint64_t base) {\n", m);
+    if (k) chk_std(g, c, "  ", k, "at", "base");
+    chk_std(g, c, "  ", e, vslot, "base");
+    fprintf(c, "  (void)at;\n  (void)base;\n  return 0;\n}\n\n");
+  }
+
+  fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", m);
+  fprintf(c, "  uint64_t items = 0;\n  uint32_t n = 0;\n");
+  fprintf(c, "  if (fbe_std_read_sequence(&g->r, slot, base, %" PRIu32 ", &items, &n)) return fbe_gen_bad_sequence(g, slot);\n", stride);
+  fprintf(c, "  if (fbe_gen_enter(g, items, n)) return -1;\n");
+  if (needs_check(e) || (k && needs_check(k))) {
+    fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
+    fprintf(c, "    uint64_t at = items + (uint64_t)i * %" PRIu32 ";\n", stride);
+    fprintf(c, "    if (chk_std_item_%s(g, at, base)) return fbe_gen_at(g, i, -1);\n", m);
+    fprintf(c, "  }\n");
+  } else {
+    fprintf(c, "  (void)base;\n");
+  }
+  fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static uint8_t *put_fin_%s(fbe_fin_writer *w, uint8_t *c, %s const *v) {\n", m, ct);
+  fprintf(c, "  if (!(c = fbe_fin_write_count(w, c, v->count, 4))) return NULL;\n");
+  fprintf(c, "  for (uint32_t i = 0; i < v->count; i++) {\n");
+  if (k) put_fin(g, c, "    ", k, "v->data[i].key");
+  put_fin(g, c, "    ", e, item);
+  fprintf(c, "  }\n  return c;\n}\n\n");
+
+  fprintf(c, "static int get_fin_item_%s(fbe_gen_reader *g, uint64_t *pos, %s *v, uint32_t i) {\n", m, ct);
+  if (k) get_fin(g, c, "  ", k, "v->data[i].key");
+  get_fin(g, c, "  ", e, item);
+  fprintf(c, "  return 0;\n}\n\n");
+
+  fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v) {\n", m, ct);
+  fprintf(c, "  uint32_t n = 0;\n");
+  fprintf(c, "  if (fbe_fin_read_count(&g->r, pos, %" PRIu32 ", &n)) return fbe_gen_bad_count(g, *pos);\n", least);
+  fprintf(c, "  if (!n) return 0;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, (uint64_t)n * sizeof *v->data)) return -1;\n");
+  fprintf(c, "  void *data = NULL;\n");
+  fprintf(c, "  if (fbe_gen_zalloc(g, *pos, (size_t)n * sizeof *v->data, &data)) return -1;\n");
+  fprintf(c, "  v->data = data;\n  v->count = n;\n");
+  fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
+  fprintf(c, "    if (get_fin_item_%s(g, pos, v, i)) return fbe_gen_at(g, i, -1);\n", m);
+  fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static int chk_fin_item_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
+  if (k) chk_fin(g, c, "  ", k);
+  chk_fin(g, c, "  ", e);
+  fprintf(c, "  return 0;\n}\n\n");
+
+  fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
+  fprintf(c, "  uint32_t n = 0;\n");
+  fprintf(c, "  if (fbe_fin_read_count(&g->r, pos, %" PRIu32 ", &n)) return fbe_gen_bad_count(g, *pos);\n", least);
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, n)) return -1;\n");
+  fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
+  fprintf(c, "    if (chk_fin_item_%s(g, pos)) return fbe_gen_at(g, i, -1);\n", m);
+  fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
+
+  fprintf(c, "static void free_%s(%s *v, const fbe_allocator *a) {\n", m, ct);
+  if (needs_free(e) || (k && needs_free(k))) {
+    fprintf(c, "  for (uint32_t i = 0; i < v->count; i++) {\n");
+    if (k) free_value(g, c, "    ", k, "v->data[i].key");
+    free_value(g, c, "    ", e, item);
+    fprintf(c, "  }\n");
+  }
+  fprintf(c, "  fbe_gen_free(a, v->data);\n}\n\n");
+}
+
+static void compound_helpers(const gen *g, const fbe_type *t) {
+  char m[NAME_MAX_LEN], ct[NAME_MAX_LEN];
+  mangle(m, t);
+  ctype(g, ct, t);
+  fprintf(g->c, "/* ---- %s */\n\n", m);
+  if (t->kind == FBE_KIND_OPTIONAL) optional_helpers(g, t, m, ct);
+  else if (t->kind == FBE_KIND_ARRAY) array_helpers(g, t, m, ct);
+  else sequence_helpers(g, t, m, ct);
+}
+
+/* ------------------------------------------------------------ defaults */
+
+/* Whether the implicit default of a value is more than zeroes: structs (their fields'
+ * defaults), and arrays of them. */
+static int needs_init(const fbe_type *t) {
+  if (t->kind == FBE_KIND_STRUCT) return 1;
+  return t->kind == FBE_KIND_ARRAY && needs_init(t->elem);
+}
+
+/* Emits the implicit default of a value (already zeroed) when needs_init(t). */
+static void implicit_default(FILE *o, const char *ind, const fbe_type *t, const char *lv, int depth) {
+  char n[NAME_MAX_LEN], inner[NAME_MAX_LEN], sub[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(n, t->st->full_name);
+    fprintf(o, "%sif (%s_defaults_(&%s, a)) return -1;\n", ind, n, lv);
+  } else if (needs_init(t)) {
+    snprintf(inner, sizeof inner, "%s.items[i%d]", lv, depth);
+    snprintf(sub, sizeof sub, "%s  ", ind);
+    fprintf(o, "%sfor (size_t i%d = 0; i%d < %" PRIu32 "; i%d++) {\n", ind, depth, depth, t->array_size, depth);
+    implicit_default(o, sub, t->elem, inner, depth + 1);
+    fprintf(o, "%s}\n", ind);
+  }
+}
+
+/* Emits the statements giving field f (lvalue lv, zeroed) its schema default. */
+static void field_default(const gen *g, FILE *o, const fbe_field *f, const char *lv) {
+  const fbe_type *t = f->type;
+  const fbe_default *d = &f->def;
+  char val[NAME_MAX_LEN], lit[64], ct[NAME_MAX_LEN];
+  if (d->kind == FBE_DEF_NONE || d->kind == FBE_DEF_NULL) {
+    implicit_default(o, "    ", t, lv, 0);
+    return;
+  }
+  const fbe_type *vt = t;
+  if (t->kind == FBE_KIND_OPTIONAL) {
+    fprintf(o, "    %s.has = true;\n", lv);
+    snprintf(val, sizeof val, "%s.value", lv);
+    vt = t->elem;
+  } else {
+    snprintf(val, sizeof val, "%s", lv);
+  }
+  ctype(g, ct, vt);
+  switch (d->kind) {
+    case FBE_DEF_BOOL: fprintf(o, "    %s = %s;\n", val, d->u ? "true" : "false"); break;
+    case FBE_DEF_INT:
+      int_literal(lit, vt->wire, d->u);
+      fprintf(o, "    %s = (%s)%s;\n", val, ct, lit);
+      break;
+    case FBE_DEF_FLOAT:
+      double_literal(lit, d->d);
+      fprintf(o, "    %s = (%s)%s;\n", val, ct, lit);
+      break;
+    case FBE_DEF_DECIMAL: case FBE_DEF_UUID:
+      fprintf(o, "    memcpy(%s.bytes, ", val);
+      put_cstring(o, d->bytes, 16);
+      fprintf(o, ", 16);\n");
+      break;
+    case FBE_DEF_STRING:
+      fprintf(o, "    if (fbe_gen_blob_set(&%s, a, ", val);
+      put_cstring(o, (const uint8_t *)d->str, d->len);
+      fprintf(o, ", %" PRIu32 ")) return -1;\n", d->len);
+      break;
+    case FBE_DEF_UTC: fprintf(o, "    %s = fbe_gen_now();\n", val); break;
+    case FBE_DEF_UUID1: fprintf(o, "    fbe_gen_uuid1(&%s);\n", val); break;
+    case FBE_DEF_UUID4: fprintf(o, "    fbe_gen_uuid4(&%s);\n", val); break;
+    default: break;
+  }
+}
+
+/* Whether a field's default is more than zero. */
+static int has_default(const fbe_field *f) {
+  return (f->def.kind != FBE_DEF_NONE && f->def.kind != FBE_DEF_NULL) || needs_init(f->type);
+}
+
+/* ------------------------------------------------------------ structs */
+
+static int is_blob(const fbe_type *t) { return t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES; }
+
+/* Length of the run of fixed-size fields starting at index i. */
+static uint32_t fixed_run(const fbe_struct *st, uint32_t i) {
+  uint32_t n = 0;
+  for (; i < st->nfields && is_fixed(st->fields[i].type); i++) n += st->fields[i].type->wire_size;
+  return n;
+}
+
+static void struct_header(gen *g, const fbe_struct *st) {
+  char n[NAME_MAX_LEN], ct[NAME_MAX_LEN];
+  FILE *h = g->h;
+  c_name(n, st->full_name);
+  for (uint32_t i = 0; i < st->nfields; i++) typedefs(g, st->fields[i].type);
+  fprintf(h, "/* %s %s, type id %" PRIu32 "%s%s. */\n", st->is_message ? "message" : "struct",
+          st->full_name, st->type_id, st->base ? ", extends " : "", st->base ? st->base->full_name : "");
+  fprintf(h, "#define %s_TYPE_ID %" PRIu32 "u\n", n, st->type_id);
+  fprintf(h, "struct %s {\n", n);
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    ctype(g, ct, f->type);
+    if (i == 0 && st->ninherited) fprintf(h, "  /* inherited from %s */\n", st->base->full_name);
+    if (i == st->ninherited && st->ninherited) fprintf(h, "  /* own fields */\n");
+    fprintf(h, "  %s%s%s;%s\n", ct, ct[strlen(ct) - 1] == '*' ? "" : " ", ident(f->name),
+            is_struct_optional(f->type) ? " /* optional: NULL when absent */" : "");
+  }
+  if (!st->nfields) fprintf(h, "  uint8_t empty_; /* C has no empty structs */\n");
+  fprintf(h, "};\n\n");
+}
+
+static void struct_prototypes(const gen *g, const fbe_struct *st) {
+  char n[NAME_MAX_LEN];
+  FILE *h = g->h;
+  c_name(n, st->full_name);
+  fprintf(h, "/* ---- %s */\n", st->full_name);
+  fprintf(h, "/* Sets every field to its schema default (strings copied into a). */\n");
+  fprintf(h, "fbe_status %s_init(%s *v, const fbe_allocator *a);\n", n, n);
+  fprintf(h, "/* Releases what v owns (strings, collections, optional structs) to a. */\n");
+  fprintf(h, "void %s_free(%s *v, const fbe_allocator *a);\n", n, n);
+  fprintf(h, "/* Appends the model of v to out. */\n");
+  fprintf(h, "fbe_status %s_encode(const %s *v, fbe_model model, fbe_buffer *out, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_encode_standard(const %s *v, fbe_buffer *out, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_encode_final(const %s *v, fbe_buffer *out, fbe_error *err);\n", n, n);
+  fprintf(h, "/* Decodes the model at data into v (overwritten, not freed first; allocations from a).\n"
+             " * On failure v is left empty and err names the offset and path. */\n");
+  fprintf(h, "fbe_status %s_decode(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                    const fbe_allocator *a, size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_decode_standard(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
+             "                             size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_decode_final(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
+             "                          size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "/* Checks that data starts with a valid model (fbe_verify's rules) without decoding. */\n");
+  fprintf(h, "fbe_status %s_verify(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                    fbe_error *err);\n", n);
+  fprintf(h, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err);\n", n);
+  fprintf(h, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err);\n", n);
+  fprintf(h, "/* JSON (FORMAT.md 10) through the core's dynamic message of the loaded schema. */\n");
+  fprintf(h, "fbe_status %s_to_json(const %s *v, const fbe_schema *schema, int pretty, fbe_buffer *out,\n"
+             "                     fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_from_json(%s *v, const fbe_schema *schema, const char *text, size_t length,\n"
+             "                       const fbe_allocator *a, fbe_error *err);\n", n, n);
+  fprintf(h, "/* Building blocks for the code of this and importing packages. */\n");
+  fprintf(h, "int %s_defaults_(%s *v, const fbe_allocator *a);\n", n, n);
+  fprintf(h, "void %s_put_std_(fbe_std_writer *w, size_t slot, size_t base, const %s *v);\n", n, n);
+  fprintf(h, "int %s_get_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v);\n", n, n);
+  fprintf(h, "int %s_chk_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base);\n", n);
+  fprintf(h, "uint8_t *%s_put_fin_(fbe_fin_writer *w, uint8_t *c, const %s *v);\n", n, n);
+  fprintf(h, "int %s_get_fin_(fbe_gen_reader *g, uint64_t *pos, %s *v);\n", n, n);
+  fprintf(h, "int %s_chk_fin_(fbe_gen_reader *g, uint64_t *pos);\n\n", n);
+}
+
+static void set_fail(const fbe_field *f) { snprintf(FAIL, sizeof FAIL, "return fbe_gen_in(g, \"%s\", -1)", f->name); }
+
+/* The reads of every field of a standard body at b into v; in a short body (size)
+ * each field is read only when present, else it takes its default. */
+static void field_reads(const gen *g, const fbe_struct *st, int short_body) {
+  char n[NAME_MAX_LEN], lv[NAME_MAX_LEN], slot[64];
+  FILE *c = g->c;
+  c_name(n, st->full_name);
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    const fbe_type *t = f->type;
+    int dflt = has_default(f);
+    const char *ind = short_body ? "    " : "  ";
+    char ind2[16];
+    snprintf(ind2, sizeof ind2, "%s  ", ind);
+    snprintf(lv, sizeof lv, "v->%s", ident(f->name));
+    snprintf(slot, sizeof slot, "b + %" PRIu32, f->wire_offset);
+    if (short_body)
+      fprintf(c, "  if (%s%" PRIu32 " <= size) {\n", i < st->ninherited ? "inherited && " : "",
+              f->wire_offset + t->wire_size);
+    set_fail(f);
+    if (dflt && (is_blob(t) || t->kind == FBE_KIND_OPTIONAL)) {
+      if (is_blob(t)) fprintf(c, "%sif (fbe_load32(g->r.data + %s) == 0) {\n", ind, slot);
+      else fprintf(c, "%sif (g->r.data[%s] == 0 || fbe_load32(g->r.data + %s + 1) == 0) {\n", ind, slot, slot);
+      fprintf(c, "%s  if (%s_field_default(v, %" PRIu32 ", g->a)) return fbe_gen_oom(g, %s);\n", ind, n, i, slot);
+      fprintf(c, "%s} else {\n", ind);
+      get_std(g, c, ind2, t, slot, "b", lv);
+      fprintf(c, "%s}\n", ind);
+    } else {
+      get_std(g, c, ind, t, slot, "b", lv);
+    }
+    snprintf(FAIL, sizeof FAIL, "return -1");
+    if (!short_body) continue;
+    if (dflt) {
+      fprintf(c, "  } else if (%s_field_default(v, %" PRIu32 ", g->a)) {\n", n, i);
+      fprintf(c, "    return fbe_gen_oom(g, b);\n");
+    }
+    fprintf(c, "  }\n");
+  }
+}
+
+static void struct_source(gen *g, const fbe_struct *st) {
+  char n[NAME_MAX_LEN], lv[NAME_MAX_LEN], slot[64], p[NAME_MAX_LEN];
+  FILE *c = g->c;
+  c_name(n, st->full_name);
+  fprintf(c, "/* ================================================================ %s */\n\n", st->full_name);
+
+  /* defaults */
+  int any_default = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) any_default |= has_default(&st->fields[i]);
+  if (any_default) {
+    fprintf(c, "/* The schema default of field `index` of v (zeroed). -1 when out of memory. */\n");
+    fprintf(c, "static int %s_field_default(%s *v, uint32_t index, const fbe_allocator *a) {\n", n, n);
+    fprintf(c, "  switch (index) {\n");
+    for (uint32_t i = 0; i < st->nfields; i++) {
+      if (!has_default(&st->fields[i])) continue;
+      fprintf(c, "  case %" PRIu32 ": /* %s */\n", i, st->fields[i].name);
+      snprintf(lv, sizeof lv, "v->%s", ident(st->fields[i].name));
+      field_default(g, c, &st->fields[i], lv);
+      fprintf(c, "    break;\n");
+    }
+    fprintf(c, "  default: break;\n  }\n  (void)a;\n  return 0;\n}\n\n");
+  }
+  fprintf(c, "int %s_defaults_(%s *v, const fbe_allocator *a) {\n", n, n);
+  for (uint32_t i = 0; i < st->nfields; i++)
+    if (has_default(&st->fields[i]))
+      fprintf(c, "  if (%s_field_default(v, %" PRIu32 ", a)) return -1;\n", n, i);
+  fprintf(c, "  (void)v;\n  (void)a;\n  return 0;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_init(%s *v, const fbe_allocator *a) {\n", n, n);
+  fprintf(c, "  memset(v, 0, sizeof *v);\n");
+  fprintf(c, "  if (%s_defaults_(v, a)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return FBE_ERR_NOMEM;\n  }\n", n, n);
+  fprintf(c, "  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "void %s_free(%s *v, const fbe_allocator *a) {\n", n, n);
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    snprintf(lv, sizeof lv, "v->%s", ident(st->fields[i].name));
+    free_value(g, c, "  ", st->fields[i].type, lv);
+  }
+  fprintf(c, "  (void)v;\n  (void)a;\n}\n\n");
+
+  /* standard model */
+  fprintf(c, "void %s_put_std_(fbe_std_writer *w, size_t slot, size_t base, const %s *v) {\n", n, n);
+  fprintf(c, "  size_t b = fbe_std_write_struct(w, slot, base, %" PRIu32 ", %s_TYPE_ID);\n", st->body_size, n);
+  fprintf(c, "  if (!b) return;\n");
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    snprintf(lv, sizeof lv, "v->%s", ident(f->name));
+    snprintf(slot, sizeof slot, "b + %" PRIu32, f->wire_offset);
+    put_std(g, c, "  ", f->type, slot, "b", lv);
+  }
+  fprintf(c, "  (void)v;\n}\n\n");
+
+  if (st->nfields) {
+    fprintf(c, "/* A body written by an older schema: the fields it has are read, the others take\n"
+               " * their defaults (FORMAT.md 5.10; the inherited part only as a whole). */\n");
+    fprintf(c, "static int %s_get_short(fbe_gen_reader *g, uint64_t b, uint32_t size, %s *v) {\n", n, n);
+    if (st->ninherited) fprintf(c, "  int inherited = size >= %" PRIu32 ";\n", st->base_body_size);
+    field_reads(g, st, 1);
+    fprintf(c, "  return 0;\n}\n\n");
+  }
+  fprintf(c, "int %s_get_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", n, n);
+  fprintf(c, "  uint64_t b = 0;\n");
+  fprintf(c, "  if (fbe_load32(g->r.data + slot) == 0) /* reads as the default struct */\n");
+  fprintf(c, "    return %s_defaults_(v, g->a) ? fbe_gen_oom(g, slot) : 0;\n", n);
+  fprintf(c, "  if (fbe_std_target(&g->r, slot, base, 8, &b)) return fbe_gen_bad_pointer(g, slot);\n");
+  fprintf(c, "  if (fbe_gen_charge(g, b, 8)) return -1;\n");
+  fprintf(c, "  uint32_t size = fbe_load32(g->r.data + b);\n");
+  fprintf(c, "  if (size < 8 || size > g->r.end - b) return fbe_gen_bad_struct(g, b);\n");
+  if (st->nfields) {
+    fprintf(c, "  if (size < %" PRIu32 ") return %s_get_short(g, b, size, v);\n", st->body_size, n);
+    field_reads(g, st, 0);
+  }
+  fprintf(c, "  (void)v;\n  return 0;\n}\n\n");
+
+  fprintf(c, "int %s_chk_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", n);
+  fprintf(c, "  uint64_t b = 0;\n");
+  fprintf(c, "  if (fbe_load32(g->r.data + slot) == 0) return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"struct pointer is 0\");\n");
+  fprintf(c, "  if (fbe_std_target(&g->r, slot, base, 8, &b)) return fbe_gen_bad_pointer(g, slot);\n");
+  fprintf(c, "  if (fbe_gen_charge(g, b, 1)) return -1;\n");
+  fprintf(c, "  uint32_t size = fbe_load32(g->r.data + b);\n");
+  fprintf(c, "  if (size < 8 || size > g->r.end - b) return fbe_gen_bad_struct(g, b);\n");
+  fprintf(c, "  if (fbe_load32(g->r.data + b + 4) != %s_TYPE_ID)\n", n);
+  fprintf(c, "    return fbe_gen_fail(g, FBE_ERR_MALFORMED, b + 4, \"type id is not %s's (%" PRIu32 ")\");\n",
+          st->full_name, st->type_id);
+  int checks = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) checks |= needs_check(st->fields[i].type);
+  if (checks) {
+    fprintf(c, "  int full = size >= %" PRIu32 ";\n", st->body_size);
+    if (st->ninherited) fprintf(c, "  int inherited = full || size >= %" PRIu32 ";\n", st->base_body_size);
+  }
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    if (!needs_check(f->type)) continue;
+    snprintf(slot, sizeof slot, "b + %" PRIu32, f->wire_offset);
+    set_fail(f);
+    fprintf(c, "  if (full || (%s%" PRIu32 " <= size)) {\n", i < st->ninherited ? "inherited && " : "",
+            f->wire_offset + f->type->wire_size);
+    chk_std(g, c, "    ", f->type, slot, "b");
+    fprintf(c, "  }\n");
+    snprintf(FAIL, sizeof FAIL, "return -1");
+  }
+  fprintf(c, "  return 0;\n}\n\n");
+
+  /* final model: nested structs inline, runs of fixed-size fields checked once */
+  fprintf(c, "uint8_t *%s_put_fin_(fbe_fin_writer *w, uint8_t *c, const %s *v) {\n", n, n);
+  uint32_t covered = 0, at = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    snprintf(lv, sizeof lv, "v->%s", ident(f->name));
+    if (is_fixed(f->type)) {
+      if (!covered) {
+        uint32_t run = fixed_run(st, i);
+        fprintf(c, "  if (!(c = fbe_fin_room(w, c, %" PRIu32 "))) return NULL;\n", run);
+        covered = run;
+        at = 0;
+      }
+      snprintf(p, sizeof p, "c + %" PRIu32, at);
+      store_scalar(c, "  ", f->type, p, lv);
+      at += f->type->wire_size;
+      covered -= f->type->wire_size;
+      if (!covered) fprintf(c, "  c += %" PRIu32 ";\n", at);
+    } else if (is_blob(f->type)) {
+      uint32_t run = fixed_run(st, i + 1);
+      fprintf(c, "  if (!(c = fbe_fin_write_blob(w, c, %s.data, %s.size, %" PRIu32 "))) return NULL;\n", lv, lv,
+              4 + run);
+      covered = run;
+      at = 0;
+    } else if (f->type->kind == FBE_KIND_STRUCT) {
+      char sn[NAME_MAX_LEN];
+      c_name(sn, f->type->st->full_name);
+      fprintf(c, "  if (!(c = %s_put_fin_(w, c, &%s))) return NULL;\n", sn, lv);
+    } else {
+      put_fin(g, c, "  ", f->type, lv);
+    }
+  }
+  fprintf(c, "  (void)w;\n  (void)v;\n  return c;\n}\n\n");
+
+  fprintf(c, "int %s_get_fin_(fbe_gen_reader *g, uint64_t *pos, %s *v) {\n", n, n);
+  covered = at = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    snprintf(lv, sizeof lv, "v->%s", ident(f->name));
+    set_fail(f);
+    if (is_fixed(f->type)) {
+      if (!covered) {
+        covered = fixed_run(st, i);
+        at = 0;
+        fprintf(c, "  if (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_in(g, \"%s\", fbe_gen_short(g, *pos));\n",
+                covered, f->name);
+      }
+      snprintf(p, sizeof p, "g->r.data + *pos + %" PRIu32, at);
+      load_scalar(g, c, "  ", f->type, p, lv);
+      at += f->type->wire_size;
+      covered -= f->type->wire_size;
+      if (!covered) fprintf(c, "  *pos += %" PRIu32 ";\n", at);
+    } else if (f->type->kind == FBE_KIND_STRUCT) {
+      char sn[NAME_MAX_LEN];
+      c_name(sn, f->type->st->full_name);
+      fprintf(c, "  if (%s_get_fin_(g, pos, &%s)) %s;\n", sn, lv, FAIL);
+    } else {
+      get_fin(g, c, "  ", f->type, lv);
+    }
+    snprintf(FAIL, sizeof FAIL, "return -1");
+  }
+  fprintf(c, "  (void)g;\n  (void)pos;\n  (void)v;\n  return 0;\n}\n\n");
+
+  fprintf(c, "int %s_chk_fin_(fbe_gen_reader *g, uint64_t *pos) {\n", n);
+  covered = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    set_fail(f);
+    if (is_fixed(f->type)) {
+      if (!covered) {
+        covered = fixed_run(st, i);
+        fprintf(c, "  if (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_in(g, \"%s\", fbe_gen_short(g, *pos));\n",
+                covered, f->name);
+        fprintf(c, "  *pos += %" PRIu32 ";\n", covered);
+      }
+      covered -= f->type->wire_size;
+    } else if (f->type->kind == FBE_KIND_STRUCT) {
+      char sn[NAME_MAX_LEN];
+      c_name(sn, f->type->st->full_name);
+      fprintf(c, "  if (%s_chk_fin_(g, pos)) %s;\n", sn, FAIL);
+    } else {
+      chk_fin(g, c, "  ", f->type);
+    }
+    snprintf(FAIL, sizeof FAIL, "return -1");
+  }
+  fprintf(c, "  (void)g;\n  (void)pos;\n  return 0;\n}\n\n");
+
+  /* public entry points */
+  fprintf(c, "fbe_status %s_encode_standard(const %s *v, fbe_buffer *out, fbe_error *err) {\n", n, n);
+  fprintf(c, "  size_t start = out->size;\n");
+  fprintf(c, "  if (out->capacity - out->size < %" PRIu32 " && fbe_buffer_reserve(out, %" PRIu32 "))\n",
+          st->body_size * 2 + 256, st->body_size * 2 + 256);
+  fprintf(c, "    return fbe_gen_finish(out, start, FBE_WRITE_NOMEM, err);\n");
+  fprintf(c, "  fbe_std_writer w = {out, start, 0};\n");
+  fprintf(c, "  fbe_std_alloc(&w, 8); /* the model header: cannot fail after the reserve */\n");
+  fprintf(c, "  %s_put_std_(&w, start + 4, start, v);\n", n);
+  fprintf(c, "  return fbe_gen_finish(out, start, w.failed, err);\n}\n\n");
+
+  fprintf(c, "fbe_status %s_encode_final(const %s *v, fbe_buffer *out, fbe_error *err) {\n", n, n);
+  fprintf(c, "  size_t start = out->size;\n");
+  fprintf(c, "  if (out->capacity - out->size < %" PRIu32 " && fbe_buffer_reserve(out, %" PRIu32 "))\n",
+          st->final_min * 2 + 256, st->final_min * 2 + 256);
+  fprintf(c, "    return fbe_gen_finish(out, start, FBE_WRITE_NOMEM, err);\n");
+  fprintf(c, "  fbe_fin_writer w = {out, start, out->data + out->capacity, 0};\n");
+  fprintf(c, "  uint8_t *c = out->data + start;\n");
+  fprintf(c, "  fbe_store32(c + 4, %s_TYPE_ID);\n", n);
+  fprintf(c, "  c = %s_put_fin_(&w, c + 8, v);\n", n);
+  fprintf(c, "  if (c) out->size = (size_t)(c - out->data);\n");
+  fprintf(c, "  return fbe_gen_finish(out, start, w.failed, err);\n}\n\n");
+
+  fprintf(c, "fbe_status %s_encode(const %s *v, fbe_model model, fbe_buffer *out, fbe_error *err) {\n", n, n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_encode_final(v, out, err) : %s_encode_standard(v, out, err);\n}\n\n", n, n);
+
+  fprintf(c, "fbe_status %s_decode_standard(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
+             "                             size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
+  fprintf(c, "  memset(v, 0, sizeof *v);\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_STANDARD, data, size, a, err);\n");
+  fprintf(c, "  if (rc) return rc;\n");
+  fprintf(c, "  if (fbe_load32(data + 4) == 0) {\n");
+  fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"root pointer is 0\");\n    return err->code;\n  }\n");
+  fprintf(c, "  if (%s_get_std_(&g, 4, 0, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
+  fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_decode_final(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
+             "                          size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
+  fprintf(c, "  memset(v, 0, sizeof *v);\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_FINAL, data, size, a, err);\n");
+  fprintf(c, "  if (rc) return rc;\n");
+  fprintf(c, "  if (fbe_load32(data + 4) != %s_TYPE_ID) {\n", n);
+  fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
+          st->full_name, st->type_id);
+  fprintf(c, "  uint64_t pos = 8;\n");
+  fprintf(c, "  if (%s_get_fin_(&g, &pos, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
+  fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_decode(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                    const fbe_allocator *a, size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_decode_final(v, data, size, a, model_size, err)\n"
+             "                                  : %s_decode_standard(v, data, size, a, model_size, err);\n}\n\n", n, n);
+
+  fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
+  fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_STANDARD, data, size, NULL, err);\n");
+  fprintf(c, "  if (rc) return rc;\n");
+  fprintf(c, "  if (%s_chk_std_(&g, 4, 0)) return err->code;\n", n);
+  fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
+  fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_FINAL, data, size, NULL, err);\n");
+  fprintf(c, "  if (rc) return rc;\n");
+  fprintf(c, "  if (fbe_load32(data + 4) != %s_TYPE_ID) {\n", n);
+  fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
+          st->full_name, st->type_id);
+  fprintf(c, "  uint64_t pos = 8;\n");
+  fprintf(c, "  if (%s_chk_fin_(&g, &pos)) return err->code;\n", n);
+  fprintf(c, "  if (pos != g.r.end) {\n");
+  fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, pos, \"fields end before the model size\");\n    return err->code;\n  }\n");
+  fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_verify(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                    fbe_error *err) {\n", n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_verify_final(data, size, model_size, err)\n"
+             "                                  : %s_verify_standard(data, size, model_size, err);\n}\n\n", n, n);
+
+  fprintf(c, "fbe_status %s_to_json(const %s *v, const fbe_schema *schema, int pretty, fbe_buffer *out,\n"
+             "                     fbe_error *err) {\n", n, n);
+  fprintf(c, "  fbe_buffer model;\n  fbe_buffer_init(&model);\n");
+  fprintf(c, "  fbe_status rc = %s_encode_final(v, &model, err);\n", n);
+  fprintf(c, "  if (rc == FBE_OK) rc = fbe_gen_json_write(schema, \"%s\", model.data, model.size, pretty, out, err);\n",
+          st->full_name);
+  fprintf(c, "  fbe_buffer_free(&model);\n  return rc;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_from_json(%s *v, const fbe_schema *schema, const char *text, size_t length,\n"
+             "                       const fbe_allocator *a, fbe_error *err) {\n", n, n);
+  fprintf(c, "  fbe_buffer model;\n  fbe_buffer_init(&model);\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_json_read(schema, \"%s\", text, length, &model, err);\n", st->full_name);
+  fprintf(c, "  if (rc == FBE_OK) rc = %s_decode_final(v, model.data, model.size, a, NULL, err);\n", n);
+  fprintf(c, "  else memset(v, 0, sizeof *v);\n");
+  fprintf(c, "  fbe_buffer_free(&model);\n  return rc;\n}\n\n");
+}
+
+/* The type table: wrappers with void pointers, for generic code. */
+static void type_table(const gen *g) {
+  FILE *c = g->c, *h = g->h;
+  char n[NAME_MAX_LEN];
+  const fbe_package *pkg = g->pkg;
+  if (!pkg->nstructs) return;
+  fprintf(c, "/* ================================================================ type table */\n\n");
+  for (uint32_t s = 0; s < pkg->nstructs; s++) {
+    c_name(n, pkg->structs[s]->full_name);
+    fprintf(c, "static fbe_status %s_init_any(void *v, const fbe_allocator *a) { return %s_init((%s *)v, a); }\n", n, n, n);
+    fprintf(c, "static void %s_free_any(void *v, const fbe_allocator *a) { %s_free((%s *)v, a); }\n", n, n, n);
+    fprintf(c, "static fbe_status %s_encode_any(const void *v, fbe_model m, fbe_buffer *out, fbe_error *err) {\n"
+               "  return %s_encode((const %s *)v, m, out, err);\n}\n", n, n, n);
+    fprintf(c, "static fbe_status %s_decode_any(void *v, fbe_model m, const uint8_t *d, size_t n, const fbe_allocator *a,\n"
+               "                                 size_t *size, fbe_error *err) {\n"
+               "  return %s_decode((%s *)v, m, d, n, a, size, err);\n}\n", n, n, n);
+    fprintf(c, "static fbe_status %s_to_json_any(const void *v, const fbe_schema *s, int pretty, fbe_buffer *out,\n"
+               "                                  fbe_error *err) {\n"
+               "  return %s_to_json((const %s *)v, s, pretty, out, err);\n}\n", n, n, n);
+    fprintf(c, "static fbe_status %s_from_json_any(void *v, const fbe_schema *s, const char *t, size_t n,\n"
+               "                                    const fbe_allocator *a, fbe_error *err) {\n"
+               "  return %s_from_json((%s *)v, s, t, n, a, err);\n}\n\n", n, n, n);
+  }
+  fprintf(h, "/* Every struct of the package, for generic code (fbe/generated.h). */\n");
+  fprintf(h, "extern const fbe_gen_type %s_types[%" PRIu32 "];\n#define %s_TYPE_COUNT %" PRIu32 "u\n\n",
+          g->prefix, pkg->nstructs, g->prefix, pkg->nstructs);
+  fprintf(c, "const fbe_gen_type %s_types[%" PRIu32 "] = {\n", g->prefix, pkg->nstructs);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) {
+    c_name(n, pkg->structs[s]->full_name);
+    fprintf(c, "    {\"%s\", sizeof(%s), %s_init_any, %s_free_any, %s_encode_any, %s_decode_any, %s_verify,\n"
+               "     %s_to_json_any, %s_from_json_any},\n",
+            pkg->structs[s]->full_name, n, n, n, n, n, n, n, n);
+  }
+  fprintf(c, "};\n");
+}
+
+/* ------------------------------------------------------------ enums */
+
+static void enum_decl(const gen *g, const fbe_enum *e) {
+  char n[NAME_MAX_LEN], lit[64];
+  FILE *h = g->h, *c = g->c;
+  c_name(n, e->full_name);
+  fprintf(h, "/* %s %s : %s */\n", e->is_flags ? "flags" : "enum", e->full_name, fbe_kind_name(e->base));
+  fprintf(h, "typedef %s %s;\n", scalar_ctype(e->base), n);
+  for (uint32_t i = 0; i < e->nvalues; i++) {
+    int_literal(lit, e->base, e->values[i].value);
+    fprintf(h, "#define %s_%s ((%s)%s)\n", n, e->values[i].name, n, lit);
+  }
+  fprintf(h, "/* Declared names and values, declaration order, ending with {NULL, 0}. */\n");
+  fprintf(h, "extern const fbe_enum_entry %s_entries[%" PRIu32 "];\n", n, e->nvalues + 1);
+  if (e->is_flags)
+    fprintf(h, "/* The name of a single declared flag value, NULL otherwise (combine names yourself). */\n");
+  else
+    fprintf(h, "/* The name of a declared value, NULL otherwise (first declared name wins). */\n");
+  fprintf(h, "const char *%s_name(%s value);\n\n", n, n);
+
+  fprintf(c, "const fbe_enum_entry %s_entries[%" PRIu32 "] = {\n", n, e->nvalues + 1);
+  for (uint32_t i = 0; i < e->nvalues; i++) {
+    int_literal(lit, FBE_KIND_UINT64, e->values[i].value);
+    fprintf(c, "    {\"%s\", %s},\n", e->values[i].name, lit);
+  }
+  fprintf(c, "    {NULL, 0}};\n\n");
+  fprintf(c, "const char *%s_name(%s value) {\n", n, n);
+  fprintf(c, "  for (const fbe_enum_entry *e = %s_entries; e->name; e++)\n", n);
+  fprintf(c, "    if ((%s)e->value == value) return e->name;\n", n);
+  fprintf(c, "  return NULL;\n}\n\n");
+}
+
+/* ------------------------------------------------------------ packages */
+
+/* Structs of this package that must be complete before st (held inline). */
+static void inline_deps(gen *g, const fbe_type *t, int under_pointer);
+static void define_struct(gen *g, const fbe_struct *st);
+
+static void inline_deps(gen *g, const fbe_type *t, int under_pointer) {
+  switch (t->kind) {
+    case FBE_KIND_STRUCT:
+      if (!under_pointer && t->st->pkg == g->pkg) define_struct(g, t->st);
+      break;
+    case FBE_KIND_OPTIONAL: inline_deps(g, t->elem, t->elem->kind == FBE_KIND_STRUCT); break;
+    case FBE_KIND_ARRAY: inline_deps(g, t->elem, under_pointer); break;
+    case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET: inline_deps(g, t->elem, 1); break;
+    case FBE_KIND_MAP: case FBE_KIND_HASH:
+      inline_deps(g, t->key, 0); /* map entries hold key and value inline */
+      inline_deps(g, t->elem, 0);
+      break;
+    default: break;
+  }
+}
+
+static void define_struct(gen *g, const fbe_struct *st) {
+  for (size_t i = 0; i < g->nemitted; i++)
+    if (g->emitted[i] == st) return;
+  if (g->nemitted == sizeof g->emitted / sizeof g->emitted[0]) return;
+  g->emitted[g->nemitted++] = st; /* marked first: a cycle through pointers stops here */
+  for (uint32_t i = 0; i < st->nfields; i++) inline_deps(g, st->fields[i].type, 0);
+  struct_header(g, st);
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *ext) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+  FILE *f = fopen(path, "w");
+  if (!f) fprintf(stderr, "fbe: cannot write %s: %s\n", path, strerror(errno));
+  return f;
+}
+
+static int gen_package(const fbe_package *pkg, const char *outdir) {
+  static gen g; /* large tables: not on the stack */
+  memset(&g, 0, sizeof g);
+  g.pkg = pkg;
+  c_name(g.prefix, pkg->name);
+  g.h = open_out(outdir, g.prefix, "h");
+  g.c = open_out(outdir, g.prefix, "c");
+  if (!g.h || !g.c) {
+    if (g.h) fclose(g.h);
+    if (g.c) fclose(g.c);
+    return -1;
+  }
+  FILE *h = g.h, *c = g.c;
+  const char *file = strrchr(pkg->file, '/') ? strrchr(pkg->file, '/') + 1 : pkg->file; /* no build paths */
+  fprintf(h, "/* Generated by `fbe gen c` from %s (package %s). Do not edit.\n"
+             " * Structs are flattened: inherited fields come first. See core/GEN_C.md. */\n",
+          file, pkg->name);
+  fprintf(h, "#ifndef FBE_GENERATED_%s_H\n#define FBE_GENERATED_%s_H\n\n", g.prefix, g.prefix);
+  fprintf(h, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"fbe/fbe.h\"\n");
+  for (uint32_t i = 0; i < pkg->nimports; i++) {
+    char in[NAME_MAX_LEN];
+    c_name(in, pkg->imports[i]->name);
+    fprintf(h, "#include \"%s.h\"\n", in);
+  }
+  fprintf(h, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+
+  fprintf(c, "/* Generated by `fbe gen c` from %s (package %s). Do not edit. */\n", file, pkg->name);
+  fprintf(c, "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#include \"%s.h\"\n\n", g.prefix);
+
+  for (uint32_t i = 0; i < pkg->nenums; i++) enum_decl(&g, pkg->enums[i]);
+
+  char n[NAME_MAX_LEN];
+  for (uint32_t s = 0; s < pkg->nstructs; s++) {
+    c_name(n, pkg->structs[s]->full_name);
+    fprintf(h, "typedef struct %s %s;\n", n, n);
+  }
+  if (pkg->nstructs) fprintf(h, "\n");
+  for (uint32_t s = 0; s < pkg->nstructs; s++) define_struct(&g, pkg->structs[s]);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) struct_prototypes(&g, pkg->structs[s]);
+
+  /* compound helpers: prototypes first (they call each other), then bodies */
+  static const fbe_type *types[4096];
+  size_t ntypes = 0;
+  for (uint32_t s = 0; s < pkg->nstructs; s++)
+    for (uint32_t i = 0; i < pkg->structs[s]->nfields; i++)
+      collect(pkg->structs[s]->fields[i].type, types, &ntypes, sizeof types / sizeof types[0]);
+  for (size_t i = 0; i < ntypes; i++) helper_prototypes(&g, types[i]);
+  if (ntypes) fprintf(c, "\n");
+  for (size_t i = 0; i < ntypes; i++) compound_helpers(&g, types[i]);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) struct_source(&g, pkg->structs[s]);
+  type_table(&g);
+
+  fprintf(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+  int bad = ferror(h) || ferror(c);
+  bad |= fclose(h) != 0;
+  bad |= fclose(c) != 0;
+  if (bad) fprintf(stderr, "fbe: cannot write the files of package %s\n", pkg->name);
+  return bad ? -1 : 0;
+}
+
+int cmd_gen(int argc, char **argv) {
+  if (argc < 1 || strcmp(argv[0], "c")) {
+    fprintf(stderr, "usage: fbe gen c [-I DIR]... SCHEMA.fbe -o OUTDIR\n");
+    return 2;
+  }
+  cli_options o;
+  if (cli_parse(argc - 1, argv + 1, &o)) return 2;
+  if (o.positional_count != 1 || !o.output) {
+    fprintf(stderr, "usage: fbe gen c [-I DIR]... SCHEMA.fbe -o OUTDIR\n");
+    return 2;
+  }
+  o.schema_file = o.positional[0];
+  fbe_schema *schema = cli_load_schema(&o);
+  if (!schema) return 1;
+  mkdir(o.output, 0777); /* may exist already; fopen reports real problems */
+  int rc = 0;
+  for (uint32_t p = 0; p < schema->npackages && !rc; p++)
+    rc = gen_package(schema->packages[p], o.output);
+  fbe_schema_release(schema);
+  return rc ? 1 : 0;
+}

@@ -1,0 +1,228 @@
+/* Support for the C code `fbe gen c` writes (core/GEN_C.md): the value types it
+ * uses for strings and collections, the allocator hook, enum name tables, a type
+ * descriptor, and the bridges through the core (errors, JSON, clock and uuids).
+ * The wire work itself is done with the field models of fbe/field.h. */
+#ifndef FBE_GENERATED_H
+#define FBE_GENERATED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/export.h"
+#include "fbe/error.h"
+#include "fbe/arena.h"
+#include "fbe/buffer.h"
+#include "fbe/schema.h"
+#include "fbe/message.h"
+#include "fbe/codec.h"
+#include "fbe/field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A string (UTF-8, not NUL-terminated) or bytes value: pointer + length. Decoded
+ * values own their data through the allocator they were decoded with. */
+typedef struct fbe_blob {
+  const uint8_t *data;
+  uint32_t size;
+} fbe_blob;
+
+/* Where generated code gets and returns memory (strings, collection storage, optional
+ * structs). free may be NULL (arenas). Pass NULL for malloc/free. */
+typedef struct fbe_allocator {
+  void *(*alloc)(void *ctx, size_t size);
+  void (*free)(void *ctx, void *ptr);
+  void *ctx;
+} fbe_allocator;
+
+/* Allocates size bytes (8-aligned) from a (NULL: malloc). NULL when out of memory. */
+FBE_API void *fbe_gen_alloc(const fbe_allocator *a, size_t size);
+/* Returns ptr to a (NULL: free); NULL ptr is a no-op. */
+FBE_API void fbe_gen_free(const fbe_allocator *a, void *ptr);
+/* An allocator drawing from an arena: free is a no-op, fbe_arena_reset frees all. */
+FBE_API fbe_allocator fbe_allocator_arena(fbe_arena *arena);
+
+/* One named value of an enum or flags type (generated name tables). */
+typedef struct fbe_enum_entry {
+  const char *name;
+  uint64_t value; /* 64-bit pattern, sign-extended for signed bases */
+} fbe_enum_entry;
+
+/* State of one generated decode or verify: the model, the allocator, and the limits
+ * against hostile input (nesting depth, and a memory/work budget of 16 times the
+ * model size plus 64 KiB, as the dynamic codec). */
+typedef struct fbe_gen_reader {
+  fbe_reader r;
+  const fbe_allocator *a;
+  uint32_t depth;
+  uint64_t budget;
+  fbe_error *err;
+  /* Allocators without free (arenas) are asked for chunks, then served from this
+   * window inline; others get one call per allocation (each block is freed alone). */
+  uint8_t *next, *end;
+} fbe_gen_reader;
+
+/* Out-of-line part of fbe_gen_take: a new chunk or a single block. */
+FBE_API void *fbe_gen_refill(fbe_gen_reader *g, size_t n);
+
+/* n bytes (8-aligned, not cleared) for decoded data, NULL when out of memory. */
+static inline void *fbe_gen_take(fbe_gen_reader *g, size_t n) {
+  n = (n + 7u) & ~(size_t)7u;
+  if (n <= (size_t)(g->end - g->next)) {
+    void *p = g->next;
+    g->next += n;
+    return p;
+  }
+  return fbe_gen_refill(g, n);
+}
+
+/* Starts reading a standard (final: fbe_fin_open) model; FBE_ERR_MALFORMED naming
+ * the header problem otherwise. */
+FBE_API fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
+                                size_t size, const fbe_allocator *a, fbe_error *err);
+
+/* Fails a decode/verify: sets err (code, offset, message) and returns -1. */
+FBE_API int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);
+/* Adds a path component while unwinding: a field name, or an element index. */
+FBE_API void fbe_gen_path_field(fbe_gen_reader *g, const char *name);
+FBE_API void fbe_gen_path_index(fbe_gen_reader *g, size_t index);
+
+/* Enters an optional or collection (one nesting level) and takes n from the budget;
+ * -1 with err set beyond FBE_DEFAULT_MAX_DEPTH or the budget. Leave with depth--. */
+static inline int fbe_gen_enter(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
+  if (++g->depth > FBE_DEFAULT_MAX_DEPTH)
+    return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "nesting too deep");
+  if (n > g->budget) return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "model describes too much data");
+  g->budget -= n;
+  return 0;
+}
+
+/* Takes n from the budget (bodies reached through several pointers). */
+static inline int fbe_gen_charge(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
+  if (n > g->budget) return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "model describes too much data");
+  g->budget -= n;
+  return 0;
+}
+
+
+
+/* Allocates n zeroed bytes for decoded data at offset; -1 with err set on failure. */
+static inline int fbe_gen_zalloc(fbe_gen_reader *g, uint64_t offset, size_t n, void **out) {
+  *out = NULL;
+  if (!n) return 0;
+  void *p = fbe_gen_take(g, n);
+  if (!p) return fbe_gen_fail(g, FBE_ERR_NOMEM, offset, "out of memory");
+  memset(p, 0, n);
+  *out = p;
+  return 0;
+}
+
+/* Copies a decoded string or bytes value into the allocator; -1 with err set. */
+static inline int fbe_gen_copy_blob(fbe_gen_reader *g, uint64_t offset, const uint8_t *data,
+                                    uint32_t size, fbe_blob *out) {
+  out->data = NULL;
+  out->size = 0;
+  if (!size) return 0;
+  if (fbe_gen_charge(g, offset, size)) return -1;
+  uint8_t *copy = (uint8_t *)fbe_gen_take(g, size);
+  if (!copy) return fbe_gen_fail(g, FBE_ERR_NOMEM, offset, "out of memory");
+  if (size <= 16) fbe_copy_small(copy, data, size);
+  else memcpy(copy, data, size);
+  out->data = copy;
+  out->size = size;
+  return 0;
+}
+
+/* The usual failures, with their messages; each returns -1. */
+FBE_API int fbe_gen_oom(fbe_gen_reader *g, uint64_t offset);
+FBE_API int fbe_gen_short(fbe_gen_reader *g, uint64_t offset);        /* final: past the end */
+FBE_API int fbe_gen_bad_pointer(fbe_gen_reader *g, uint64_t slot);    /* standard: pointer */
+FBE_API int fbe_gen_bad_struct(fbe_gen_reader *g, uint64_t body);     /* standard: body size */
+FBE_API int fbe_gen_bad_sequence(fbe_gen_reader *g, uint64_t slot);   /* standard: elements */
+FBE_API int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset);    /* final: elements */
+FBE_API int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot);       /* string/bytes size */
+
+/* Adds a field name (fbe_gen_in) or an element index (fbe_gen_at) to the error path
+ * and passes rc through: `return fbe_gen_in(g, "orders", -1);`. */
+static inline int fbe_gen_in(fbe_gen_reader *g, const char *field, int rc) {
+  fbe_gen_path_field(g, field);
+  return rc;
+}
+static inline int fbe_gen_at(fbe_gen_reader *g, size_t index, int rc) {
+  fbe_gen_path_index(g, index);
+  return rc;
+}
+
+/* Standard model string or bytes at slot into out (pointer 0: empty). */
+static inline int fbe_gen_std_blob(fbe_gen_reader *g, uint64_t slot, uint64_t base, fbe_blob *out) {
+  const uint8_t *data;
+  uint32_t size;
+  if (fbe_std_read_blob(&g->r, slot, base, &data, &size)) return fbe_gen_bad_blob(g, slot);
+  return fbe_gen_copy_blob(g, slot, data, size, out);
+}
+static inline int fbe_gen_std_check_blob(fbe_gen_reader *g, uint64_t slot, uint64_t base) {
+  const uint8_t *data;
+  uint32_t size;
+  return fbe_std_read_blob(&g->r, slot, base, &data, &size) ? fbe_gen_bad_blob(g, slot) : 0;
+}
+/* Final model string or bytes at *pos into out. */
+static inline int fbe_gen_fin_blob(fbe_gen_reader *g, uint64_t *pos, fbe_blob *out) {
+  const uint8_t *data;
+  uint32_t size;
+  uint64_t at = *pos;
+  if (fbe_fin_read_blob(&g->r, pos, &data, &size)) return fbe_gen_bad_blob(g, at);
+  return fbe_gen_copy_blob(g, at, data, size, out);
+}
+static inline int fbe_gen_fin_check_blob(fbe_gen_reader *g, uint64_t *pos) {
+  const uint8_t *data;
+  uint32_t size;
+  uint64_t at = *pos;
+  return fbe_fin_read_blob(&g->r, pos, &data, &size) ? fbe_gen_bad_blob(g, at) : 0;
+}
+
+/* Copies text (a default string) into a blob owned by a. -1 when out of memory. */
+FBE_API int fbe_gen_blob_set(fbe_blob *b, const fbe_allocator *a, const char *text, size_t size);
+
+/* Finishes a generated encode: the model size into its header, or the writer's
+ * failure as FBE_ERR_NOMEM / FBE_ERR_LIMIT (the buffer is cut back to start). */
+FBE_API fbe_status fbe_gen_finish(fbe_buffer *out, size_t start, int failed, fbe_error *err);
+
+/* JSON through the core: the value's final model is decoded into a dynamic message of
+ * `type_name` ("proto.Account") of schema, which is then written as JSON (FORMAT.md
+ * 10), and the reverse: JSON read into a dynamic message, encoded as a final model
+ * appended to final_out. */
+FBE_API fbe_status fbe_gen_json_write(const fbe_schema *schema, const char *type_name,
+                                      const uint8_t *model, size_t size, int pretty,
+                                      fbe_buffer *out, fbe_error *err);
+FBE_API fbe_status fbe_gen_json_read(const fbe_schema *schema, const char *type_name,
+                                     const char *text, size_t length, fbe_buffer *final_out,
+                                     fbe_error *err);
+
+/* Dynamic defaults (SCHEMA.md: utc, uuid1, uuid4): nanoseconds since the epoch, new
+ * time-based and random uuids. */
+FBE_API uint64_t fbe_gen_now(void);
+FBE_API void fbe_gen_uuid1(fbe_uuid *out);
+FBE_API void fbe_gen_uuid4(fbe_uuid *out);
+
+/* What a generated struct can do, for generic code (tests, tools): every generated
+ * package exports a table of these (PACKAGE_types, PACKAGE_type_count). */
+typedef struct fbe_gen_type {
+  const char *name; /* "proto.Account" */
+  size_t size;      /* sizeof the C struct */
+  fbe_status (*init)(void *value, const fbe_allocator *a);
+  void (*free)(void *value, const fbe_allocator *a);
+  fbe_status (*encode)(const void *value, fbe_model model, fbe_buffer *out, fbe_error *err);
+  fbe_status (*decode)(void *value, fbe_model model, const uint8_t *data, size_t size,
+                       const fbe_allocator *a, size_t *model_size, fbe_error *err);
+  fbe_status (*verify)(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,
+                       fbe_error *err);
+  fbe_status (*to_json)(const void *value, const fbe_schema *schema, int pretty, fbe_buffer *out,
+                        fbe_error *err);
+  fbe_status (*from_json)(void *value, const fbe_schema *schema, const char *text, size_t length,
+                          const fbe_allocator *a, fbe_error *err);
+} fbe_gen_type;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
