@@ -2,7 +2,7 @@
 # ci/conformance.sh [FILE.jsonl...]: the cross-language conformance matrix
 # (tests/conformance/README.md). Builds whatever is needed — the fbe tool
 # (build/release), the Python package into build/python/venv, the Node addon — registers
-# every testee that is built (c, python, node, ruby; more from FBE_EXTRA_TESTEES, lines of
+# every testee that is built (c, python, node, ruby, java; more from FBE_EXTRA_TESTEES, lines of
 # NAME=COMMAND), and runs tests/conformance/runner over the given vectors files
 # (default: tests/conformance/vectors.jsonl). Prints the matrix; exits non-zero when a
 # check failed or the C testee could not be built. Works from any directory.
@@ -55,6 +55,14 @@ if command -v ruby >/dev/null && command -v gem >/dev/null && command -v swig >/
   testees+=(--testee "ruby=ruby -I $(ls -d "$repo"/build/ruby/gems/gems/fbe-*/lib | tail -1) $repo/bindings/ruby/bin/fbe-testee")
 else
   echo "conformance: the Ruby gem could not be built; no ruby testee" >&2
+fi
+
+# java: the runnable jar built by mvn (bindings/java)
+if command -v mvn >/dev/null && command -v java >/dev/null &&
+   mvn -B -q -ntp -f bindings/java package -DskipTests >/dev/null 2>&1; then
+  testees+=(--testee "java=java -jar $(ls "$repo"/bindings/java/target/fbe-*.jar | grep -v -E 'sources|javadoc' | head -1) testee")
+else
+  echo "conformance: the Java jar could not be built; no java testee" >&2
 fi
 
 # outside implementations

@@ -165,9 +165,16 @@ if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "ruby"
 if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The Java binding (bindings/java/tools/ci.sh): mvn -f bindings/java install (CMake builds
+# libfbejni from the core + SWIG (swig/java.i) + the JNI walk into the jar; JUnit 5:
+# the conformance vectors, API, errors, memory), the surefire report counts, the runnable
+# jar's conformance from a directory outside the repository, the JMH benchmark in --quick mode.
+stage_begin "java"
+if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
-# encoded by the C core; every built testee (c, python, node) runs the public vectors,
+# encoded by the C core; every built testee (c, python, node, ruby, java) runs the public vectors,
 # the malformed buffers, the versioning records and the generated vectors; X encodes,
 # Y decodes, for every pair. Then the runner's own test: broken testees (wrong bytes,
 # wrong values, a crash, a hang) must be caught.

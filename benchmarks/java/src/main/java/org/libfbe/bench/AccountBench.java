@@ -1,0 +1,83 @@
+package org.libfbe.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.libfbe.Message;
+import org.libfbe.Model;
+import org.libfbe.bench.pb.Account;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/** Encode, decode (and verify for libfbe) of the Account. Names: impl_model_op. */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class AccountBench {
+  Workload w;
+
+  @Setup
+  public void setup() {
+    w = new Workload();
+  }
+
+  @TearDown
+  public void close() {
+    w.schema.close();
+  }
+
+  @Benchmark
+  public byte[] libfbe_standard_encode() {
+    return w.message.encode(Model.STANDARD);
+  }
+
+  @Benchmark
+  public Message libfbe_standard_decode() {
+    return w.type.decode(w.standard, Model.STANDARD);
+  }
+
+  @Benchmark
+  public long libfbe_standard_verify() {
+    return w.type.verify(w.standard, Model.STANDARD);
+  }
+
+  @Benchmark
+  public byte[] libfbe_final_encode() {
+    return w.message.encode(Model.FINAL);
+  }
+
+  @Benchmark
+  public Message libfbe_final_decode() {
+    return w.type.decode(w.fin, Model.FINAL);
+  }
+
+  @Benchmark
+  public long libfbe_final_verify() {
+    return w.type.verify(w.fin, Model.FINAL);
+  }
+
+  @Benchmark
+  public byte[] protobuf_message_encode() {
+    return w.proto.toByteArray();
+  }
+
+  @Benchmark
+  public Account protobuf_message_decode() throws IOException {
+    return Account.parseFrom(w.protoBytes);
+  }
+
+  @Benchmark
+  public byte[] jackson_pojo_encode() throws IOException {
+    return w.mapper.writeValueAsBytes(w.pojo);
+  }
+
+  @Benchmark
+  public Workload.JAccount jackson_pojo_decode() throws IOException {
+    return w.mapper.readValue(w.json, Workload.JAccount.class);
+  }
+}

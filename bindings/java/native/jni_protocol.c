@@ -1,0 +1,211 @@
+/* Sender and receiver engines for org.libfbe.Sender / Receiver: the core's protocol
+ * (fbe_sender / fbe_receiver) with a sink that collects a frame for Java, and a
+ * handler that turns each received message into a Message and calls
+ * Receiver.deliver on the Java object that is feeding (one native call per chunk). */
+#include <stdlib.h>
+#include <string.h>
+#include "jfbe.h"
+
+typedef struct jf_sender {
+  fbe_sender *sender;
+  fbe_buffer frame; /* the bytes of the message being sent */
+} jf_sender;
+
+typedef struct jf_receiver {
+  fbe_receiver *receiver;
+  jf_ctx x;         /* valid during a feed only */
+  jobject self;     /* the Receiver being fed */
+  int busy;         /* inside fbe_receiver_feed (which is not re-entrant) */
+} jf_receiver;
+
+static int sink(void *ctx, const uint8_t *data, size_t size) {
+  return fbe_buffer_append(&((jf_sender *)ctx)->frame, data, size) ? 1 : 0;
+}
+
+static int handler(void *ctx, const fbe_msg *msg) {
+  jf_receiver *r = ctx;
+  JNIEnv *env = r->x.env;
+  jf_err err;
+  err.code = 0;
+  jobject m = jf_get_struct(&r->x, &err, fbe_msg_type(msg), fbe_msg_data(msg));
+  if (!m) {
+    jf_throw(env, &err);
+    return 1;
+  }
+  (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, m);
+  (*env)->DeleteLocalRef(env, m);
+  return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
+}
+
+static const char *package_of(JNIEnv *env, jstring pkg) {
+  return pkg ? (*env)->GetStringUTFChars(env, pkg, NULL) : NULL;
+}
+
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderNew(JNIEnv *env, jclass cls, jlong core,
+                                                              jstring pkg, jint model) {
+  (void)cls;
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  jf_sender *s = c ? calloc(1, sizeof *s) : NULL;
+  if (!s) {
+    jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
+    return 0;
+  }
+  const char *name = package_of(env, pkg);
+  if (pkg && !name) {
+    free(s);
+    return 0;
+  }
+  s->sender = fbe_sender_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, sink, s);
+  if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
+  if (!s->sender) {
+    free(s);
+    jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
+    return 0;
+  }
+  return (jlong)(intptr_t)s;
+}
+
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jclass cls, jlong h) {
+  (void)env;
+  (void)cls;
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  if (!s) return;
+  fbe_sender_free(s->sender);
+  fbe_buffer_free(&s->frame);
+  free(s);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *env, jclass cls, jlong h,
+    jlong core, jobjectArray structs, jobjectArray enums, jint si, jobject msg) {
+  (void)cls;
+  jf_sender *snd = (jf_sender *)(intptr_t)h;
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  if (!snd || !c || si < 0 || (uint32_t)si >= c->nstructs || !c->struct_types) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "the sender or its schema is closed");
+    return NULL;
+  }
+  jf_scratch *s = jf_scratch_get();
+  if (!s) {
+    jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  jf_ctx x = {env, c, structs, enums};
+  jf_enc e = {&x, s->arena, 0, {0}};
+  jbyteArray out = NULL;
+  fbe_msg *m = jf_build_msg(&e, (uint32_t)si, msg);
+  if (!m) {
+    jf_throw(env, &e.err);
+  } else {
+    fbe_error err;
+    fbe_buffer_reset(&snd->frame);
+    if (fbe_sender_send(snd->sender, m, &err)) {
+      jf_throw_fbe(env, &err);
+    } else if ((out = (*env)->NewByteArray(env, (jsize)snd->frame.size))) {
+      (*env)->SetByteArrayRegion(env, out, 0, (jsize)snd->frame.size, (const jbyte *)snd->frame.data);
+    }
+  }
+  jf_scratch_put(s);
+  return out;
+}
+
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, jclass cls, jlong h) {
+  (void)env;
+  (void)cls;
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  return s ? (jlong)fbe_sender_bytes(s->sender) : 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, jclass cls, jlong core,
+                                                                jstring pkg, jint model) {
+  (void)cls;
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  jf_receiver *r = c ? calloc(1, sizeof *r) : NULL;
+  if (!r) {
+    jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
+    return 0;
+  }
+  const char *name = package_of(env, pkg);
+  if (pkg && !name) {
+    free(r);
+    return 0;
+  }
+  r->receiver = fbe_receiver_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, NULL,
+                                 handler, r);
+  if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
+  if (!r->receiver) {
+    free(r);
+    jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
+    return 0;
+  }
+  return (jlong)(intptr_t)r;
+}
+
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, jclass cls, jlong h) {
+  (void)env;
+  (void)cls;
+  jf_receiver *r = (jf_receiver *)(intptr_t)h;
+  if (!r) return;
+  fbe_receiver_free(r->receiver);
+  free(r);
+}
+
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, jclass cls, jlong h,
+    jlong core, jobjectArray structs, jobjectArray enums, jobject self, jbyteArray data, jint off, jint len) {
+  (void)cls;
+  jf_receiver *r = (jf_receiver *)(intptr_t)h;
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  if (!r || !c || !c->struct_types) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "the receiver or its schema is closed");
+    return;
+  }
+  if (!data) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "data is null");
+    return;
+  }
+  jsize n = (*env)->GetArrayLength(env, data);
+  if (off < 0 || len < 0 || off > n || len > n - off) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "offset/length out of the array's bounds");
+    return;
+  }
+  if (r->busy) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "a receiver cannot be fed from its own handler");
+    return;
+  }
+  /* The handler calls into Java, so the bytes are copied out of the array first. */
+  uint8_t stack[4096];
+  uint8_t *bytes = len <= (jint)sizeof stack ? stack : malloc((size_t)len);
+  if (!bytes) {
+    jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
+    return;
+  }
+  (*env)->GetByteArrayRegion(env, data, off, len, (jbyte *)bytes);
+  r->x = (jf_ctx){env, c, structs, enums};
+  r->self = self;
+  r->busy = 1;
+  fbe_error err;
+  fbe_status st = fbe_receiver_feed(r->receiver, bytes, (size_t)len, &err);
+  r->busy = 0;
+  r->self = NULL;
+  if (bytes != stack) free(bytes);
+  if (st && !(*env)->ExceptionCheck(env)) jf_throw_fbe(env, &err);
+}
+
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverState(JNIEnv *env, jclass cls, jlong h,
+                                                                  jint what) {
+  (void)cls;
+  jf_receiver *r = (jf_receiver *)(intptr_t)h;
+  if (!r) return 0;
+  switch (what) {
+    case 0: return (jlong)fbe_receiver_pending(r->receiver);
+    case 3:
+      if (r->busy) {
+        jf_throw_code(env, FBE_ERR_ARGUMENT, "a receiver cannot be reset from its own handler");
+        return 0;
+      }
+      fbe_receiver_reset(r->receiver);
+      return 0;
+    case 1: return (jlong)fbe_receiver_received(r->receiver);
+    case 2: return (jlong)fbe_receiver_skipped(r->receiver);
+    default: return 0;
+  }
+}

@@ -1,0 +1,149 @@
+package org.libfbe;
+
+import java.io.OutputStream;
+import java.lang.ref.Cleaner;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.libfbe.internal.Walk;
+import org.libfbe.internal.fbe_schema;
+
+/**
+ * A loaded schema: a root package and its imports, compiled by the core. Owns native
+ * memory: close it (try-with-resources) when done; a {@link Cleaner} releases it if
+ * the Schema becomes unreachable unclosed. Messages, types and senders of a closed
+ * schema throw FbeException on use. Immutable: share it between threads.
+ */
+public final class Schema implements AutoCloseable {
+  static final Cleaner CLEANER = Cleaner.create();
+
+  /** The native side, released once by close() or the cleaner (never refers to the Schema). */
+  private static final class Handle implements Runnable {
+    fbe_schema swig;
+    volatile long core;
+
+    @Override
+    public synchronized void run() {
+      long c = core;
+      core = 0;
+      if (c != 0) Walk.unbind(c);
+      if (swig != null) swig.delete();
+      swig = null;
+    }
+  }
+
+  private final Handle handle = new Handle();
+  /** Receivers of this schema feeding right now (their handlers may run user code). */
+  final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+  private final Cleaner.Cleanable cleanable;
+  final StructType[] structs;
+  final EnumType[] enums;
+  private final Map<String, StructType> structByName = new HashMap<>();
+  private final Map<String, EnumType> enumByName = new HashMap<>();
+  private final String rootPackage;
+
+  Schema(fbe_schema swig, SchemaBuilder.Tables tables) {
+    handle.swig = swig;
+    handle.core = Walk.bind(fbe_schema.getCPtr(swig), tables.enums);
+    cleanable = CLEANER.register(this, handle);
+    this.structs = tables.structs;
+    this.enums = tables.enums;
+    this.rootPackage = tables.rootPackage;
+  }
+
+  /** Called by SchemaBuilder once the types are filled in. */
+  void indexNames() {
+    Walk.attach(core(), structs);
+    for (StructType s : structs) {
+      structByName.put(s.fullName(), s);
+      if (s.fullName().equals(rootPackage + "." + s.name())) structByName.put(s.name(), s);
+    }
+    for (EnumType e : enums) {
+      enumByName.put(e.fullName(), e);
+      if (e.fullName().equals(rootPackage + "." + e.name())) enumByName.put(e.name(), e);
+    }
+  }
+
+  long core() {
+    long c = handle.core;
+    if (c == 0) throw new FbeException(FbeException.Status.ARGUMENT, "the schema is closed");
+    return c;
+  }
+
+  /** The root package's name ("proto"). */
+  public String packageName() {
+    return rootPackage;
+  }
+
+  /**
+   * A struct by "Name" (root package) or "package.Name".
+   *
+   * @throws FbeException NOT_FOUND when there is none
+   */
+  public StructType struct(String name) {
+    StructType s = structByName.get(name);
+    if (s == null) throw new FbeException(FbeException.Status.NOT_FOUND, "no struct '" + name + "' in the schema");
+    return s;
+  }
+
+  /** An enum or flags type by "Name" or "package.Name". */
+  public EnumType enumType(String name) {
+    EnumType e = enumByName.get(name);
+    if (e == null) throw new FbeException(FbeException.Status.NOT_FOUND, "no enum '" + name + "' in the schema");
+    return e;
+  }
+
+  /** Every struct of every package, imports first. */
+  public List<StructType> structs() {
+    return Collections.unmodifiableList(Arrays.asList(structs));
+  }
+
+  public List<EnumType> enums() {
+    return Collections.unmodifiableList(Arrays.asList(enums));
+  }
+
+  /** A sender of the root package's protocol writing frames to `sink`. */
+  public Sender sender(Consumer<byte[]> sink, String pkg, Model model) {
+    return new Sender(this, pkg, model, sink);
+  }
+
+  public Sender sender(OutputStream out, String pkg, Model model) {
+    return new Sender(this, pkg, model, Sender.toStream(out));
+  }
+
+  public Sender sender(OutputStream out) {
+    return sender(out, null, Model.STANDARD);
+  }
+
+  /** A receiver of the package's protocol (null: the root) calling `handler` per message. */
+  public Receiver receiver(Consumer<Message> handler, String pkg, Model model) {
+    return new Receiver(this, pkg, model, handler);
+  }
+
+  public Receiver receiver(Consumer<Message> handler) {
+    return receiver(handler, null, Model.STANDARD);
+  }
+
+  public boolean isClosed() {
+    return handle.core == 0;
+  }
+
+  /**
+   * Releases the native schema now. Idempotent. Not from a receiver's handler while it
+   * is being fed (FbeException ARGUMENT); close it only when no other thread uses it.
+   */
+  @Override
+  public void close() {
+    if (busy.get() > 0)
+      throw new FbeException(FbeException.Status.ARGUMENT, "the schema is in use by a receiver's handler");
+    cleanable.clean();
+  }
+
+  @Override
+  public String toString() {
+    return "Schema(" + rootPackage + ", " + structs.length + " structs)";
+  }
+}

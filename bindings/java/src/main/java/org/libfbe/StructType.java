@@ -1,0 +1,170 @@
+package org.libfbe;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.libfbe.internal.Walk;
+
+/**
+ * A struct or message type of a loaded schema: its fields, and the operations that
+ * create, decode, verify and read messages of it. Each operation is one native call.
+ */
+public final class StructType {
+  final Schema schema;
+  final int index;
+  private final String name;
+  private final String fullName;
+  private final int typeId;
+  private final boolean message;
+  StructType base;
+  List<Field> fields = List.of();
+  Map<String, Field> byName = Map.of();
+
+  StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message) {
+    this.schema = schema;
+    this.index = index;
+    this.name = name;
+    this.fullName = fullName;
+    this.typeId = typeId;
+    this.message = message;
+  }
+
+  void setFields(List<Field> list) {
+    fields = Collections.unmodifiableList(list);
+    Map<String, Field> m = new HashMap<>();
+    for (Field f : list) m.put(f.name(), f);
+    byName = m;
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  /** "Account". */
+  public String name() {
+    return name;
+  }
+
+  /** "proto.Account". */
+  public String fullName() {
+    return fullName;
+  }
+
+  /** The type id written in standard-model headers and protocol frames. */
+  public int typeId() {
+    return typeId;
+  }
+
+  /** Declared with `message` (part of its package's protocol). */
+  public boolean isMessage() {
+    return message;
+  }
+
+  /** The base struct, or null. */
+  public StructType base() {
+    return base;
+  }
+
+  /** Every field, inherited ones first. */
+  public List<Field> fields() {
+    return fields;
+  }
+
+  /**
+   * The field named `name`.
+   *
+   * @throws FbeException NOT_FOUND when the struct has no such field
+   */
+  public Field field(String name) {
+    Field f = byName.get(name);
+    if (f == null)
+      throw new FbeException(FbeException.Status.NOT_FOUND, fullName + " has no field '" + name + "'", name, -1, List.of());
+    return f;
+  }
+
+  /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
+  public Message newMessage() {
+    return Walk.defaults(schema.core(), schema.structs, schema.enums, index);
+  }
+
+  /** A new message from a map of field name to value (missing fields take their defaults). */
+  public Message fromMap(Map<String, ?> values) {
+    Message m = newMessage();
+    for (Map.Entry<String, ?> e : values.entrySet()) m.set(e.getKey(), e.getValue());
+    return m;
+  }
+
+  public byte[] encode(Map<String, ?> values) {
+    return fromMap(values).encode(Model.STANDARD);
+  }
+
+  public byte[] encode(Map<String, ?> values, Model model) {
+    return fromMap(values).encode(model);
+  }
+
+  public Message decode(byte[] data) {
+    return decode(data, 0, data.length, Model.STANDARD);
+  }
+
+  public Message decode(byte[] data, Model model) {
+    return decode(data, 0, data.length, model);
+  }
+
+  /**
+   * Decodes the model at data[off..off+len). Bytes that are not a valid model throw
+   * FbeException (MALFORMED, with the offset); call {@link #verify} first to reject
+   * everything the verifier rejects.
+   */
+  public Message decode(byte[] data, int off, int len, Model model) {
+    return Walk.decode(schema.core(), schema.structs, schema.enums, index, data, off, len, model.ordinal());
+  }
+
+  /** Decodes the buffer's remaining bytes (its position is not moved). */
+  public Message decode(ByteBuffer data, Model model) {
+    if (data.hasArray())
+      return decode(data.array(), data.arrayOffset() + data.position(), data.remaining(), model);
+    byte[] copy = new byte[data.remaining()];
+    data.duplicate().get(copy);
+    return decode(copy, model);
+  }
+
+  public Message decode(ByteBuffer data) {
+    return decode(data, Model.STANDARD);
+  }
+
+  /**
+   * Checks that the bytes start with a valid model of this type and returns its size.
+   *
+   * @throws FbeException with the reason, offset and path when they do not
+   */
+  public long verify(byte[] data) {
+    return verify(data, Model.STANDARD);
+  }
+
+  public long verify(byte[] data, Model model) {
+    return Walk.verify(schema.core(), index, data, 0, data.length, model.ordinal());
+  }
+
+  /** {@link #verify} as a yes/no answer. */
+  public boolean isValid(byte[] data, Model model) {
+    try {
+      verify(data, model);
+      return true;
+    } catch (FbeException e) {
+      return false;
+    }
+  }
+
+  /** A message from the library's JSON form (FORMAT.md 10); missing members take defaults. */
+  public Message fromJson(String json) {
+    return Walk.fromJson(schema.core(), schema.structs, schema.enums, index, json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String toString() {
+    return (message ? "message " : "struct ") + fullName;
+  }
+}

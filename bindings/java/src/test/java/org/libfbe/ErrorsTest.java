@@ -1,0 +1,239 @@
+package org.libfbe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** Every error path: an FbeException with its status, path and offset; never a crash. */
+class ErrorsTest {
+  static Schema proto;
+  static Schema test;
+
+  @BeforeAll
+  static void load() {
+    proto = Fixtures.proto();
+    test = Fixtures.test();
+  }
+
+  @AfterAll
+  static void close() {
+    proto.close();
+    test.close();
+  }
+
+  static FbeException fails(FbeException.Status status, String path, Executable e) {
+    FbeException ex = assertThrows(FbeException.class, e);
+    assertEquals(status, ex.status(), ex.getMessage());
+    assertEquals(path, ex.path(), ex.getMessage());
+    assertEquals(status.ordinal(), ex.code());
+    return ex;
+  }
+
+  @Test
+  void setChecksTypes() {
+    Message acc = proto.struct("Account").newMessage();
+    fails(FbeException.Status.NOT_FOUND, "nope", () -> acc.set("nope", 1));
+    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", "1"));
+    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", 1.0));
+    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", null));
+    fails(FbeException.Status.RANGE, "id", () -> acc.set("id", 1L << 40));
+    fails(FbeException.Status.TYPE, "name", () -> acc.set("name", 5));
+    fails(FbeException.Status.TYPE, "wallet", () -> acc.set("wallet", proto.struct("Order").newMessage()));
+    fails(FbeException.Status.TYPE, "wallet", () -> acc.set("wallet", test.struct("StructSimple").newMessage()));
+    fails(FbeException.Status.NOT_FOUND, "state", () -> acc.set("state", "nosuch"));
+    fails(FbeException.Status.RANGE, "state", () -> acc.set("state", 300));
+    fails(FbeException.Status.TYPE, "state", () -> acc.set("state", proto.enumType("OrderSide").of(0)));
+    fails(FbeException.Status.TYPE, "orders[1]", () -> acc.set("orders", List.of(proto.struct("Order").newMessage(), 5)));
+    fails(FbeException.Status.TYPE, "orders", () -> acc.set("orders", "x"));
+    fails(FbeException.Status.TYPE, "orders[0].symbol",
+        () -> acc.set("orders", List.of(Map.of("id", 1, "symbol", 2))));
+    fails(FbeException.Status.TYPE, "wallet.amount", () -> acc.set("wallet", Map.of("amount", "x")));
+    Message s = test.struct("StructSimple").newMessage();
+    fails(FbeException.Status.RANGE, "f3", () -> s.set("f3", 256));
+    fails(FbeException.Status.RANGE, "f3", () -> s.set("f3", -1));
+    fails(FbeException.Status.RANGE, "f9", () -> s.set("f9", 128));
+    fails(FbeException.Status.RANGE, "f19", () -> s.set("f19", -1));
+    fails(FbeException.Status.RANGE, "f23", () -> s.set("f23", -1));
+    fails(FbeException.Status.RANGE, "f23", () -> s.set("f23", BigInteger.ONE.shiftLeft(64)));
+    fails(FbeException.Status.RANGE, "f25", () -> s.set("f25", 1e300));
+    fails(FbeException.Status.TYPE, "f29", () -> s.set("f29", "abc"));
+    fails(FbeException.Status.TYPE, "f36", () -> s.set("f36", "not-a-uuid"));
+    fails(FbeException.Status.TYPE, "f1", () -> s.set("f1", 1));
+    Message arr = test.struct("StructArray").newMessage();
+    fails(FbeException.Status.RANGE, "f1", () -> arr.set("f1", List.of(1, 2, 3)));
+    Message map = test.struct("StructMap").newMessage();
+    fails(FbeException.Status.TYPE, "f1[0][key]", () -> map.set("f1", Map.of("k", 1)));
+    fails(FbeException.Status.RANGE, "f1[0]", () -> map.set("f1", Map.of(1, 1000)));
+    // getters
+    fails(FbeException.Status.TYPE, "name", () -> acc.getInt("name"));
+    fails(FbeException.Status.TYPE, "id", () -> acc.getString("id"));
+    fails(FbeException.Status.NOT_FOUND, "x", () -> acc.get("x"));
+  }
+
+  @Test
+  void encodeRechecksWhatSetCannotSee() {
+    // Lists returned by getters are plain Java lists: a bad item is caught by the walk.
+    Message acc = Fixtures.account(proto);
+    List<Object> orders = acc.getList("orders");
+    orders.set(1, "not an order");
+    fails(FbeException.Status.TYPE, "orders[1]", acc::encode);
+    orders.set(1, proto.struct("Balance").newMessage());
+    fails(FbeException.Status.TYPE, "orders[1]", acc::encode);
+    orders.set(1, proto.struct("Order").newMessage());
+    acc.<Message>getList("orders").get(2).values[1] = 42; // bypassing set()
+    fails(FbeException.Status.TYPE, "orders[2].symbol", acc::encode);
+    fails(FbeException.Status.TYPE, "orders[2].symbol", acc::toJson);
+    Message s = test.struct("StructSimple").newMessage();
+    s.values[s.type().field("f3").index()] = 1000;
+    fails(FbeException.Status.RANGE, "f3", s::encode);
+    s.values[s.type().field("f3").index()] = (short) 1;
+    s.set("f31", "bad \uD800 surrogate");
+    fails(FbeException.Status.TYPE, "f31", s::encode);
+    s.set("f31", "");
+    s.values[s.type().field("f29").index()] = new BigDecimal("1e-40");
+    fails(FbeException.Status.RANGE, "f29", s::encode);
+    s.values[s.type().field("f29").index()] = BigDecimal.ONE;
+    Message nested = test.struct("StructVector").newMessage();
+    List<Object> bad = new ArrayList<>(Arrays.asList((Object) null));
+    nested.values[nested.type().field("f1").index()] = bad;
+    fails(FbeException.Status.TYPE, "f1[0]", nested::encode);
+    assertTrue(s.encode().length > 0); // still usable
+  }
+
+  @Test
+  void malformedBytes() {
+    StructType acc = proto.struct("Account");
+    byte[] good = Fixtures.account(proto).encode();
+    FbeException e = fails(FbeException.Status.MALFORMED, "", () -> acc.verify(Arrays.copyOf(good, 5)));
+    assertTrue(e.offset() >= 0);
+    assertFalse(acc.isValid(Arrays.copyOf(good, good.length - 1), Model.STANDARD));
+    byte[] bad = good.clone();
+    bad[4] = (byte) 0xff; // the header's offset field
+    assertThrows(FbeException.class, () -> acc.verify(bad));
+    FbeException d = assertThrows(FbeException.class, () -> acc.decode(Arrays.copyOf(good, 7)));
+    assertEquals(FbeException.Status.MALFORMED, d.status());
+    assertTrue(d.getMessage().contains("offset"), d.getMessage());
+    assertThrows(FbeException.class, () -> acc.decode(new byte[0], Model.FINAL));
+    // random garbage never crashes
+    java.util.Random r = new java.util.Random(7);
+    for (int i = 0; i < 2000; i++) {
+      byte[] junk = good.clone();
+      for (int k = 0; k < 3; k++) junk[r.nextInt(junk.length)] = (byte) r.nextInt(256);
+      try {
+        acc.decode(junk, i % 2 == 0 ? Model.STANDARD : Model.FINAL);
+      } catch (FbeException ignored) {
+        // an error is fine
+      }
+    }
+    fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, 10, good.length, Model.STANDARD));
+    fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, -1, 2, Model.STANDARD));
+  }
+
+  @Test
+  void invalidJson() {
+    StructType acc = proto.struct("Account");
+    FbeException e = fails(FbeException.Status.JSON, "id", () -> acc.fromJson("{\"id\": "));
+    assertTrue(e.offset() > 0);
+    FbeException t = assertThrows(FbeException.class, () -> acc.fromJson("{\"id\": \"x\"}"));
+    assertEquals("id", t.path());
+    assertThrows(FbeException.class, () -> acc.fromJson("[]"));
+  }
+
+  @Test
+  void lookupsAndLoading() {
+    fails(FbeException.Status.NOT_FOUND, "", () -> proto.struct("Nope"));
+    fails(FbeException.Status.NOT_FOUND, "", () -> proto.enumType("Nope"));
+    fails(FbeException.Status.NOT_FOUND, "x", () -> proto.struct("Account").field("x"));
+    FbeException e = fails(FbeException.Status.SCHEMA, "",
+        () -> Fbe.loadString("package bad\nstruct A { nosuchtype x; }\n", "bad.fbe", List.of()));
+    assertFalse(e.diagnostics().isEmpty());
+    assertTrue(e.diagnostics().get(0).startsWith("bad.fbe:2:"), e.diagnostics().get(0));
+    fails(FbeException.Status.SCHEMA, "", () -> Fbe.loadPackage("nosuchpackage", List.of(Fixtures.schemas())));
+    fails(FbeException.Status.SCHEMA, "", () -> Fbe.load(Fixtures.schemas().resolve("missing.fbe")));
+  }
+
+  @Test
+  void protocolErrors() {
+    try (Sender s = proto.sender(b -> { }, null, Model.STANDARD)) {
+      fails(FbeException.Status.TYPE, "", () -> s.send(proto.struct("Account").newMessage()));
+    }
+    assertThrows(FbeException.class, () -> proto.sender(b -> { }, "nosuch", Model.STANDARD));
+    List<Message> got = new ArrayList<>();
+    try (Receiver r = proto.receiver(got::add)) {
+      byte[] junk = new byte[64];
+      Arrays.fill(junk, (byte) 0x7f);
+      FbeException e = assertThrows(FbeException.class, () -> r.feed(junk));
+      assertTrue(e.status() == FbeException.Status.MALFORMED || e.status() == FbeException.Status.LIMIT, e.getMessage());
+      assertEquals(0, r.pending());
+    }
+    // The handler's exception propagates and stops the feed; the rest stays buffered.
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    Message om = proto.struct("OrderMessage").newMessage();
+    try (Sender s = proto.sender(out)) {
+      s.send(om);
+      s.send(om);
+    }
+    int[] calls = {0};
+    try (Receiver r = proto.receiver(m -> {
+      if (calls[0]++ == 0) throw new IllegalStateException("stop");
+    })) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> r.feed(out.toByteArray()));
+      assertEquals("stop", e.getMessage());
+      assertEquals(out.size() / 2, r.pending());
+      r.feed(new byte[0]);
+      assertEquals(2, calls[0]);
+      assertEquals(0, r.pending());
+    }
+    // Re-entrance from the handler is refused, never a crash.
+    Receiver[] self = {null};
+    List<String> refused = new ArrayList<>();
+    try (Schema own = Fixtures.proto()) {
+      java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+      try (Sender s2 = own.sender(frames)) {
+        s2.send(own.struct("OrderMessage").newMessage());
+      }
+      self[0] = own.receiver(m -> {
+        for (Runnable r : List.<Runnable>of(() -> self[0].feed(new byte[1]), self[0]::reset, self[0]::close, own::close)) {
+          try {
+            r.run();
+          } catch (FbeException e) {
+            assertEquals(FbeException.Status.ARGUMENT, e.status());
+            refused.add(e.getMessage());
+          }
+        }
+      });
+      self[0].feed(frames.toByteArray());
+      self[0].close();
+    }
+    assertEquals(4, refused.size(), refused.toString());
+    Receiver closed = proto.receiver(m -> { });
+    closed.close();
+    fails(FbeException.Status.ARGUMENT, "", () -> closed.feed(new byte[1]));
+  }
+
+  @Test
+  void exceptionText() {
+    FbeException e = new FbeException(5, "expected int32, got java.lang.String", "orders[2].id", 17);
+    assertEquals("expected int32, got java.lang.String at path 'orders[2].id' (offset 17)", e.getMessage());
+    assertEquals("expected int32, got java.lang.String", e.reason());
+    assertSame(FbeException.Status.TYPE, e.status());
+    assertTrue(e instanceof RuntimeException);
+    for (FbeException.Status st : FbeException.Status.values()) {
+      assertEquals("FBE_" + (st == FbeException.Status.OK ? "OK" : "ERR_" + st.name()),
+          org.libfbe.internal.FbeCore.fbe_status_name(org.libfbe.internal.fbe_status.swigToEnum(st.ordinal())));
+    }
+  }
+}
