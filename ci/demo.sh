@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python, JavaScript and Ruby byte for byte.
+# as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for byte.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
 set -euo pipefail
@@ -130,7 +130,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python, JavaScript and Ruby over one core"
+heading "The same Account across languages: C, Python, JavaScript, Ruby and Java over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -189,8 +189,34 @@ File.binwrite("ruby.bin", acc.encode)
 puts "   its bytes equal the C tool's account.bin and account.final.bin"
 RB
 
-echo "The C tool verifies and decodes what JavaScript and Ruby wrote:"
-for f in node.bin ruby.bin; do
+echo "Java decodes Ruby's bytes and encodes them again, in both models:"
+mvn -B -q -ntp -f "$repo/bindings/java" package -DskipTests >mvn.log 2>&1 || { cat mvn.log; exit 1; }
+jar=$(ls "$repo"/bindings/java/target/fbe-*.jar | grep -v -E 'sources|javadoc' | head -1)
+cat >Demo.java <<'JAVA'
+import java.nio.file.*;
+import java.util.*;
+import org.libfbe.*;
+
+public class Demo {
+  public static void main(String[] args) throws Exception {
+    try (Schema schema = Fbe.load(Path.of("schemas/proto.fbe"), List.of(Path.of("schemas")))) {
+      StructType account = schema.struct("Account");
+      Message acc = account.decode(Files.readAllBytes(Path.of("ruby.bin")));
+      System.out.println("   " + acc);
+      if (!Arrays.equals(acc.encode(), Files.readAllBytes(Path.of("account.bin"))))
+        throw new AssertionError("Java and C bytes differ");
+      if (!Arrays.equals(acc.encode(Model.FINAL), Files.readAllBytes(Path.of("account.final.bin"))))
+        throw new AssertionError("Java and C final bytes differ");
+      Files.write(Path.of("java.bin"), acc.encode());
+      System.out.println("   its bytes equal the C tool's account.bin and account.final.bin");
+    }
+  }
+}
+JAVA
+java -cp "$jar" Demo.java
+
+echo "The C tool verifies and decodes what JavaScript, Ruby and Java wrote:"
+for f in node.bin ruby.bin java.bin; do
   fbe verify "${fbe_args[@]}" "$f"
   fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
   if ! cmp -s "$f.json" decoded.json; then
@@ -201,4 +227,4 @@ for f in node.bin ruby.bin; do
 done
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript and Ruby byte for byte."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for byte."
