@@ -22,6 +22,9 @@ packages=(
   ruby-msgpack      # a peer in benchmarks/ruby
   openjdk-17-jdk-headless  # the Java binding (bindings/java): javac, jni.h
   maven             # builds bindings/java; its plugins and libraries come from Maven Central
+  # the peers of ci/bench.sh (benchmarks/peers-c), with their schema compilers
+  libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libavro-dev
+  libflatbuffers-dev flatbuffers-compiler libcapnp-dev capnproto libprotobuf-dev protobuf-compiler
 )
 
 # Node.js and npm for the JavaScript binding (bindings/node, ci/test.sh "node" stage):
@@ -40,7 +43,9 @@ fi
 
 missing=()
 for pkg in "${packages[@]}"; do
-  if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
+  # The native architecture's package (other architectures may be installed too).
+  if [[ $(dpkg-query -W -f='${Status}' "$pkg:$(dpkg --print-architecture)" 2>/dev/null ||
+          dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
     missing+=("$pkg")
   fi
 done
@@ -63,8 +68,17 @@ echo "setup: installing ${missing[*]}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 export DEBIAN_FRONTEND=noninteractive
-if ! { "${sudo[@]}" apt-get update -q &&
-       "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+# A mirror caught mid-sync fails `apt-get update` for one index now and then: try again,
+# then go on with the indexes that did load (the install says whether they were enough).
+update() {
+  local try
+  for try in 1 2 3; do
+    "${sudo[@]}" apt-get update -q && return 0
+    sleep $((try * 5))
+  done
+  echo "setup: apt-get update kept failing; trying the install anyway"
+}
+if ! { update && "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
   echo "setup: apt-get failed; its output:" >&2
   cat "$log" >&2
   exit 1

@@ -172,6 +172,12 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# Every benchmark harness once with tiny iteration counts (ci/bench.sh --smoke): proves
+# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby,
+# Java). The real comparison is ci/bench.sh [--quick] (benchmarks/README.md).
+stage_begin "bench (smoke)"
+if bash ci/bench.sh --smoke; then stage_end ok; else stage_end FAILED; fi
+
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
 # encoded by the C core; every built testee (c, python, node, ruby, java) runs the public vectors,

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 'use strict';
-// The Account workload (the reference README's value, three orders) in Node.js:
-// libfbe (bindings/node) next to msgpackr (plain map form), protobufjs (message
-// objects in and out) and JSON, encode and decode, in one run.
+// The workloads account (the reference README's Account, three orders), small and
+// large (schemas/bench/), read from benchmarks/data/*.json, in Node.js: libfbe
+// (bindings/node) next to msgpackr (plain map form), protobufjs (message objects in
+// and out, classes from benchmarks/schemas/bench.proto) and JSON, encode and decode,
+// in one run.
 //
-//   node bench.js [--quick] [--json] [--runs N] [--min-time SECONDS]
+//   node bench.js [--quick|--smoke] [--json] [--runs N] [--min-time SECONDS]
 //
 // Measured in interleaved rounds, as benchmarks/c/bench.c: every round runs every
 // figure once for at least --min-time, so a slow spell of a shared machine hits all
 // figures alike; each figure is the median over the rounds (default 7 rounds of
-// 0.2 s; --quick: 3 of 0.05 s, for CI), spread = (slowest - fastest) / median.
+// 0.2 s; --quick: 3 of 0.05 s, for CI; --smoke: one round of a few operations, to
+// prove every peer round-trips its data), spread = (slowest - fastest) / median.
 // --json prints one JSON object per line:
 //   {"lang":"node","impl":"libfbe","workload":"account","model":"standard","op":"encode",
 //    "ns":410.2,"spread_pct":3.1,"size":252}
+const fs = require('fs');
 const path = require('path');
 const assert = require('assert');
 
@@ -36,11 +40,16 @@ const args = process.argv.slice(2);
 let runs = 7;
 let minTime = 0.2;
 let json = false;
+let smoke = false;
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--quick') {
     runs = 3;
     minTime = 0.05;
+  } else if (a === '--smoke') {
+    runs = 1;
+    minTime = 1e-9;
+    smoke = true;
   } else if (a === '--json') {
     json = true;
   } else if (a === '--runs' && i + 1 < args.length) {
@@ -48,7 +57,7 @@ for (let i = 0; i < args.length; i++) {
   } else if (a === '--min-time' && i + 1 < args.length) {
     minTime = Number(args[++i]);
   } else {
-    console.error('usage: node bench.js [--quick] [--json] [--runs N] [--min-time SECONDS]');
+    console.error('usage: node bench.js [--quick|--smoke] [--json] [--runs N] [--min-time SECONDS]');
     process.exit(a === '-h' || a === '--help' ? 0 : 2);
   }
 }
@@ -57,64 +66,71 @@ if (!(runs >= 1 && runs <= 100) || !(minTime > 0)) {
   process.exit(2);
 }
 
-// ---- the value, in each library's own form
-const plain = {
-  id: 1,
-  name: 'Test',
-  state: 6,
-  wallet: { currency: 'USD', amount: 1000.0 },
-  asset: { currency: 'EUR', amount: 100.0 },
-  orders: [
-    { id: 1, symbol: 'EURUSD', side: 0, type: 0, price: 1.23456, volume: 1000.0 },
-    { id: 2, symbol: 'EURUSD', side: 1, type: 1, price: 1.0, volume: 100.0 },
-    { id: 3, symbol: 'EURUSD', side: 0, type: 2, price: 1.5, volume: 10.0 },
-  ],
-};
+// ---- the workloads: each value in each library's own form
+const WORKLOADS = [
+  { name: 'account', file: 'proto.fbe', type: 'Account' },
+  { name: 'small', file: 'bench/small.fbe', type: 'Small' },
+  { name: 'large', file: 'bench/large.fbe', type: 'Large' },
+];
+const pbRoot = protobuf.loadSync(path.join(repo, 'benchmarks', 'schemas', 'bench.proto'));
+const packr = new msgpackr.Packr({ useRecords: false, int64AsType: 'bigint' });
 
-const schema = fbe.load(path.join(repo, 'schemas', 'proto.fbe'), { include: [path.join(repo, 'schemas')] });
-const { Account } = schema;
-const account = new Account(plain);
-
-const packr = new msgpackr.Packr({ useRecords: false });
-
-const root = protobuf.parse(`
-  syntax = "proto3";
-  message Balance { string currency = 1; double amount = 2; }
-  message Order { int32 id = 1; string symbol = 2; int32 side = 3; int32 type = 4; double price = 5; double volume = 6; }
-  message Account { int32 id = 1; string name = 2; int32 state = 3; Balance wallet = 4; Balance asset = 5; repeated Order orders = 6; }
-`).root;
-const PbAccount = root.lookupType('Account');
-const pbMessage = PbAccount.fromObject(plain);
-
-// ---- the figures: one encode and one decode per implementation
-const fbeStandard = account.encode();
-const fbeFinal = account.encode({ final: true });
-const packed = packr.pack(plain);
-const pbBytes = PbAccount.encode(pbMessage).finish();
-const jsonText = JSON.stringify(plain);
-
-// every decode gives the value back before anything is timed
-assert.deepEqual(Account.decode(fbeStandard).toJSON(), plain);
-assert.deepEqual(Account.decode(fbeFinal, { final: true }).toJSON(), plain);
-assert.deepEqual(packr.unpack(packed), plain);
-assert.deepEqual(PbAccount.toObject(PbAccount.decode(pbBytes), { defaults: true }), plain);
-assert.deepEqual(JSON.parse(jsonText), plain);
+// One form to compare values in: 64-bit integers (bigint, Long, or numbers past 32
+// bits) as decimal strings, as libfbe's toJSON writes them.
+function canon(value) {
+  return JSON.parse(JSON.stringify(value, (k, x) => {
+    if (typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x) && Math.abs(x) >= 2 ** 31)) {
+      return String(x);
+    }
+    return x;
+  }));
+}
 
 let sink = 0;
-const figures = [
-  { impl: 'libfbe', model: 'standard', op: 'encode', size: fbeStandard.length, fn: () => account.encode().length },
-  { impl: 'libfbe', model: 'standard', op: 'decode', size: fbeStandard.length, fn: () => Account.decode(fbeStandard).id },
-  { impl: 'libfbe', model: 'final', op: 'encode', size: fbeFinal.length, fn: () => account.encode({ final: true }).length },
-  { impl: 'libfbe', model: 'final', op: 'decode', size: fbeFinal.length,
-    fn: () => Account.decode(fbeFinal, { final: true }).id },
-  { impl: 'msgpackr', model: 'standard', op: 'encode', size: packed.length, fn: () => packr.pack(plain).length },
-  { impl: 'msgpackr', model: 'standard', op: 'decode', size: packed.length, fn: () => packr.unpack(packed).id },
-  { impl: 'protobufjs', model: 'standard', op: 'encode', size: pbBytes.length,
-    fn: () => PbAccount.encode(pbMessage).finish().length },
-  { impl: 'protobufjs', model: 'standard', op: 'decode', size: pbBytes.length, fn: () => PbAccount.decode(pbBytes).id },
-  { impl: 'JSON', model: 'standard', op: 'encode', size: Buffer.byteLength(jsonText), fn: () => JSON.stringify(plain).length },
-  { impl: 'JSON', model: 'standard', op: 'decode', size: Buffer.byteLength(jsonText), fn: () => JSON.parse(jsonText).id },
-];
+const figures = [];
+for (const w of WORKLOADS) {
+  const text = fs.readFileSync(path.join(repo, 'benchmarks', 'data', `${w.name}.json`), 'utf8');
+  const schema = fbe.load(path.join(repo, 'schemas', w.file),
+    { include: [path.join(repo, 'schemas'), path.dirname(path.join(repo, 'schemas', w.file))] });
+  const Cls = schema[w.type];
+  const value = Cls.fromJsonString(text);
+  const expected = value.toJSON();
+  // The plain JS form: JSON numbers, except the timestamp past 2^53, a bigint as
+  // libfbe gives it; JSON and protobufjs take 64-bit integers as decimal strings
+  // (proto3's JSON mapping), as JSON.stringify cannot write a bigint.
+  const plain = JSON.parse(text);
+  if (w.name === 'small') plain.birthday = value.birthday;
+  const jsonSafe = JSON.parse(JSON.stringify(plain, (k, x) => (typeof x === 'bigint' ? String(x) : x)));
+
+  const fbeStandard = value.encode();
+  const fbeFinal = value.encode({ final: true });
+  const packed = packr.pack(plain);
+  const Pb = pbRoot.lookupType(`fbebench.${w.type}`);
+  const pbMessage = Pb.fromObject(jsonSafe);
+  const pbBytes = Pb.encode(pbMessage).finish();
+  const jsonText = JSON.stringify(jsonSafe);
+
+  // every decode gives the value back before anything is timed
+  assert.deepEqual(canon(new Cls(plain).toJSON()), canon(expected), `libfbe ${w.name}: plain form`);
+  assert.deepEqual(Cls.decode(fbeStandard).toJSON(), expected, `libfbe ${w.name}: standard`);
+  assert.deepEqual(Cls.decode(fbeFinal, { final: true }).toJSON(), expected, `libfbe ${w.name}: final`);
+  assert.deepEqual(canon(packr.unpack(packed)), canon(expected), `msgpackr ${w.name}`);
+  assert.deepEqual(canon(Pb.toObject(Pb.decode(pbBytes), { defaults: true, longs: String })), canon(expected),
+    `protobufjs ${w.name}`);
+  assert.deepEqual(canon(JSON.parse(jsonText)), canon(expected), `JSON ${w.name}`);
+
+  const f = (impl, model, op, size, fn) => figures.push({ impl, workload: w.name, model, op, size, fn });
+  f('libfbe', 'standard', 'encode', fbeStandard.length, () => value.encode().length);
+  f('libfbe', 'standard', 'decode', fbeStandard.length, () => (Cls.decode(fbeStandard) ? 1 : 0));
+  f('libfbe', 'final', 'encode', fbeFinal.length, () => value.encode({ final: true }).length);
+  f('libfbe', 'final', 'decode', fbeFinal.length, () => (Cls.decode(fbeFinal, { final: true }) ? 1 : 0));
+  f('msgpackr', 'map', 'encode', packed.length, () => packr.pack(plain).length);
+  f('msgpackr', 'map', 'decode', packed.length, () => (packr.unpack(packed) ? 1 : 0));
+  f('protobufjs', 'message', 'encode', pbBytes.length, () => Pb.encode(pbMessage).finish().length);
+  f('protobufjs', 'message', 'decode', pbBytes.length, () => (Pb.decode(pbBytes) ? 1 : 0));
+  f('JSON', 'object', 'encode', Buffer.byteLength(jsonText), () => JSON.stringify(jsonSafe).length);
+  f('JSON', 'object', 'decode', Buffer.byteLength(jsonText), () => (JSON.parse(jsonText) ? 1 : 0));
+}
 
 function now() {
   return Number(process.hrtime.bigint());
@@ -145,8 +161,8 @@ function runOnce(fn, batch) {
 }
 
 for (const f of figures) {
-  calibrate(f.fn);
-  f.batch = calibrate(f.fn);
+  if (!smoke) calibrate(f.fn);
+  f.batch = smoke ? 2 : calibrate(f.fn);
   f.samples = [];
 }
 for (let r = 0; r < runs; r++) {
@@ -163,18 +179,18 @@ if (json) {
   for (const f of figures) {
     const { median, spread } = summarize(f.samples);
     console.log(JSON.stringify({
-      lang: 'node', impl: f.impl, workload: 'account', model: f.model, op: f.op,
+      lang: 'node', impl: f.impl, workload: f.workload, model: f.model, op: f.op,
       ns: Math.round(median * 10) / 10, spread_pct: Math.round(spread * 10) / 10, size: f.size,
     }));
   }
 } else {
-  console.log(`libfbe ${fbe.version} Node.js ${process.version} benchmark: proto.Account (3 orders), ` +
+  console.log(`libfbe ${fbe.version} Node.js ${process.version} benchmark: account, small, large; ` +
     `median of ${runs} interleaved rounds of >= ${minTime.toFixed(2)} s each`);
-  console.log(`${'impl'.padEnd(11)} ${'model'.padEnd(9)} ${'op'.padEnd(7)} ${'bytes'.padStart(6)} ` +
+  console.log(`${'impl'.padEnd(11)} ${'workload'.padEnd(8)} ${'model'.padEnd(9)} ${'op'.padEnd(7)} ${'bytes'.padStart(6)} ` +
     `${'ns/op'.padStart(9)} ${'spread'.padStart(8)}`);
   for (const f of figures) {
     const { median, spread } = summarize(f.samples);
-    console.log(`${f.impl.padEnd(11)} ${f.model.padEnd(9)} ${f.op.padEnd(7)} ${String(f.size).padStart(6)} ` +
+    console.log(`${f.impl.padEnd(11)} ${f.workload.padEnd(8)} ${f.model.padEnd(9)} ${f.op.padEnd(7)} ${String(f.size).padStart(6)} ` +
       `${median.toFixed(1).padStart(9)} ${`${spread.toFixed(1)}%`.padStart(8)}`);
   }
 }

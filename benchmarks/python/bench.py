@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""libfbe Python benchmark: proto.Account (the reference README's value, three orders)
-encoded and decoded by the fbe package, side by side in one run with msgpack and
-protobuf (from PyPI; the protobuf message classes are built at run time from a
-descriptor, no protoc) and the standard json module, for the same data.
+"""libfbe Python benchmark: the workloads account (the reference README's Account,
+three orders), small and large (schemas/bench/), read from benchmarks/data/*.json,
+encoded and decoded by the fbe package side by side in one run with msgpack and
+protobuf (from PyPI; the message classes generated from benchmarks/schemas/bench.proto
+by grpcio-tools' protoc at run time) and the standard json module, for the same data.
 
-    python bench.py [--quick] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]
+    python bench.py [--quick|--smoke] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]
 
 Method (as benchmarks/c/bench.c): each operation runs in batches of about 2 ms; a run
 repeats whole batches for at least --min-time (default 0.2 s); the runs are
 interleaved in rounds (every figure once per round, so a slow spell of a shared
 machine hits all figures alike) and each figure is the median over the rounds
 (default 7) of the mean time per operation; spread_pct is (max - min) / median.
---quick is 3 rounds of 0.05 s, for CI. --json prints one JSON object per line:
-{"lang":"python","impl":"libfbe|msgpack|protobuf|json","workload":"account",
+--quick is 3 rounds of 0.05 s, for CI; --smoke one round of a few operations, to prove
+every peer round-trips its data. --json prints one JSON object per line:
+{"lang":"python","impl":"libfbe|msgpack|protobuf|json","workload":"account|small|large",
  "model":..., "op":"encode|decode|verify","ns":<median>,"spread_pct":...,"size":...}
 (model: "standard" or "final" for libfbe, "dict" for msgpack and json, "message" for
 protobuf).
@@ -23,24 +25,29 @@ import argparse
 import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from itertools import repeat
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SCHEMAS = os.path.normpath(os.path.join(HERE, "..", "..", "schemas"))
+DATA = os.path.normpath(os.path.join(HERE, "..", "data"))
+PROTO = os.path.normpath(os.path.join(HERE, "..", "schemas", "bench.proto"))
 
-ACCOUNT: Dict[str, Any] = {
-    "id": 1, "name": "Test", "state": 6,
-    "wallet": {"currency": "USD", "amount": 1000.0},
-    "asset": {"currency": "EUR", "amount": 100.0},
-    "orders": [
-        {"id": 1, "symbol": "EURUSD", "side": 0, "type": 0, "price": 1.23456, "volume": 1000.0},
-        {"id": 2, "symbol": "EURUSD", "side": 1, "type": 1, "price": 1.0, "volume": 100.0},
-        {"id": 3, "symbol": "EURUSD", "side": 0, "type": 2, "price": 1.5, "volume": 10.0},
-    ],
-}
+# workload -> (the .fbe file under the schemas directory, the struct)
+WORKLOADS = {"account": ("proto.fbe", "Account"), "small": ("bench/small.fbe", "Small"),
+             "large": ("bench/large.fbe", "Large")}
+
+
+def load_data() -> Dict[str, Dict[str, Any]]:
+    out = {}
+    for name in WORKLOADS:
+        with open(os.path.join(DATA, name + ".json")) as f:
+            out[name] = json.load(f)
+    return out
 
 
 # One loop per call shape, so no wrapper frame sits between the loop and the call.
@@ -65,9 +72,9 @@ def loop_final1(fn: Callable[..., Any], arg: Any, n: int) -> None:
 
 
 class Case:
-    def __init__(self, impl: str, model: str, op: str, loop: Callable[[Any, Any, int], None],
+    def __init__(self, impl: str, workload: str, model: str, op: str, loop: Callable[[Any, Any, int], None],
                  fn: Any, arg: Any, size: int):
-        self.impl, self.model, self.op = impl, model, op
+        self.impl, self.workload, self.model, self.op = impl, workload, model, op
         self.loop, self.fn, self.arg, self.size = loop, fn, arg, size
         self.batch = 1
         self.per_op: List[float] = []
@@ -101,99 +108,84 @@ class Case:
         return median, (xs[-1] - xs[0]) / median * 100.0
 
 
-def libfbe_cases(schemas: str) -> List[Case]:
+def libfbe_cases(schemas: str, workload: str, value: Dict[str, Any]) -> List[Case]:
     import fbe
 
-    schema = fbe.load(os.path.join(schemas, "proto.fbe"), include=[schemas])
-    s = schema
-    acc = s.Account(
-        id=1, name="Test", state=s.State.good,
-        wallet=s.Balance(currency="USD", amount=1000.0),
-        asset=s.Balance(currency="EUR", amount=100.0),
-        orders=[s.Order(id=1, symbol="EURUSD", side=s.OrderSide.buy, type=s.OrderType.market,
-                        price=1.23456, volume=1000.0),
-                s.Order(id=2, symbol="EURUSD", side=s.OrderSide.sell, type=s.OrderType.limit,
-                        price=1.0, volume=100.0),
-                s.Order(id=3, symbol="EURUSD", side=s.OrderSide.buy, type=s.OrderType.stop,
-                        price=1.5, volume=10.0)])
+    path, type_name = WORKLOADS[workload]
+    schema = fbe.load(os.path.join(schemas, path), include=[schemas, os.path.dirname(os.path.join(schemas, path))])
+    cls = schema[type_name]
+    obj = schema.from_json(type_name, json.dumps(value))
     cases = []
     for model, final in (("standard", False), ("final", True)):
-        data = acc.encode(final=final)
-        back = s.Account.decode(data, final=final)
-        if back.to_json() != acc.to_json() or not s.Account.verify(data, final=final):
-            raise SystemExit("bench: the libfbe Account does not round trip")
-        if schema.encode("Account", ACCOUNT, final=final) != data:
-            raise SystemExit("bench: the Account as a dict encodes differently")
+        data = obj.encode(final=final)
+        back = cls.decode(data, final=final)
+        if json.loads(back.to_json()) != value or not cls.verify(data, final=final):
+            raise SystemExit(f"bench: the libfbe {workload} does not round trip")
+        if schema.encode(type_name, value, final=final) != data:
+            raise SystemExit(f"bench: the {workload} as a dict encodes differently")
         if final:
-            cases += [Case("libfbe", model, "encode", loop_final0, acc.encode, None, len(data)),
-                      Case("libfbe", model, "decode", loop_final1, s.Account.decode, data, len(data)),
-                      Case("libfbe", model, "verify", loop_final1, s.Account.verify, data, len(data))]
+            cases += [Case("libfbe", workload, model, "encode", loop_final0, obj.encode, None, len(data)),
+                      Case("libfbe", workload, model, "decode", loop_final1, cls.decode, data, len(data)),
+                      Case("libfbe", workload, model, "verify", loop_final1, cls.verify, data, len(data))]
         else:
-            cases += [Case("libfbe", model, "encode", loop0, acc.encode, None, len(data)),
-                      Case("libfbe", model, "decode", loop1, s.Account.decode, data, len(data)),
-                      Case("libfbe", model, "verify", loop1, s.Account.verify, data, len(data))]
+            cases += [Case("libfbe", workload, model, "encode", loop0, obj.encode, None, len(data)),
+                      Case("libfbe", workload, model, "decode", loop1, cls.decode, data, len(data)),
+                      Case("libfbe", workload, model, "verify", loop1, cls.verify, data, len(data))]
     return cases
 
 
-def msgpack_cases() -> List[Case]:
+def msgpack_cases(workload: str, value: Dict[str, Any]) -> List[Case]:
     import msgpack  # type: ignore[import-not-found]
 
     packer = msgpack.Packer()
-    data = packer.pack(ACCOUNT)
-    if msgpack.unpackb(data) != ACCOUNT:
-        raise SystemExit("bench: msgpack does not round trip")
-    return [Case("msgpack", "dict", "encode", loop1, packer.pack, ACCOUNT, len(data)),
-            Case("msgpack", "dict", "decode", loop1, msgpack.unpackb, data, len(data))]
+    data = packer.pack(value)
+    if msgpack.unpackb(data) != value:
+        raise SystemExit(f"bench: msgpack does not round trip {workload}")
+    return [Case("msgpack", workload, "dict", "encode", loop1, packer.pack, value, len(data)),
+            Case("msgpack", workload, "dict", "decode", loop1, msgpack.unpackb, data, len(data))]
 
 
-def protobuf_classes() -> Any:
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # type: ignore[import-not-found]
-
-    F = descriptor_pb2.FieldDescriptorProto
-    fdp = descriptor_pb2.FileDescriptorProto(name="fbe_bench_account.proto", package="fbebench",
-                                             syntax="proto3")
-
-    def message(name: str, fields: List[Tuple[str, int, int, Optional[str], bool]]) -> None:
-        m = fdp.message_type.add(name=name)
-        for fname, number, ftype, type_name, repeated in fields:
-            f = m.field.add(name=fname, number=number, type=ftype,
-                            label=F.LABEL_REPEATED if repeated else F.LABEL_OPTIONAL)
-            if type_name:
-                f.type_name = type_name
-
-    message("Balance", [("currency", 1, F.TYPE_STRING, None, False), ("amount", 2, F.TYPE_DOUBLE, None, False)])
-    message("Order", [("id", 1, F.TYPE_INT32, None, False), ("symbol", 2, F.TYPE_STRING, None, False),
-                      ("side", 3, F.TYPE_INT32, None, False), ("type", 4, F.TYPE_INT32, None, False),
-                      ("price", 5, F.TYPE_DOUBLE, None, False), ("volume", 6, F.TYPE_DOUBLE, None, False)])
-    message("Account", [("id", 1, F.TYPE_INT32, None, False), ("name", 2, F.TYPE_STRING, None, False),
-                        ("state", 3, F.TYPE_INT32, None, False),
-                        ("wallet", 4, F.TYPE_MESSAGE, ".fbebench.Balance", False),
-                        ("asset", 5, F.TYPE_MESSAGE, ".fbebench.Balance", False),
-                        ("orders", 6, F.TYPE_MESSAGE, ".fbebench.Order", True)])
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(fdp)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName("fbebench.Account"))
+_pb2: Any = None
 
 
-def protobuf_cases() -> List[Case]:
-    Account = protobuf_classes()
-    msg = Account(id=1, name="Test", state=6,
-                  wallet={"currency": "USD", "amount": 1000.0}, asset={"currency": "EUR", "amount": 100.0},
-                  orders=ACCOUNT["orders"])
+def protobuf_module() -> Any:
+    """bench_pb2, generated from benchmarks/schemas/bench.proto by grpcio-tools' protoc
+    (whose protobuf version pip keeps in step with the runtime) into a temporary folder."""
+    global _pb2
+    if _pb2 is None:
+        from grpc_tools import protoc  # type: ignore[import-not-found]  # noqa: F401 (ImportError: skipped)
+        import importlib
+
+        with tempfile.TemporaryDirectory(prefix="fbe-bench-pb2-") as out:
+            subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I", os.path.dirname(PROTO),
+                            "--python_out=" + out, PROTO], check=True)
+            sys.path.insert(0, out)
+            try:
+                _pb2 = importlib.import_module("bench_pb2")
+            finally:
+                sys.path.remove(out)
+    return _pb2
+
+
+def protobuf_cases(workload: str, value: Dict[str, Any]) -> List[Case]:
+    from google.protobuf import json_format  # type: ignore[import-not-found]
+
+    cls = getattr(protobuf_module(), WORKLOADS[workload][1])
+    msg = json_format.ParseDict(value, cls())  # fails on a field the .proto lacks
     data = msg.SerializeToString()
-    if Account.FromString(data) != msg:
-        raise SystemExit("bench: protobuf does not round trip")
-    return [Case("protobuf", "message", "encode", loop0, msg.SerializeToString, None, len(data)),
-            Case("protobuf", "message", "decode", loop1, Account.FromString, data, len(data))]
+    if cls.FromString(data) != msg:
+        raise SystemExit(f"bench: protobuf does not round trip {workload}")
+    return [Case("protobuf", workload, "message", "encode", loop0, msg.SerializeToString, None, len(data)),
+            Case("protobuf", workload, "message", "decode", loop1, cls.FromString, data, len(data))]
 
 
-def json_cases() -> List[Case]:
+def json_cases(workload: str, value: Dict[str, Any]) -> List[Case]:
     encoder = json.JSONEncoder(separators=(",", ":"))
-    text = encoder.encode(ACCOUNT)
-    if json.loads(text) != ACCOUNT:
-        raise SystemExit("bench: json does not round trip")
-    return [Case("json", "dict", "encode", loop1, encoder.encode, ACCOUNT, len(text)),
-            Case("json", "dict", "decode", loop1, json.loads, text, len(text))]
+    text = encoder.encode(value)
+    if json.loads(text) != value:
+        raise SystemExit(f"bench: json does not round trip {workload}")
+    return [Case("json", workload, "dict", "encode", loop1, encoder.encode, value, len(text)),
+            Case("json", workload, "dict", "decode", loop1, json.loads, text, len(text))]
 
 
 def versions() -> str:
@@ -210,47 +202,59 @@ def versions() -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="3 rounds of at least 0.05 s (for CI)")
+    ap.add_argument("--smoke", action="store_true", help="one round of a few operations (proves the round trips)")
     ap.add_argument("--json", action="store_true", help="one JSON object per figure")
     ap.add_argument("--runs", type=int, default=None, help="rounds (default 7)")
     ap.add_argument("--min-time", type=float, default=None, help="seconds per run (default 0.2)")
     ap.add_argument("-I", dest="schemas", default=DEFAULT_SCHEMAS, help="the schemas directory")
     ap.add_argument("--require-peers", action="store_true", help="fail when msgpack or protobuf is missing")
     args = ap.parse_args(argv)
-    runs = args.runs or (3 if args.quick else 7)
-    min_time = args.min_time or (0.05 if args.quick else 0.2)
+    runs = args.runs or (1 if args.smoke else 3 if args.quick else 7)
+    min_time = args.min_time or (1e-9 if args.smoke else 0.05 if args.quick else 0.2)
     if not 1 <= runs <= 100 or min_time <= 0:
         ap.error("--runs must be 1..100 and --min-time positive")
 
-    cases = libfbe_cases(args.schemas)
-    for name, make in (("msgpack", msgpack_cases), ("protobuf", protobuf_cases), ("json", json_cases)):
-        try:
-            cases += make()
-        except ImportError as exc:
-            if args.require_peers:
-                raise SystemExit(f"bench: {name} is not installed ({exc}); pip install -r requirements.txt")
-            print(f"bench: {name} not installed, skipped (pip install -r {os.path.join(HERE, 'requirements.txt')})",
-                  file=sys.stderr)
+    cases: List[Case] = []
+    missing = set()
+    for workload, value in load_data().items():
+        cases += libfbe_cases(args.schemas, workload, value)
+        for name, make in (("msgpack", msgpack_cases), ("protobuf", protobuf_cases), ("json", json_cases)):
+            if name in missing:
+                continue
+            try:
+                cases += make(workload, value)
+            except ImportError as exc:
+                if args.require_peers:
+                    raise SystemExit(f"bench: {name} is not installed ({exc}); pip install -r requirements.txt")
+                missing.add(name)
+                print(f"bench: {name} not installed, skipped (pip install -r "
+                      f"{os.path.join(HERE, 'requirements.txt')})", file=sys.stderr)
 
     for case in cases:
-        case.calibrate()
+        if args.smoke:
+            case.batch = 2
+        else:
+            case.calibrate()
     for _ in range(runs):
         for case in cases:
             case.run_once(min_time)
 
     if not args.json:
-        print(f"libfbe Python benchmark: proto.Account (3 orders), median of {runs} interleaved rounds "
+        print(f"libfbe Python benchmark: account, small, large; median of {runs} interleaved rounds "
               f"of >= {min_time:.2f} s each ({versions()})")
-        print(f"{'impl':<9} {'model':<9} {'op':<7} {'bytes':>6} {'ns/op':>10} {'spread':>8} {'vs msgpack':>11}")
-    peer = {c.op: c.result()[0] for c in cases if c.impl == "msgpack"}
+        print(f"{'impl':<9} {'workload':<8} {'model':<9} {'op':<7} {'bytes':>6} {'ns/op':>10} {'spread':>8} "
+              f"{'vs msgpack':>11}")
+    peer = {(c.workload, c.op): c.result()[0] for c in cases if c.impl == "msgpack"}
     for case in cases:
         median, spread = case.result()
         if args.json:
-            print(json.dumps({"lang": "python", "impl": case.impl, "workload": "account", "model": case.model,
+            print(json.dumps({"lang": "python", "impl": case.impl, "workload": case.workload, "model": case.model,
                               "op": case.op, "ns": round(median, 1), "spread_pct": round(spread, 1),
                               "size": case.size}, separators=(",", ":")))
         else:
-            ratio = f"{peer[case.op] / median:.2f}x" if case.op in peer else ""
-            print(f"{case.impl:<9} {case.model:<9} {case.op:<7} {case.size:>6} {median:>10.1f} "
+            key = (case.workload, case.op)
+            ratio = f"{peer[key] / median:.2f}x" if key in peer else ""
+            print(f"{case.impl:<9} {case.workload:<8} {case.model:<9} {case.op:<7} {case.size:>6} {median:>10.1f} "
                   f"{spread:>7.1f}% {ratio:>11}")
     return 0
 

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# ci/bench.sh [--quick|--smoke]: libfbe against the field, every language in one run
+# (benchmarks/README.md). Builds what it needs, runs each language's benchmark with
+# --json, collects the lines into benchmarks/results/latest.jsonl and renders
+# benchmarks/results/latest.md (tables) and latest.png (chart, matplotlib from PyPI in
+# the venv build/bench/venv).
+#
+#   (no option)  full: 7 rounds of >= 0.2 s per figure           (< 20 min on 2 cores)
+#   --quick      3 rounds of >= 0.05 s                            (< 5 min)
+#   --smoke      every harness once with a few operations, to prove that it runs and
+#                that every peer round-trips the data (< 60 s on a built tree); results
+#                go to build/bench/smoke/ instead, the committed ones stay as they are.
+#
+# Harnesses: C (benchmarks/c fbe_bench, benchmarks/peers-c fbe_peers), Python, Node,
+# and Ruby and Java when their benchmarks exist (otherwise reported as skipped). Any
+# harness that exists and fails (a build error, a failed round trip) fails the run,
+# after the others have run. Works from any directory.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+((jobs <= 2)) || jobs=2
+
+mode=full
+case ${1:-} in
+  "") ;;
+  --quick) mode=quick ;;
+  --smoke) mode=smoke ;;
+  -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "usage: ci/bench.sh [--quick|--smoke]" >&2; exit 2 ;;
+esac
+flag=()
+[[ $mode == full ]] || flag=(--"$mode")
+
+work=$repo/build/bench
+if [[ $mode == smoke ]]; then out=$work/smoke; else out=benchmarks/results; fi
+mkdir -p "$work" "$out"
+results=$out/latest.jsonl
+: >"$results"
+failed=()
+skipped=()
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
+since() { # seconds since a now_us value, one decimal
+  local us=$(($(now_us) - $1))
+  printf '%d.%d' $((us / 1000000)) $((us % 1000000 / 100000))
+}
+t0=$(now_us)
+
+# run NAME COMMAND...: runs one harness, appends its JSON lines to the results; a
+# failure is recorded, and the log shown, without stopping the other harnesses.
+run() {
+  local name=$1 t log lines
+  shift
+  t=$(now_us)
+  log=$work/$name.log
+  printf '== %-8s ' "$name"
+  if "$@" >"$work/$name.jsonl" 2>"$log"; then
+    lines=$(grep -c '^{' "$work/$name.jsonl" || true)
+    grep '^{' "$work/$name.jsonl" >>"$results" || true
+    printf 'ok, %d figures, %s s\n' "$lines" "$(since "$t")"
+  else
+    printf 'FAILED (%s s); its output:\n' "$(since "$t")"
+    cat "$work/$name.jsonl" "$log" >&2
+    failed+=("$name")
+  fi
+}
+
+# step NAME COMMAND...: a build step of harness NAME; false (and NAME failed) when it fails.
+step() {
+  local name=$1 log=$work/$1-build.log
+  shift
+  if "$@" >>"$log" 2>&1; then return 0; fi
+  echo "== $name    FAILED to build; the log ($log):" >&2
+  tail -n 40 "$log" >&2
+  failed+=("$name")
+  return 1
+}
+
+skip() {
+  echo "== $1    skipped: $2"
+  skipped+=("$1")
+}
+
+# ---- the data: benchmarks/data must be what the generator writes (fixed seed)
+python3 benchmarks/tools/gen_data.py -o "$work/data"
+for f in account small large; do
+  cmp -s "$work/data/$f.json" "benchmarks/data/$f.json" ||
+    { echo "bench: benchmarks/data/$f.json differs from benchmarks/tools/gen_data.py's output" >&2; exit 1; }
+done
+
+# ---- the venv: the Python harness's peers, matplotlib for the chart, the fbe package
+# (reinstalled when its sources are newer than the last install)
+venv=$work/venv
+py=$venv/bin/python
+stamp=$work/venv/.fbe-installed
+venv_ok=1
+rm -f "$work"/*-build.log
+if [[ ! -x $py ]]; then
+  step python python3 -m venv "$venv" || venv_ok=0
+fi
+if ((venv_ok)) && { [[ ! -f $stamp ]] || [[ benchmarks/python/requirements.txt -nt $stamp ]]; }; then
+  step python "$py" -m pip install -q matplotlib -r benchmarks/python/requirements.txt || venv_ok=0
+fi
+if ((venv_ok)) && { [[ ! -f $stamp ]] ||
+    [[ -n $(find bindings/python core swig -newer "$stamp" -type f -print -quit) ]]; }; then
+  if step python "$py" -m pip install -q ./bindings/python; then touch "$stamp"; else venv_ok=0; fi
+fi
+
+# ---- C: libfbe's own benchmark, then the peers against the installed libfbe
+# (FBE_BENCH_BUILD: another Release tree to take libfbe from, e.g. one without the CLI)
+tree=${FBE_BENCH_BUILD:-build/release}
+targets=(fbe_shared fbe_static fbe_bench)
+if [[ ! -f $tree/CMakeCache.txt ]] || grep -q '^FBE_BUILD_CLI:BOOL=ON' "$tree/CMakeCache.txt"; then
+  targets+=(fbe) # installed with the libraries
+fi
+if step c cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DFBE_BUILD_BENCH=ON &&
+   step c cmake --build "$tree" -j"$jobs" --target "${targets[@]}" &&
+   step c cmake --install "$tree" --prefix "$work/prefix" &&
+   step c cmake -S benchmarks/peers-c -B "$work/peers-c" -DCMAKE_PREFIX_PATH="$work/prefix" &&
+   step c cmake --build "$work/peers-c" -j"$jobs"; then
+  if [[ $mode == smoke ]]; then c_flags=(--runs 1 --min-time 0.001); else c_flags=("${flag[@]}"); fi
+  run c-fbe "$tree/bin/fbe_bench" --json "${c_flags[@]}"
+  run c-peers "$work/peers-c/fbe_peers" --json "${flag[@]}"
+fi
+
+# ---- Python
+if ((venv_ok)); then
+  run python "$py" benchmarks/python/bench.py --json --require-peers "${flag[@]}"
+fi
+
+# ---- Node: the addon (bindings/node, npm ci builds it) and the peers (benchmarks/node)
+if ! command -v node >/dev/null; then
+  skip node "no node on PATH"
+else
+  node_ok=1
+  if [[ ! -f bindings/node/build/Release/fbe.node ]]; then
+    (cd bindings/node && step node npm ci --no-audit --no-fund --loglevel=error) || node_ok=0
+  fi
+  if ((node_ok)) && [[ ! -d benchmarks/node/node_modules/msgpackr || ! -d benchmarks/node/node_modules/protobufjs ]]; then
+    (cd benchmarks/node && step node npm ci --no-audit --no-fund --loglevel=error) || node_ok=0
+  fi
+  if ((node_ok)); then run node node benchmarks/node/bench.js --json "${flag[@]}"; else failed+=(node); fi
+fi
+
+# ---- Ruby: the fbe gem as bindings/ruby/tools/ci.sh installs it (GEM_HOME
+# build/ruby/gems), or one in Ruby's own gem path
+ruby_env=(env GEM_HOME="$repo/build/ruby/gems" GEM_PATH="$repo/build/ruby/gems:$(gem env gempath 2>/dev/null || true)")
+if [[ ! -f benchmarks/ruby/bench.rb ]]; then
+  skip ruby "no benchmarks/ruby/bench.rb"
+elif ! command -v ruby >/dev/null; then
+  skip ruby "no ruby on PATH"
+elif ! "${ruby_env[@]}" ruby -e 'require "fbe"' >/dev/null 2>&1; then
+  skip ruby "the fbe gem is not built (bindings/ruby/tools/build_gem.sh, then gem install into build/ruby/gems)"
+else
+  if [[ $mode == smoke ]]; then ruby_flags=(--runs 1 --min-time 0.001); else ruby_flags=("${flag[@]}"); fi
+  run ruby "${ruby_env[@]}" ruby benchmarks/ruby/bench.rb --json --require-peers "${ruby_flags[@]}"
+fi
+
+# Java: the JMH module benchmarks/java against the fbe jar that `mvn -f bindings/java
+# install` puts into the local Maven repository (installed here, tests skipped, when
+# missing or older than its sources); its runner prints the JSON lines itself
+jar=benchmarks/java/target/benchmarks.jar
+m2=$(ls -t "$HOME"/.m2/repository/org/libfbe/fbe/*/fbe-*.jar 2>/dev/null | grep -v sources | head -n 1 || true)
+if [[ ! -d benchmarks/java ]]; then
+  skip java "no benchmarks/java"
+elif ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+  skip java "no mvn or java on PATH"
+else
+  java_ok=1
+  if [[ -z $m2 || -n $(find bindings/java/src bindings/java/pom.xml core swig -newer "$m2" -type f -print -quit) ]]; then
+    step java mvn -B -ntp -q -f bindings/java install -DskipTests || java_ok=0
+  fi
+  if ((java_ok)) && [[ ! -f $jar || -n $(find benchmarks/java/src benchmarks/java/pom.xml \
+      "$HOME"/.m2/repository/org/libfbe/fbe -newer "$jar" -type f -print -quit) ]]; then
+    step java mvn -B -ntp -q -f benchmarks/java package || java_ok=0
+  fi
+  if ((!java_ok)); then
+    :
+  elif [[ $mode != smoke ]]; then
+    run java java -jar "$jar" "${flag[@]}" -I schemas
+  elif [[ $(java -jar "$jar" --help 2>&1 || true) == *--smoke* ]]; then
+    run java java -jar "$jar" --smoke -I schemas
+  else
+    # a runner without --smoke: JMH itself, in process, one iteration of 10 ms (its
+    # state's setup checks the round trips; no JSON lines)
+    run java java -Dfbe.schemas="$repo/schemas" -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main -f 0 -wi 0 -i 1 -r 10ms -foe true
+  fi
+fi
+
+# ---- the report
+if ((venv_ok)) && [[ -s $results ]]; then
+  command="ci/bench.sh${flag[*]:+ ${flag[*]}}"
+  if "$py" benchmarks/tools/render.py "$results" --md "$out/latest.md" --png "$out/latest.png" \
+       --command "$command"; then
+    echo "bench: $(grep -c . "$results") figures -> $out/latest.jsonl, latest.md, latest.png"
+  else
+    failed+=(render)
+  fi
+fi
+
+printf 'bench: %s mode, %s s' "$mode" "$(since "$t0")"
+((${#skipped[@]} == 0)) || printf '; skipped: %s' "${skipped[*]}"
+if ((${#failed[@]})); then
+  printf '; FAILED: %s\n' "$(printf '%s\n' "${failed[@]}" | sort -u | tr '\n' ' ')"
+  exit 1
+fi
+printf '\n'
