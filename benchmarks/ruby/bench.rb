@@ -1,9 +1,11 @@
 #!/usr/bin/env ruby
 # frozen_string_literal: true
 
-# libfbe Ruby benchmark: proto.Account (the reference README's value, three orders)
-# encoded and decoded by the fbe gem, side by side in one run with msgpack (Debian's
-# ruby-msgpack) and the standard json library, for the same data.
+# libfbe Ruby benchmark: the workloads of benchmarks/README.md — account (the
+# reference README's Account, three orders), small (one string, bool, int32, double and
+# timestamp) and large (1,000 int64 ids, 100 strings) — encoded and decoded by the fbe
+# gem, side by side in one run with msgpack (Debian's ruby-msgpack) and the standard
+# json library, for the same data (benchmarks/data/*.json, made with a fixed seed).
 #
 #   ruby bench.rb [--quick] [--json] [--runs N] [--min-time SECONDS] [-I SCHEMAS_DIR]
 #
@@ -13,25 +15,24 @@
 # hits all figures alike) and each figure is the median over the rounds (default 7) of
 # the mean time per operation; spread_pct is (max - min) / median. --quick is 3 rounds of
 # 0.05 s, for CI. --json prints one JSON object per line:
-# {"lang":"ruby","impl":"libfbe|msgpack|json","workload":"account","model":...,
+# {"lang":"ruby","impl":"libfbe|msgpack|json","workload":"account|small|large","model":...,
 #  "op":"encode|decode|verify","ns":<median>,"spread_pct":...,"size":...}
-# (model: "standard" or "final" for libfbe, "hash" for msgpack and json).
-# The reference's pure-Ruby FBE published 43 us encode / 41 us decode for this Account.
+# (model: "standard" or "final" for libfbe, "hash" for msgpack and json). Every
+# implementation must round-trip the data before it is timed.
+# The reference's pure-Ruby FBE published 43 us encode / 41 us decode for the Account.
 require "json"
 require "optparse"
 require "fbe"
 
 HERE = __dir__
-ACCOUNT = {
-  id: 1, name: "Test", state: 6,
-  wallet: { currency: "USD", amount: 1000.0 },
-  asset: { currency: "EUR", amount: 100.0 },
-  orders: [
-    { id: 1, symbol: "EURUSD", side: 0, type: 0, price: 1.23456, volume: 1000.0 },
-    { id: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 },
-    { id: 3, symbol: "EURUSD", side: 0, type: 2, price: 1.5, volume: 10.0 }
-  ]
-}.freeze
+DATA = File.expand_path("../data", HERE)
+# workload -> [the .fbe file under the schemas directory, the struct]
+WORKLOADS = { "account" => ["proto.fbe", :Account], "small" => ["bench/small.fbe", :Small],
+              "large" => ["bench/large.fbe", :Large] }.freeze
+
+def load_data
+  WORKLOADS.keys.to_h { |w| [w, JSON.parse(File.read(File.join(DATA, "#{w}.json")), symbolize_names: true).freeze] }
+end
 
 def now_ns
   Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
@@ -39,10 +40,10 @@ end
 
 # One measured operation: a lambda running the operation n times.
 class Case
-  attr_reader :impl, :model, :op, :size, :per_op
+  attr_reader :impl, :workload, :model, :op, :size, :per_op
 
-  def initialize(impl, model, op, size, &loop)
-    @impl, @model, @op, @size, @loop = impl, model, op, size, loop
+  def initialize(impl, workload, model, op, size, &loop)
+    @impl, @workload, @model, @op, @size, @loop = impl, workload, model, op, size, loop
     @batch = 1
     @per_op = []
   end
@@ -80,50 +81,44 @@ class Case
   end
 end
 
-def libfbe_cases(schemas)
-  s = FBE.load(File.join(schemas, "proto.fbe"), include: [schemas])
-  acc = s::Account.new(
-    id: 1, name: "Test", state: s::State::GOOD,
-    wallet: s::Balance.new(currency: "USD", amount: 1000.0),
-    asset: s::Balance.new(currency: "EUR", amount: 100.0),
-    orders: [s::Order.new(id: 1, symbol: "EURUSD", side: s::OrderSide::BUY, type: s::OrderType::MARKET,
-                          price: 1.23456, volume: 1000.0),
-             s::Order.new(id: 2, symbol: "EURUSD", side: s::OrderSide::SELL, type: s::OrderType::LIMIT,
-                          price: 1.0, volume: 100.0),
-             s::Order.new(id: 3, symbol: "EURUSD", side: s::OrderSide::BUY, type: s::OrderType::STOP,
-                          price: 1.5, volume: 10.0)]
-  )
-  account = s::Account
+def libfbe_cases(schemas, workload, value)
+  path, type = WORKLOADS[workload]
+  file = File.join(schemas, path)
+  s = FBE.load(file, include: [schemas, File.dirname(file)])
+  cls = s[type]
+  obj = cls.from_json(JSON.generate(value))
   [["standard", false], ["final", true]].flat_map do |model, final|
-    data = acc.encode(final: final)
-    back = account.decode(data, final: final)
-    abort "bench: the libfbe Account does not round trip" if back.to_json != acc.to_json || !account.verify(data, final: final)
-    abort "bench: the Account as a Hash encodes differently" if s.encode(:Account, ACCOUNT, final: final) != data
+    data = obj.encode(final: final)
+    back = cls.decode(data, final: final)
+    unless JSON.parse(back.to_json, symbolize_names: true) == value && cls.verify(data, final: final)
+      abort "bench: the libfbe #{workload} does not round trip"
+    end
+    abort "bench: the #{workload} as a Hash encodes differently" if s.encode(type, value, final: final) != data
     if final
-      [Case.new("libfbe", model, "encode", data.bytesize) { |n| n.times { acc.encode(final: true) } },
-       Case.new("libfbe", model, "decode", data.bytesize) { |n| n.times { account.decode(data, final: true) } },
-       Case.new("libfbe", model, "verify", data.bytesize) { |n| n.times { account.verify(data, final: true) } }]
+      [Case.new("libfbe", workload, model, "encode", data.bytesize) { |n| n.times { obj.encode(final: true) } },
+       Case.new("libfbe", workload, model, "decode", data.bytesize) { |n| n.times { cls.decode(data, final: true) } },
+       Case.new("libfbe", workload, model, "verify", data.bytesize) { |n| n.times { cls.verify(data, final: true) } }]
     else
-      [Case.new("libfbe", model, "encode", data.bytesize) { |n| n.times { acc.encode } },
-       Case.new("libfbe", model, "decode", data.bytesize) { |n| n.times { account.decode(data) } },
-       Case.new("libfbe", model, "verify", data.bytesize) { |n| n.times { account.verify(data) } }]
+      [Case.new("libfbe", workload, model, "encode", data.bytesize) { |n| n.times { obj.encode } },
+       Case.new("libfbe", workload, model, "decode", data.bytesize) { |n| n.times { cls.decode(data) } },
+       Case.new("libfbe", workload, model, "verify", data.bytesize) { |n| n.times { cls.verify(data) } }]
     end
   end
 end
 
-def msgpack_cases
+def msgpack_cases(workload, value)
   require "msgpack"
-  data = MessagePack.pack(ACCOUNT)
-  abort "bench: msgpack does not round trip" if MessagePack.unpack(data, symbolize_keys: true) != ACCOUNT
-  [Case.new("msgpack", "hash", "encode", data.bytesize) { |n| n.times { MessagePack.pack(ACCOUNT) } },
-   Case.new("msgpack", "hash", "decode", data.bytesize) { |n| n.times { MessagePack.unpack(data) } }]
+  data = MessagePack.pack(value)
+  abort "bench: msgpack does not round trip #{workload}" if MessagePack.unpack(data, symbolize_keys: true) != value
+  [Case.new("msgpack", workload, "hash", "encode", data.bytesize) { |n| n.times { MessagePack.pack(value) } },
+   Case.new("msgpack", workload, "hash", "decode", data.bytesize) { |n| n.times { MessagePack.unpack(data) } }]
 end
 
-def json_cases
-  text = JSON.generate(ACCOUNT)
-  abort "bench: json does not round trip" if JSON.parse(text, symbolize_names: true) != ACCOUNT
-  [Case.new("json", "hash", "encode", text.bytesize) { |n| n.times { JSON.generate(ACCOUNT) } },
-   Case.new("json", "hash", "decode", text.bytesize) { |n| n.times { JSON.parse(text) } }]
+def json_cases(workload, value)
+  text = JSON.generate(value)
+  abort "bench: json does not round trip #{workload}" if JSON.parse(text, symbolize_names: true) != value
+  [Case.new("json", workload, "hash", "encode", text.bytesize) { |n| n.times { JSON.generate(value) } },
+   Case.new("json", workload, "hash", "decode", text.bytesize) { |n| n.times { JSON.parse(text) } }]
 end
 
 opts = { quick: false, json: false, runs: nil, min_time: nil, schemas: File.expand_path("../../schemas", HERE),
@@ -141,14 +136,18 @@ runs = opts[:runs] || (opts[:quick] ? 3 : 7)
 min_time = opts[:min_time] || (opts[:quick] ? 0.05 : 0.2)
 abort "bench: --runs must be 1..100 and --min-time positive" unless (1..100).cover?(runs) && min_time.positive?
 
-cases = libfbe_cases(opts[:schemas])
-begin
-  cases += msgpack_cases
+have_msgpack = begin
+  require "msgpack"
+  true
 rescue LoadError => e
   abort "bench: msgpack is not installed (#{e.message}); apt-get install ruby-msgpack" if opts[:require_peers]
   warn "bench: msgpack not installed, skipped (apt-get install ruby-msgpack)"
+  false
 end
-cases += json_cases
+cases = load_data.flat_map do |workload, value|
+  libfbe_cases(opts[:schemas], workload, value) + (have_msgpack ? msgpack_cases(workload, value) : []) +
+    json_cases(workload, value)
+end
 
 cases.each(&:calibrate)
 runs.times { cases.each { |c| c.run_once(min_time) } }
@@ -156,18 +155,20 @@ runs.times { cases.each { |c| c.run_once(min_time) } }
 unless opts[:json]
   versions = ["Ruby #{RUBY_VERSION}", "fbe #{FBE::VERSION}", ("msgpack #{MessagePack::VERSION}" if defined?(MessagePack)),
               "json #{JSON::VERSION}"].compact.join(", ")
-  puts "libfbe Ruby benchmark: proto.Account (3 orders), median of #{runs} interleaved rounds " \
+  puts "libfbe Ruby benchmark: account, small, large; median of #{runs} interleaved rounds " \
        "of >= #{format('%.2f', min_time)} s each (#{versions})"
-  puts format("%-9s %-9s %-7s %6s %10s %8s %11s", "impl", "model", "op", "bytes", "ns/op", "spread", "vs msgpack")
+  puts format("%-9s %-8s %-9s %-7s %6s %10s %8s %11s", "impl", "workload", "model", "op", "bytes", "ns/op", "spread",
+              "vs msgpack")
 end
-peer = cases.select { |c| c.impl == "msgpack" }.to_h { |c| [c.op, c.result[0]] }
+peer = cases.select { |c| c.impl == "msgpack" }.to_h { |c| [[c.workload, c.op], c.result[0]] }
 cases.each do |c|
   median, spread = c.result
   if opts[:json]
-    puts JSON.generate(lang: "ruby", impl: c.impl, workload: "account", model: c.model, op: c.op,
+    puts JSON.generate(lang: "ruby", impl: c.impl, workload: c.workload, model: c.model, op: c.op,
                        ns: median.round(1), spread_pct: spread.round(1), size: c.size)
   else
-    ratio = peer[c.op] ? format("%.2fx", peer[c.op] / median) : ""
-    puts format("%-9s %-9s %-7s %6d %10.1f %7.1f%% %11s", c.impl, c.model, c.op, c.size, median, spread, ratio)
+    ratio = peer[[c.workload, c.op]] ? format("%.2fx", peer[[c.workload, c.op]] / median) : ""
+    puts format("%-9s %-8s %-9s %-7s %6d %10.1f %7.1f%% %11s", c.impl, c.workload, c.model, c.op, c.size, median,
+                spread, ratio)
   end
 end
