@@ -25,7 +25,13 @@ packages=(
   # the peers of ci/bench.sh (benchmarks/peers-c), with their schema compilers
   libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libavro-dev
   libflatbuffers-dev flatbuffers-compiler libcapnp-dev capnproto libprotobuf-dev protobuf-compiler
+  # ci/cross.sh: big-endian 64-bit (s390x) and 32-bit (i386) builds run under qemu-user;
+  # the target's libc and cmocka come from Debian multiarch (foreign_archs below)
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross libcmocka-dev:s390x
+  gcc-i686-linux-gnu libc6-dev-i386-cross libcmocka-dev:i386
+  qemu-user
 )
+foreign_archs=(s390x i386) # for the :ARCH packages above
 
 # Node.js and npm for the JavaScript binding (bindings/node, ci/test.sh "node" stage):
 # Debian's when no node is installed (an existing install, e.g. NodeSource's, which
@@ -65,6 +71,9 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 
 echo "setup: installing ${missing[*]}"
+for arch in "${foreign_archs[@]}"; do
+  dpkg --print-foreign-architectures | grep -qx "$arch" || "${sudo[@]}" dpkg --add-architecture "$arch"
+done
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 export DEBIAN_FRONTEND=noninteractive
@@ -72,9 +81,9 @@ export DEBIAN_FRONTEND=noninteractive
 # then go on with the indexes that did load (the install says whether they were enough).
 update() {
   local try
-  for try in 1 2 3; do
+  for try in 1 2; do
     "${sudo[@]}" apt-get update -q && return 0
-    sleep $((try * 5))
+    sleep 3
   done
   echo "setup: apt-get update kept failing; trying the install anyway"
 }

@@ -180,8 +180,8 @@ int fbe_number_parse(const char *text, size_t n, int as_float, double *out) {
     if (negative) exponent = -exponent;
   }
   exponent += exp_adjust;
+#if FLT_EVAL_METHOD == 0 /* not on i386 (x87: 2) nor s390x (1): strtod only there */
   size_t ndigits = len - mantissa_start;
-#if FLT_EVAL_METHOD == 0
   /* Clinger's fast path: an exact integer mantissa and an exact power of ten give the
    * correctly rounded result in one IEEE operation. Floats only take it when the
    * double result is exact, so that rounding to float is the only rounding. */

@@ -3,13 +3,27 @@
 // build fails here, loudly, with what to do about it.
 const path = require('path');
 
+const pkg = path.join(__dirname, '..');
 const candidates = [
-  path.join(__dirname, '..', 'build', 'Release', 'fbe.node'),
-  path.join(__dirname, '..', 'build', 'Debug', 'fbe.node'),
+  path.join(pkg, 'build', 'Release', 'fbe.node'),
+  path.join(pkg, 'build', 'Debug', 'fbe.node'),
 ];
 
 function load() {
   const errors = [];
+  // node-gyp-build: a source build (build/Release) if there is one, else the prebuilt
+  // addon for this platform that the packed tarball carries (prebuilds/linux-x64/).
+  let gypBuild = null;
+  try {
+    gypBuild = require('node-gyp-build');
+  } catch (e) { /* not installed: only the source build below */ }
+  if (gypBuild) {
+    try {
+      return gypBuild(pkg);
+    } catch (e) {
+      errors.push(`node-gyp-build: ${e && e.message}`);
+    }
+  }
   for (const file of candidates) {
     try {
       return require(file);

@@ -79,6 +79,20 @@ function nodeGyp() {
   return found;
 }
 
+// A packed tarball may carry a prebuilt addon for this platform (ci/dist.sh puts it in
+// prebuilds/<platform>-<arch>/, the layout node-gyp-build loads): when it loads, no
+// compiler is needed. FBE_BUILD_FROM_SOURCE=1 builds anyway.
+const prebuilt = path.join(pkg, 'prebuilds', `${process.platform}-${process.arch}`, 'fbe.napi.node');
+if (!process.env.FBE_BUILD_FROM_SOURCE && fs.existsSync(prebuilt)) {
+  try {
+    require(prebuilt);
+    console.log(`fbe: using the prebuilt addon ${path.relative(pkg, prebuilt)}`);
+    process.exit(0);
+  } catch (e) {
+    console.log(`fbe: the prebuilt addon does not load here (${e.message}); building from source`);
+  }
+}
+
 const nodedir = nodeDir();
 const gyp = nodeGyp();
 const args = [gyp, 'rebuild', `--nodedir=${nodedir}`, '--jobs=max'];
