@@ -10,7 +10,7 @@
 #                                        -> node node_modules/fbe/conformance.js in an
 #           empty npm project; the install must use the prebuilt addon (no compiler run)
 #   Ruby:   fbe-V.gem (compiles on install) -> fbe-conformance with an empty GEM_HOME
-#   Java:   the jar (when bindings/java exists) -> java -jar
+#   Java:   the jar with its native library -> java -jar
 # Checks first that every package carries VERSION (ci/version.sh check). Registries
 # only: PyPI (build, scikit-build-core, swig), npm. Exits non-zero on any failure.
 set -euo pipefail
@@ -115,20 +115,18 @@ t=$(scratch); tmps+=("$t")
 )
 
 # ---- Java: the jar ----------------------------------------------------------------
-# >>> JAVA: the lead enables this when bindings/java lands (uncomment the block): the
-# jar with the native library for linux-x86_64 under /native/<os>-<arch>/, run from an
-# empty folder with a plain `java -jar`.
-if [[ -f bindings/java/pom.xml ]]; then
-  step "Java: not wired yet (see the JAVA block in ci/dist.sh)"
-  # step "Java: mvn package"
-  # mvn -B -q -f bindings/java package -DskipTests
-  # cp bindings/java/target/*.jar "$dist/"
-  # jar=$(cd "$dist" && ls ./*.jar | grep -v -e '-sources' -e '-javadoc' | head -n 1)
-  # step "Java: java -jar from an empty folder runs conformance"
-  # t=$(scratch); tmps+=("$t")
-  # (cd "$t" && java -jar "$dist/$jar" conformance -I "$schemas" "${vectors[@]}" | tail -n 1)
-fi
-# <<< JAVA
+# The jar carries the native library for linux-x86_64 under /native/<os>-<arch>/ (more
+# platforms add their directory); it runs from an empty folder with a plain `java -jar`.
+step "Java: mvn package"
+mvn -B -q -ntp -f bindings/java package -DskipTests >"$work/mvn.log" 2>&1 || { cat "$work/mvn.log"; exit 1; }
+jar=fbe-$version.jar
+cp "bindings/java/target/$jar" "$dist/"
+jar tf "$dist/$jar" | grep -x 'native/linux-x86_64/libfbejni.so' ||
+  { echo "dist: $jar carries no native/linux-x86_64/libfbejni.so" >&2; exit 1; }
+
+step "Java: java -jar from an empty folder runs conformance"
+t=$(scratch); tmps+=("$t")
+(cd "$t" && java -jar "$dist/$jar" conformance -I "$schemas" "${vectors[@]}" | tail -n 1)
 
 step "artifacts"
 (cd "$dist" && ls -l)

@@ -1,12 +1,10 @@
-/* The hand-written half of libfbejni: the object walk between Java objects and the
- * core's in-memory values (value.h), guided by the compiled tables of schema_model.h.
+/* The hand-written half of libfbejni: the tape between Java and the core's in-memory
+ * values (value.h), guided by the compiled tables of schema_model.h.
  * SWIG (swig/java.i) wraps the coarse surface; org.libfbe.internal.Walk declares the
  * per-message entry points implemented here (jni_walk.c, jni_protocol.c).
  *
- * Every entry point is ONE JNI call per message: it receives the schema's tables (the
- * jf_core handle plus the Java StructType[] and EnumType[] arrays, so no global
- * reference keeps a Schema alive) and walks the object graph with field and method IDs
- * cached once (jf_ids, filled by Walk.init). */
+ * Every entry point is ONE JNI call per message: Java and C exchange the message as a
+ * tape of primitive slots (below), never as Java objects. */
 #ifndef JFBE_H
 #define JFBE_H
 
@@ -16,61 +14,30 @@
 #include "schema_model.h"
 #include "value.h"
 
-/* One per loaded schema: the struct and enum order of the Java arrays, and sorted
- * pointer -> index tables to find a nested struct's or enum's Java object. */
+/* One per loaded schema: its structs in the order of the Java StructType[] (packages
+ * in dependency order, declaration order inside each), and a sorted pointer -> index
+ * table to name a received message's type to Java. */
 typedef struct jf_entry {
   const void *ptr;
   uint32_t index;
 } jf_entry;
 
-/* An enum's named values by number - lo (global references, NULL where unnamed). */
-typedef struct jf_enum_cache {
-  int64_t lo;
-  uint32_t n;
-  jobject *values;
-} jf_enum_cache;
+typedef struct jf_prog jf_prog;
 
 typedef struct jf_core {
   fbe_schema *schema; /* retained */
-  uint32_t nstructs, nenums;
+  uint32_t nstructs;
   const fbe_struct **structs;
-  const fbe_enum **enums;
-  jf_entry *struct_map, *enum_map; /* sorted by ptr */
-  jf_enum_cache *enum_cache;         /* per enum, in enum order */
-  jweak *struct_types;               /* the StructType of each struct (weak: no cycle) */
-  jweak *enum_types;                 /* the EnumType of each enum */
+  jf_entry *struct_map; /* sorted by ptr */
+  jf_prog *progs;       /* each struct's tape program (jni_tape.c), in struct order */
 } jf_core;
 
-/* The tables of one call. */
-typedef struct jf_ctx {
-  JNIEnv *env;
-  const jf_core *core;
-  jobjectArray structs; /* org.libfbe.StructType[] in core order */
-  jobjectArray enums;   /* org.libfbe.EnumType[] */
-} jf_ctx;
-
 int jf_struct_index(const jf_core *core, const fbe_struct *st);
-int jf_enum_index(const jf_core *core, const fbe_enum *e);
 
-#define JF_SMALL_LO (-128)
-#define JF_SMALL_HI 1024
-
-/* Classes, fields and methods, cached once (global refs live as long as the library). */
+/* Classes and methods, cached once (global refs live as long as the library). */
 typedef struct jf_ids {
-  jclass Object, Boolean, Byte, Short, Integer, Long, Float, Double, Character, String,
-      bytes, EnumType, BigDecimal, UUID, Collection, List, Map, Message, EnumValue, Walk, FbeException;
-  jfieldID Boolean_value, Byte_value, Short_value, Integer_value, Long_value, Float_value,
-      Double_value, Character_value, UUID_msb, UUID_lsb, Message_type, Message_values,
-      EnumValue_type, EnumValue_value, EnumType_dense, EnumType_denseLo;
-  jobject TRUE, FALSE; /* Boolean.TRUE, Boolean.FALSE */
-  /* Boxes of JF_SMALL_LO .. JF_SMALL_HI-1 (global references), made once. */
-  jobject small_byte[JF_SMALL_HI - JF_SMALL_LO], small_short[JF_SMALL_HI - JF_SMALL_LO],
-      small_int[JF_SMALL_HI - JF_SMALL_LO], small_long[JF_SMALL_HI - JF_SMALL_LO],
-      small_char[JF_SMALL_HI - JF_SMALL_LO];
-  jmethodID Boolean_valueOf, Byte_valueOf, Short_valueOf, Integer_valueOf, Long_valueOf,
-      Float_valueOf, Double_valueOf, Character_valueOf, BigDecimal_toString, BigDecimal_new,
-      UUID_new, Collection_toArray, Message_new, Walk_list, Walk_set, Walk_map, Walk_flatten,
-      Walk_enumValue, Walk_decimal, FbeException_new, Receiver_deliver;
+  jclass FbeException;
+  jmethodID FbeException_new, Receiver_deliver;
 } jf_ids;
 
 extern jf_ids jf;
@@ -105,32 +72,55 @@ typedef struct jf_scratch {
 jf_scratch *jf_scratch_get(void);
 void jf_scratch_put(jf_scratch *s);
 
-/* Java -> value (jni_put.c): writes a complete value of st into slot. */
-typedef struct jf_enc {
-  jf_ctx *x;
-  fbe_arena *arena;
-  uint32_t depth;
-  jf_err err;
-} jf_enc;
+/* The tape: how a value crosses between Java and C in one call. org.libfbe.Tape lays a
+ * message out depth-first in schema field order, inherited fields first, on a long[]
+ * of slots and a byte[] of contents; C reads it while it holds both arrays (critical
+ * sections, no copy) and writes it the same way for Java to build Messages from:
+ *
+ *   bool, integers, char, wchar, timestamp, enum/flags   slot: the value (signed kinds
+ *                                     sign-extended, unsigned zero-extended, uint64 its bits)
+ *   float / double                    slot: Float.floatToRawIntBits / doubleToRawLongBits
+ *   string, bytes, decimal            slot: byte length; the bytes (UTF-8; decimal as text)
+ *   uuid                              two slots: the most and least significant 64 bits
+ *   struct                            its fields, no header
+ *   T?                                slot 0 (null) or 1, then the T
+ *   T[N]                              the N elements
+ *   vector, list, set                 slot: count, then the elements
+ *   map, hash                         slot: count, then key, value, key, value, ...
+ *
+ * One JNI call per operation whatever the message holds: a JNI call costs 10-20 ns, a
+ * slot read or write in JIT-compiled Java or in C about one. */
+typedef struct jf_tape {
+  int64_t *num;
+  uint32_t num_cap;
+  uint8_t *bytes;
+  uint32_t bytes_cap;
+} jf_tape;
 
-/* A new message of struct index `si` holding the Java Message obj, in arena; NULL with
- * e->err set (or a Java exception pending). */
-fbe_msg *jf_build_msg(jf_enc *c, uint32_t si, jobject obj);
+/* Compiles the tape program of every struct (its fields with nested structs spliced
+ * in, as one flat list of steps) into core->progs. 0, or -1 when out of memory. */
+int jf_progs_compile(jf_core *core);
 
-/* value -> Java (jni_get.c). NULL with err set or a Java exception pending. */
-jobject jf_get_struct(jf_ctx *x, jf_err *err, const fbe_struct *st, const uint8_t *slot);
+/* A message of struct si from the tape at slot *n, byte *p (advanced past it), in
+ * arena; strings point into the tape. NULL with err set (the value's path in it). */
+fbe_msg *jf_tape_read(const jf_core *core, const jf_tape *tp, uint32_t si, fbe_arena *arena,
+                      uint32_t *n, uint32_t *p, jf_err *err);
 
-/* A Java call's result, NULL when it threw (checked at once, as JNI requires). */
-static inline jobject jf_checked(JNIEnv *env, jobject result) {
-  if ((*env)->ExceptionCheck(env)) {
-    if (result) (*env)->DeleteLocalRef(env, result);
-    return NULL;
-  }
-  return result;
-}
+/* Writes m onto the tape from position 0. 0, or -1 when the tape is too small; either
+ * way *need_n and *need_p say how many slots and bytes the value takes. */
+int jf_tape_write(const jf_core *core, jf_tape *tp, const fbe_msg *m, uint64_t *need_n, uint64_t *need_p);
 
-/* UTF-16 <-> UTF-8 for strings (JNI's own "modified UTF-8" differs for NUL and
- * characters outside the BMP). */
+/* What an operation does with the message(s) read from Java's tape, inside the critical
+ * section (no JNI call; it may write its result onto the tape): 0, or -1 with err set. */
+typedef int (*jf_tape_op)(void *ctx, jf_tape *tp, fbe_msg *a, fbe_msg *b, jf_scratch *s, fbe_error *err);
+
+/* Reads `count` messages (1, or 2 one after the other) of struct si from Java's tape
+ * into s->arena and runs op on them. 0, or -1 with an exception thrown. */
+int jf_with_tape(JNIEnv *env, const jf_core *c, jint si, jlongArray num, jbyteArray bytes, int count,
+                 jf_tape_op op, void *ctx, jf_scratch *s);
+
+/* UTF-8 -> a Java String, for JSON and error text (JNI's own "modified UTF-8" differs
+ * for NUL and characters outside the BMP). */
 jstring jf_string_from_utf8(JNIEnv *env, const uint8_t *s, size_t n);
 
 #endif

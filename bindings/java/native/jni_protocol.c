@@ -1,7 +1,8 @@
 /* Sender and receiver engines for org.libfbe.Sender / Receiver: the core's protocol
  * (fbe_sender / fbe_receiver) with a sink that collects a frame for Java, and a
- * handler that turns each received message into a Message and calls
- * Receiver.deliver on the Java object that is feeding (one native call per chunk). */
+ * handler that writes each received message onto a tape of its own and calls
+ * Receiver.deliver(struct index, slots, bytes) on the Java object that is feeding (one
+ * native call per chunk; the handler's Java code may itself encode or decode). */
 #include <stdlib.h>
 #include <string.h>
 #include "jfbe.h"
@@ -13,7 +14,8 @@ typedef struct jf_sender {
 
 typedef struct jf_receiver {
   fbe_receiver *receiver;
-  jf_ctx x;         /* valid during a feed only */
+  JNIEnv *env;      /* valid during a feed only */
+  const jf_core *core;
   jobject self;     /* the Receiver being fed */
   int busy;         /* inside fbe_receiver_feed (which is not re-entrant) */
 } jf_receiver;
@@ -22,18 +24,43 @@ static int sink(void *ctx, const uint8_t *data, size_t size) {
   return fbe_buffer_append(&((jf_sender *)ctx)->frame, data, size) ? 1 : 0;
 }
 
+/* The message's tape in C memory (grown until it fits), then copied to new arrays for
+ * Java: the handler runs Java code, so no array may be held across the call. */
 static int handler(void *ctx, const fbe_msg *msg) {
   jf_receiver *r = ctx;
-  JNIEnv *env = r->x.env;
-  jf_err err;
-  err.code = 0;
-  jobject m = jf_get_struct(&r->x, &err, fbe_msg_type(msg), fbe_msg_data(msg));
-  if (!m) {
-    jf_throw(env, &err);
+  JNIEnv *env = r->env;
+  int si = jf_struct_index(r->core, fbe_msg_type(msg));
+  if (si < 0) {
+    jf_throw_code(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
     return 1;
   }
-  (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, m);
-  (*env)->DeleteLocalRef(env, m);
+  int64_t num_stack[256];
+  uint8_t bytes_stack[1024];
+  jf_tape tp = {num_stack, 256, bytes_stack, sizeof bytes_stack};
+  uint64_t need_n, need_p;
+  int64_t *num_heap = NULL;
+  uint8_t *bytes_heap = NULL;
+  if (jf_tape_write(r->core, &tp, msg, &need_n, &need_p)) {
+    if (need_n > INT32_MAX || need_p > INT32_MAX || !(num_heap = malloc(need_n * 8 + 8)) ||
+        !(bytes_heap = malloc(need_p + 1))) {
+      free(num_heap);
+      jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
+      return 1;
+    }
+    tp = (jf_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
+    jf_tape_write(r->core, &tp, msg, &need_n, &need_p);
+  }
+  jlongArray num = (*env)->NewLongArray(env, (jsize)need_n);
+  jbyteArray bytes = num ? (*env)->NewByteArray(env, (jsize)need_p) : NULL;
+  if (bytes) {
+    (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
+    (*env)->SetByteArrayRegion(env, bytes, 0, (jsize)need_p, (const jbyte *)tp.bytes);
+  }
+  free(num_heap);
+  free(bytes_heap);
+  if (bytes) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, num, bytes);
+  (*env)->DeleteLocalRef(env, num);
+  (*env)->DeleteLocalRef(env, bytes);
   return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
 }
 
@@ -75,12 +102,21 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   free(s);
 }
 
+static int op_send(void *ctx, jf_tape *tp, fbe_msg *m, fbe_msg *unused, jf_scratch *s, fbe_error *err) {
+  (void)tp;
+  (void)unused;
+  (void)s;
+  jf_sender *snd = ctx;
+  fbe_buffer_reset(&snd->frame);
+  return fbe_sender_send(snd->sender, m, err) ? -1 : 0;
+}
+
 JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *env, jclass cls, jlong h,
-    jlong core, jobjectArray structs, jobjectArray enums, jint si, jobject msg) {
+    jlong core, jint si, jlongArray num, jbyteArray bytes) {
   (void)cls;
   jf_sender *snd = (jf_sender *)(intptr_t)h;
   const jf_core *c = (const jf_core *)(intptr_t)core;
-  if (!snd || !c || si < 0 || (uint32_t)si >= c->nstructs || !c->struct_types) {
+  if (!snd || !c || si < 0 || (uint32_t)si >= c->nstructs) {
     jf_throw_code(env, FBE_ERR_ARGUMENT, "the sender or its schema is closed");
     return NULL;
   }
@@ -89,21 +125,10 @@ JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *en
     jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
     return NULL;
   }
-  jf_ctx x = {env, c, structs, enums};
-  jf_enc e = {&x, s->arena, 0, {0}};
   jbyteArray out = NULL;
-  fbe_msg *m = jf_build_msg(&e, (uint32_t)si, msg);
-  if (!m) {
-    jf_throw(env, &e.err);
-  } else {
-    fbe_error err;
-    fbe_buffer_reset(&snd->frame);
-    if (fbe_sender_send(snd->sender, m, &err)) {
-      jf_throw_fbe(env, &err);
-    } else if ((out = (*env)->NewByteArray(env, (jsize)snd->frame.size))) {
-      (*env)->SetByteArrayRegion(env, out, 0, (jsize)snd->frame.size, (const jbyte *)snd->frame.data);
-    }
-  }
+  if (!jf_with_tape(env, c, si, num, bytes, 1, op_send, snd, s) &&
+      (out = (*env)->NewByteArray(env, (jsize)snd->frame.size)))
+    (*env)->SetByteArrayRegion(env, out, 0, (jsize)snd->frame.size, (const jbyte *)snd->frame.data);
   jf_scratch_put(s);
   return out;
 }
@@ -150,11 +175,11 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, j
 }
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, jclass cls, jlong h,
-    jlong core, jobjectArray structs, jobjectArray enums, jobject self, jbyteArray data, jint off, jint len) {
+    jlong core, jobject self, jbyteArray data, jint off, jint len) {
   (void)cls;
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   const jf_core *c = (const jf_core *)(intptr_t)core;
-  if (!r || !c || !c->struct_types) {
+  if (!r || !c) {
     jf_throw_code(env, FBE_ERR_ARGUMENT, "the receiver or its schema is closed");
     return;
   }
@@ -179,7 +204,8 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
     return;
   }
   (*env)->GetByteArrayRegion(env, data, off, len, (jbyte *)bytes);
-  r->x = (jf_ctx){env, c, structs, enums};
+  r->env = env;
+  r->core = c;
   r->self = self;
   r->busy = 1;
   fbe_error err;

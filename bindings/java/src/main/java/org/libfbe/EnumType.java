@@ -22,7 +22,7 @@ public final class EnumType {
   private final Map<Long, EnumValue> byValue = new HashMap<>();
   private final Map<Long, EnumValue> unnamed = new ConcurrentHashMap<>();
   final int index;
-  /** Named values by number - denseLo, for the decoder (read from C); null when sparse. */
+  /** Named values by number - denseLo, for the decoder (Tape); null when sparse. */
   EnumValue[] dense;
   long denseLo;
 

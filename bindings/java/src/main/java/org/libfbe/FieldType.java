@@ -8,6 +8,10 @@ public final class FieldType {
   private StructType struct;
   private final EnumType enumType;
   private final int arraySize;
+  /** Integer kinds: the range Values.checkInteger allows (read by Tape's fast path). */
+  final long min, max;
+  /** kind.ordinal(), for Tape's int switch. */
+  final int code;
 
   FieldType(Kind kind, FieldType element, FieldType key, StructType struct, EnumType enumType, int arraySize) {
     this.kind = kind;
@@ -16,6 +20,21 @@ public final class FieldType {
     this.struct = struct;
     this.enumType = enumType;
     this.arraySize = arraySize;
+    long lo = Long.MIN_VALUE, hi = Long.MAX_VALUE;
+    switch (kind) {
+      case BOOL: lo = 0; hi = 1; break;
+      case INT8: lo = Byte.MIN_VALUE; hi = Byte.MAX_VALUE; break;
+      case BYTE: case CHAR: case UINT8: lo = 0; hi = 0xFF; break;
+      case INT16: lo = Short.MIN_VALUE; hi = Short.MAX_VALUE; break;
+      case UINT16: lo = 0; hi = 0xFFFF; break;
+      case INT32: lo = Integer.MIN_VALUE; hi = Integer.MAX_VALUE; break;
+      case UINT32: lo = 0; hi = 0xFFFFFFFFL; break;
+      case WCHAR: lo = Integer.MIN_VALUE; hi = 0xFFFFFFFFL; break; // an Integer holds its 32 bits
+      default: break;
+    }
+    min = lo;
+    max = hi;
+    code = kind.ordinal();
   }
 
   public Kind kind() {

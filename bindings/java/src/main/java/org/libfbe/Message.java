@@ -1,6 +1,7 @@
 package org.libfbe;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,18 +12,18 @@ import org.libfbe.internal.Walk;
 /**
  * One value of a schema struct: a plain Java object holding its field values (in the
  * canonical classes listed in the README's type table), checked against the schema's
- * types on {@link #set}. Encoding, decoding and JSON are each one native call that
- * walks the whole object graph. Not thread-safe (like any mutable Java object).
+ * types on {@link #set}. Encoding, decoding and JSON are each one native call: the
+ * message crosses as a {@link Tape} of primitive slots. Not thread-safe (like any
+ * mutable Java object).
  *
  * <p>Equality is deep, over every field (floats by bit pattern, decimals by value,
  * bytes by content); toString() is the reference's form {@code Account(id=1,name="Test",...)}.
  */
 public final class Message {
-  // Not final: the decoder allocates messages in C and sets these (no constructor call).
-  StructType type;
-  Object[] values;
+  final StructType type;
+  final Object[] values;
 
-  /** Called from C (decode, defaults) with values already in canonical form. */
+  /** Called by the tape (decode, defaults) with values already in canonical form. */
   Message(StructType type, Object[] values) {
     this.type = type;
     this.values = values;
@@ -147,8 +148,19 @@ public final class Message {
   }
 
   public byte[] encode(Model model) {
-    Schema s = type.schema;
-    return Walk.encode(s.core(), s.structs, s.enums, type.index, this, model.ordinal());
+    long core = type.schema.core();
+    Tape t = Tape.acquire();
+    try {
+      t.putMessage(this);
+      int size = Walk.encode(core, type.index, t.num, t.bytes, model.ordinal());
+      if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
+        t.bytes = Arrays.copyOf(t.bytes, -1 - size);
+        size = Walk.encode(core, type.index, t.num, t.bytes, model.ordinal());
+      }
+      return Arrays.copyOf(t.bytes, size);
+    } finally {
+      t.release();
+    }
   }
 
   /** The library's JSON form (compact). */
@@ -157,8 +169,14 @@ public final class Message {
   }
 
   public String toJson(boolean pretty) {
-    Schema s = type.schema;
-    return Walk.toJson(s.core(), s.structs, s.enums, type.index, this, pretty);
+    long core = type.schema.core();
+    Tape t = Tape.acquire();
+    try {
+      t.putMessage(this);
+      return Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+    } finally {
+      t.release();
+    }
   }
 
   /** Field name to value, nested messages as maps too; {@link StructType#fromMap} reverses it. */
@@ -176,8 +194,15 @@ public final class Message {
   /** Equality by the core's rules (the one the conformance suite uses), in one native call. */
   public boolean sameValue(Message other) {
     if (other == null || other.type != type) return false;
-    Schema s = type.schema;
-    return Walk.equal(s.core(), s.structs, s.enums, type.index, this, other);
+    long core = type.schema.core();
+    Tape t = Tape.acquire();
+    try {
+      t.putMessage(this);
+      t.putMessage(other);
+      return Walk.equal(core, type.index, t.num, t.bytes);
+    } finally {
+      t.release();
+    }
   }
 
   @Override

@@ -21,12 +21,7 @@ public final class NegativeZero extends BigDecimal {
     return new NegativeZero(scale);
   }
 
-  /** "-0", "-0.00", "-0E+3": text starting with '-' whose value is zero, else null. */
-  /** Not an API: the decoder's way in (internal package). */
-  public static BigDecimal parseText(String text) {
-    return parse(text);
-  }
-
+  /** The decimal of this text; "-0", "-0.00", "-0E+3" (a zero written with '-') give a NegativeZero. */
   static BigDecimal parse(String text) {
     BigDecimal d = new BigDecimal(text);
     return d.signum() == 0 && text.startsWith("-") ? new NegativeZero(d.scale()) : d;

@@ -41,9 +41,9 @@ public final class Receiver implements AutoCloseable {
     cleanable = Schema.CLEANER.register(this, handle);
   }
 
-  /** Called from C for each message. */
-  void deliver(Message m) {
-    handler.accept(m);
+  /** Called from C for each message: its struct index and its tape. */
+  void deliver(int struct, long[] num, byte[] bytes) {
+    handler.accept(new Tape(num, bytes).getMessage(schema.structs[struct]));
   }
 
   private long ptr() {
@@ -63,7 +63,7 @@ public final class Receiver implements AutoCloseable {
     feeding = true;
     schema.busy.incrementAndGet(); // the schema cannot be closed under the handler
     try {
-      Walk.receiverFeed(p, core, schema.structs, schema.enums, this, data, off, len);
+      Walk.receiverFeed(p, core, this, data, off, len);
     } finally {
       schema.busy.decrementAndGet();
       feeding = false;

@@ -19,6 +19,8 @@ import org.libfbe.internal.fbe_schema;
  */
 public final class Schema implements AutoCloseable {
   static final Cleaner CLEANER = Cleaner.create();
+  /** Native schemas not yet released (by close() or the cleaner); the memory test reads it. */
+  static final java.util.concurrent.atomic.AtomicLong LIVE = new java.util.concurrent.atomic.AtomicLong();
 
   /** The native side, released once by close() or the cleaner (never refers to the Schema). */
   private static final class Handle implements Runnable {
@@ -30,7 +32,10 @@ public final class Schema implements AutoCloseable {
       long c = core;
       core = 0;
       if (c != 0) Walk.unbind(c);
-      if (swig != null) swig.delete();
+      if (swig != null) {
+        swig.delete();
+        LIVE.decrementAndGet();
+      }
       swig = null;
     }
   }
@@ -47,7 +52,8 @@ public final class Schema implements AutoCloseable {
 
   Schema(fbe_schema swig, SchemaBuilder.Tables tables) {
     handle.swig = swig;
-    handle.core = Walk.bind(fbe_schema.getCPtr(swig), tables.enums);
+    LIVE.incrementAndGet();
+    handle.core = Walk.bind(fbe_schema.getCPtr(swig));
     cleanable = CLEANER.register(this, handle);
     this.structs = tables.structs;
     this.enums = tables.enums;
@@ -56,7 +62,6 @@ public final class Schema implements AutoCloseable {
 
   /** Called by SchemaBuilder once the types are filled in. */
   void indexNames() {
-    Walk.attach(core(), structs);
     for (StructType s : structs) {
       structByName.put(s.fullName(), s);
       if (s.fullName().equals(rootPackage + "." + s.name())) structByName.put(s.name(), s);

@@ -15,7 +15,7 @@ import org.libfbe.internal.fbe_schema;
 /**
  * Builds the Java view of a loaded schema through the SWIG introspection surface
  * (swig/fbe.i), once per load: StructType/EnumType/Field/FieldType objects, in the
- * order the native walk indexes them (packages in dependency order, declaration order
+ * order the native tables index them (packages in dependency order, declaration order
  * inside each).
  */
 final class SchemaBuilder {

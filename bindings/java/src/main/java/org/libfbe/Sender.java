@@ -57,7 +57,15 @@ public final class Sender implements AutoCloseable {
    * frame to the sink. Returns the frame size.
    */
   public int send(Message m) {
-    byte[] frame = Walk.senderSend(ptr(), schema.core(), schema.structs, schema.enums, m.type.index, m);
+    long p = ptr(), core = schema.core();
+    byte[] frame;
+    Tape t = Tape.acquire();
+    try {
+      t.putMessage(m);
+      frame = Walk.senderSend(p, core, m.type.index, t.num, t.bytes);
+    } finally {
+      t.release();
+    }
     sink.accept(frame);
     return frame.length;
   }

@@ -10,7 +10,8 @@ import org.libfbe.internal.Walk;
 
 /**
  * A struct or message type of a loaded schema: its fields, and the operations that
- * create, decode, verify and read messages of it. Each operation is one native call.
+ * create, decode, verify and read messages of it. Each operation is one native call
+ * (the message crosses as a {@link Tape}).
  */
 public final class StructType {
   final Schema schema;
@@ -22,6 +23,9 @@ public final class StructType {
   StructType base;
   List<Field> fields = List.of();
   Map<String, Field> byName = Map.of();
+  /** The fields' types and names by index, for the tape. */
+  FieldType[] types = new FieldType[0];
+  String[] names = new String[0];
 
   StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message) {
     this.schema = schema;
@@ -37,6 +41,12 @@ public final class StructType {
     Map<String, Field> m = new HashMap<>();
     for (Field f : list) m.put(f.name(), f);
     byName = m;
+    types = new FieldType[list.size()];
+    names = new String[list.size()];
+    for (Field f : list) {
+      types[f.index()] = f.type();
+      names[f.index()] = f.name();
+    }
   }
 
   public Schema schema() {
@@ -87,7 +97,15 @@ public final class StructType {
 
   /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
   public Message newMessage() {
-    return Walk.defaults(schema.core(), schema.structs, schema.enums, index);
+    long core = schema.core();
+    Tape t = Tape.acquire();
+    try {
+      for (long need; (need = Walk.defaults(core, index, t.num, t.bytes)) != 0; ) t.grow(need);
+      t.rewind();
+      return t.getMessage(this);
+    } finally {
+      t.release();
+    }
   }
 
   /** A new message from a map of field name to value (missing fields take their defaults). */
@@ -119,7 +137,16 @@ public final class StructType {
    * everything the verifier rejects.
    */
   public Message decode(byte[] data, int off, int len, Model model) {
-    return Walk.decode(schema.core(), schema.structs, schema.enums, index, data, off, len, model.ordinal());
+    long core = schema.core();
+    Tape t = Tape.acquire();
+    try {
+      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), t.num, t.bytes)) != 0; )
+        t.grow(need);
+      t.rewind();
+      return t.getMessage(this);
+    } finally {
+      t.release();
+    }
   }
 
   /** Decodes the buffer's remaining bytes (its position is not moved). */
@@ -160,7 +187,16 @@ public final class StructType {
 
   /** A message from the library's JSON form (FORMAT.md 10); missing members take defaults. */
   public Message fromJson(String json) {
-    return Walk.fromJson(schema.core(), schema.structs, schema.enums, index, json.getBytes(StandardCharsets.UTF_8));
+    long core = schema.core();
+    byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+    Tape t = Tape.acquire();
+    try {
+      for (long need; (need = Walk.fromJson(core, index, utf8, t.num, t.bytes)) != 0; ) t.grow(need);
+      t.rewind();
+      return t.getMessage(this);
+    } finally {
+      t.release();
+    }
   }
 
   @Override

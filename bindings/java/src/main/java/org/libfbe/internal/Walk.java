@@ -1,23 +1,14 @@
 package org.libfbe.internal;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import org.libfbe.EnumType;
-import org.libfbe.EnumValue;
-import org.libfbe.Message;
 import org.libfbe.Receiver;
-import org.libfbe.StructType;
 
 /**
  * The hand-written JNI entry points (bindings/java/native/): one native call per
- * message for encode, decode, verify and JSON, walking the Java object graph in C.
- * Not an API: org.libfbe calls these with the schema's own tables. The static
- * helpers are called from C to build and flatten collections in one call each.
+ * operation. A message crosses as a tape (org.libfbe.Tape, native/jfbe.h): a long[] of
+ * slots and a byte[] of contents, flattened and built in Java; C reads the tape into
+ * the core's value, or writes a decoded value onto it. Calls that write a tape return
+ * 0, or (slots << 32 | bytes) when the tape is too small (grow it and call again).
+ * Not an API: org.libfbe calls these with the schema's own tables.
  */
 public final class Walk {
   static {
@@ -28,35 +19,39 @@ public final class Walk {
 
   static native void init();
 
-  /** The native tables of a schema; enums: its EnumType[] (named values are cached). */
-  public static native long bind(long schema, EnumType[] enums);
-
-  /** Gives the native tables the schema's StructType objects (weakly held). */
-  public static native void attach(long core, StructType[] structs);
+  /** The native tables of a schema (its structs in the Java StructType[] order). */
+  public static native long bind(long schema);
 
   public static native void unbind(long core);
 
-  public static native Message defaults(long core, StructType[] s, EnumType[] e, int index);
+  /** A message of struct `index` with every field at its default, onto the tape. */
+  public static native long defaults(long core, int index, long[] num, byte[] bytes);
 
-  public static native byte[] encode(long core, StructType[] s, EnumType[] e, int index, Message m, int model);
+  /**
+   * Encodes the message on the tape and writes the bytes over the byte tape: returns
+   * their size, or -1 - size when they do not fit it (nothing written).
+   */
+  public static native int encode(long core, int index, long[] num, byte[] bytes, int model);
 
-  public static native Message decode(long core, StructType[] s, EnumType[] e, int index,
-      byte[] data, int off, int len, int model);
+  /** Decodes data[off, off+len) onto the tape. */
+  public static native long decode(long core, int index, byte[] data, int off, int len, int model,
+      long[] num, byte[] bytes);
 
   /** The model size, or throws FbeException with the reason. */
   public static native long verify(long core, int index, byte[] data, int off, int len, int model);
 
-  public static native String toJson(long core, StructType[] s, EnumType[] e, int index, Message m, boolean pretty);
+  public static native String toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
 
-  public static native Message fromJson(long core, StructType[] s, EnumType[] e, int index, byte[] utf8);
+  public static native long fromJson(long core, int index, byte[] utf8, long[] num, byte[] bytes);
 
-  public static native boolean equal(long core, StructType[] s, EnumType[] e, int index, Message a, Message b);
+  /** The core's equality of the two messages on the tape, one after the other. */
+  public static native boolean equal(long core, int index, long[] num, byte[] bytes);
 
   public static native long senderNew(long core, String pkg, int model);
 
   public static native void senderFree(long sender);
 
-  public static native byte[] senderSend(long sender, long core, StructType[] s, EnumType[] e, int index, Message m);
+  public static native byte[] senderSend(long sender, long core, int index, long[] num, byte[] bytes);
 
   public static native long senderBytes(long sender);
 
@@ -64,44 +59,9 @@ public final class Walk {
 
   public static native void receiverFree(long receiver);
 
-  public static native void receiverFeed(long receiver, long core, StructType[] s, EnumType[] e,
-      Receiver self, byte[] data, int off, int len);
+  /** Calls self.deliver(structIndex, slots, bytes) for each message received. */
+  public static native void receiverFeed(long receiver, long core, Receiver self, byte[] data, int off, int len);
 
   /** what: 0 pending bytes, 1 received, 2 skipped, 3 reset. */
   public static native long receiverState(long receiver, int what);
-
-  // ---- called from C
-
-  static List<Object> list(Object[] items) {
-    return new ArrayList<>(Arrays.asList(items));
-  }
-
-  static Set<Object> set(Object[] items) {
-    return new LinkedHashSet<>(Arrays.asList(items));
-  }
-
-  static Map<Object, Object> map(Object[] flat) {
-    Map<Object, Object> m = new LinkedHashMap<>(flat.length);
-    for (int i = 0; i + 1 < flat.length; i += 2) m.put(flat[i], flat[i + 1]);
-    return m;
-  }
-
-  static Object[] flatten(Map<?, ?> map) {
-    Object[] out = new Object[map.size() * 2];
-    int i = 0;
-    for (Map.Entry<?, ?> e : map.entrySet()) {
-      if (i >= out.length) throw new java.util.ConcurrentModificationException();
-      out[i++] = e.getKey();
-      out[i++] = e.getValue();
-    }
-    return i == out.length ? out : Arrays.copyOf(out, i);
-  }
-
-  static java.math.BigDecimal decimal(String text) {
-    return org.libfbe.NegativeZero.parseText(text);
-  }
-
-  static EnumValue enumValue(EnumType type, long value) {
-    return type.of(value);
-  }
 }
