@@ -174,18 +174,10 @@ else
   fi
   if ((java_ok)) && [[ ! -f $jar || -n $(find benchmarks/java/src benchmarks/java/pom.xml \
       "$HOME"/.m2/repository/org/libfbe/fbe -newer "$jar" -type f -print -quit) ]]; then
-    step java mvn -B -ntp -q -f benchmarks/java package || java_ok=0
+    step java mvn -B -ntp -q -f benchmarks/java clean package || java_ok=0
   fi
-  if ((!java_ok)); then
-    :
-  elif [[ $mode != smoke ]]; then
+  if ((java_ok)); then
     run java java -jar "$jar" "${flag[@]}" -I schemas
-  elif [[ $(java -jar "$jar" --help 2>&1 || true) == *--smoke* ]]; then
-    run java java -jar "$jar" --smoke -I schemas
-  else
-    # a runner without --smoke: JMH itself, in process, one iteration of 10 ms (its
-    # state's setup checks the round trips; no JSON lines)
-    run java java -Dfbe.schemas="$repo/schemas" -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main -f 0 -wi 0 -i 1 -r 10ms -foe true
   fi
 fi
 

@@ -1,33 +1,37 @@
 package org.libfbe.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Parser;
+import fbebench.Bench;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.libfbe.Fbe;
 import org.libfbe.Message;
 import org.libfbe.Model;
 import org.libfbe.Schema;
 import org.libfbe.StructType;
-import org.libfbe.bench.pb.Account;
-import org.libfbe.bench.pb.Balance;
-import org.libfbe.bench.pb.Order;
 
 /**
- * The Account workload (benchmarks/data/account.json: the reference README's Account,
- * three orders) in each implementation's form, built once and checked to round-trip.
+ * One workload (account, small, large: benchmarks/data/NAME.json, as
+ * benchmarks/python/bench.py) in each implementation's form, built once from the data
+ * file and checked to round-trip it before anything is timed. The schemas directory and
+ * the data directory come from the system properties fbe.schemas and fbe.data.
  */
 final class Workload {
-  /** The same value as a plain Java object, for Jackson. */
+  static final List<String> NAMES = List.of("account", "small", "large");
+
+  /** The values as plain Java objects, for Jackson (unknown members fail the read). */
   public static final class JBalance {
     public String currency;
     public double amount;
-
-    public JBalance() {}
-
-    JBalance(String currency, double amount) {
-      this.currency = currency;
-      this.amount = amount;
-    }
   }
 
   public static final class JOrder {
@@ -37,17 +41,6 @@ final class Workload {
     public int type;
     public double price;
     public double volume;
-
-    public JOrder() {}
-
-    JOrder(int id, String symbol, int side, int type, double price, double volume) {
-      this.id = id;
-      this.symbol = symbol;
-      this.side = side;
-      this.type = type;
-      this.price = price;
-      this.volume = volume;
-    }
   }
 
   public static final class JAccount {
@@ -59,68 +52,147 @@ final class Workload {
     public List<JOrder> orders;
   }
 
-  static final Object[][] ORDERS = {
-    {1, "EURUSD", 0, 0, 1.23456, 1000.0}, {2, "EURUSD", 1, 1, 1.0, 100.0}, {3, "EURUSD", 0, 2, 1.5, 10.0}};
+  public static final class JSmall {
+    public String name;
+    public boolean spouse;
+    public int siblings;
+    public double money;
+    public long birthday;
+  }
 
+  public static final class JLarge {
+    public long[] ids;
+    public List<String> names;
+  }
+
+  /** workload -> the .fbe file under the schemas directory, its struct, the POJO, the protobuf default. */
+  private record Spec(String fbe, String struct, Class<?> pojo, com.google.protobuf.Message proto) {}
+
+  private static final Map<String, Spec> SPECS = Map.of(
+      "account", new Spec("proto.fbe", "Account", JAccount.class, Bench.Account.getDefaultInstance()),
+      "small", new Spec("bench/small.fbe", "Small", JSmall.class, Bench.Small.getDefaultInstance()),
+      "large", new Spec("bench/large.fbe", "Large", JLarge.class, Bench.Large.getDefaultInstance()));
+
+  final String name;
   final Schema schema;
   final StructType type;
   final Message message;
   final byte[] standard;
   final byte[] fin;
-  final Account proto;
+  final com.google.protobuf.Message proto;
+  final Parser<? extends com.google.protobuf.Message> protoParser;
   final byte[] protoBytes;
   final ObjectMapper mapper = new ObjectMapper();
-  final JAccount pojo;
+  final Class<?> pojoClass;
+  final Object pojo;
   final byte[] json;
 
-  Workload() {
+  /** @throws IllegalStateException naming the implementation that does not round-trip the data */
+  Workload(String name) {
+    Spec spec = SPECS.get(name);
+    if (spec == null) throw new IllegalArgumentException("unknown workload " + name);
+    this.name = name;
     Path schemas = Path.of(System.getProperty("fbe.schemas", "schemas"));
-    schema = Fbe.load(schemas.resolve("proto.fbe"), List.of(schemas));
-    type = schema.struct("Account");
-    StructType order = schema.struct("Order");
-    StructType balance = schema.struct("Balance");
-    Message[] orders = new Message[ORDERS.length];
-    for (int i = 0; i < orders.length; i++) {
-      Object[] o = ORDERS[i];
-      orders[i] = order.newMessage().set("id", o[0]).set("symbol", o[1]).set("side", o[2]).set("type", o[3])
-          .set("price", o[4]).set("volume", o[5]);
+    Path file = Path.of(System.getProperty("fbe.data", "benchmarks/data")).resolve(name + ".json");
+    String text;
+    JsonNode data;
+    try {
+      text = Files.readString(file);
+      data = mapper.readTree(text);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
     }
-    message = type.newMessage().set("id", 1).set("name", "Test").set("state", 6)
-        .set("wallet", balance.newMessage().set("currency", "USD").set("amount", 1000.0))
-        .set("asset", balance.newMessage().set("currency", "EUR").set("amount", 100.0))
-        .set("orders", List.of(orders));
+
+    Path fbe = schemas.resolve(spec.fbe);
+    schema = Fbe.load(fbe, List.of(schemas, fbe.getParent()));
+    type = schema.struct(spec.struct);
+    message = type.fromJson(text);
     standard = message.encode(Model.STANDARD);
     fin = message.encode(Model.FINAL);
-    if (!type.decode(standard).equals(message) || !type.decode(fin, Model.FINAL).equals(message))
-      throw new IllegalStateException("libfbe Account does not round trip");
+    for (Model m : Model.values()) {
+      byte[] bytes = m == Model.FINAL ? fin : standard;
+      Message back = type.decode(bytes, m);
+      check(back.equals(message) && same(tree(back.toJson()), data) && type.verify(bytes, m) == bytes.length,
+          "libfbe (" + m.name().toLowerCase(java.util.Locale.ROOT) + " model)");
+    }
 
-    Account.Builder pb = Account.newBuilder().setId(1).setName("Test").setState(6)
-        .setWallet(Balance.newBuilder().setCurrency("USD").setAmount(1000.0))
-        .setAsset(Balance.newBuilder().setCurrency("EUR").setAmount(100.0));
-    for (Object[] o : ORDERS)
-      pb.addOrders(Order.newBuilder().setId((Integer) o[0]).setSymbol((String) o[1]).setSide((Integer) o[2])
-          .setType((Integer) o[3]).setPrice((Double) o[4]).setVolume((Double) o[5]));
-    proto = pb.build();
-    protoBytes = proto.toByteArray();
+    pojoClass = spec.pojo;
     try {
-      if (!Account.parseFrom(protoBytes).equals(proto)) throw new IllegalStateException("protobuf does not round trip");
-      pojo = new JAccount();
-      pojo.id = 1;
-      pojo.name = "Test";
-      pojo.state = 6;
-      pojo.wallet = new JBalance("USD", 1000.0);
-      pojo.asset = new JBalance("EUR", 100.0);
-      pojo.orders = new java.util.ArrayList<>();
-      for (Object[] o : ORDERS)
-        pojo.orders.add(new JOrder((Integer) o[0], (String) o[1], (Integer) o[2], (Integer) o[3], (Double) o[4], (Double) o[5]));
+      proto = fromJson(spec.proto.newBuilderForType(), data).build();
+      protoParser = proto.getParserForType();
+      protoBytes = proto.toByteArray();
+      check(protoParser.parseFrom(protoBytes).equals(proto), "protobuf");
+
+      pojo = mapper.treeToValue(data, pojoClass);
       json = mapper.writeValueAsBytes(pojo);
-      JAccount back = mapper.readValue(json, JAccount.class);
-      if (back.orders.size() != 3 || !back.name.equals("Test")) throw new IllegalStateException("Jackson does not round trip");
-      // The libfbe JSON and Jackson's agree on the value.
-      if (!mapper.readTree(json).equals(mapper.readTree(message.toJson())))
-        throw new IllegalStateException("the Jackson value differs from the libfbe one");
-    } catch (java.io.IOException e) {
+      check(same(mapper.readTree(json), data)
+          && same(mapper.valueToTree(mapper.readValue(json, pojoClass)), data), "Jackson");
+    } catch (IOException e) {
+      throw new IllegalStateException("bench: " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void check(boolean ok, String impl) {
+    if (!ok) throw new IllegalStateException("bench: " + impl + " does not round trip the " + name + " data");
+  }
+
+  private JsonNode tree(String text) {
+    try {
+      return mapper.readTree(text);
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Equal JSON values, numbers by value (1000 and 1000.0 are the same). */
+  private static boolean same(JsonNode a, JsonNode b) {
+    Comparator<JsonNode> numeric = (x, y) -> {
+      if (x.equals(y)) return 0;
+      if (x.isNumber() && y.isNumber())
+        return x.isIntegralNumber() && y.isIntegralNumber()
+            ? x.bigIntegerValue().compareTo(y.bigIntegerValue())
+            : Double.compare(x.doubleValue(), y.doubleValue());
+      return 1;
+    };
+    return a.equals(numeric, b);
+  }
+
+  /** The data into a protobuf builder by its descriptor; a member the .proto lacks fails. */
+  private static com.google.protobuf.Message.Builder fromJson(com.google.protobuf.Message.Builder b, JsonNode node) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      FieldDescriptor f = b.getDescriptorForType().findFieldByName(e.getKey());
+      if (f == null)
+        throw new IllegalStateException("bench: protobuf: " + b.getDescriptorForType().getName() + " has no field " + e.getKey());
+      if (f.isRepeated())
+        for (JsonNode x : e.getValue()) b.addRepeatedField(f, scalar(b, f, x));
+      else
+        b.setField(f, scalar(b, f, e.getValue()));
+    }
+    return b;
+  }
+
+  private static Object scalar(com.google.protobuf.Message.Builder b, FieldDescriptor f, JsonNode x) {
+    return switch (f.getJavaType()) {
+      case INT -> x.intValue();
+      case LONG -> x.longValue();
+      case DOUBLE -> x.doubleValue();
+      case BOOLEAN -> x.booleanValue();
+      case STRING -> x.textValue();
+      case MESSAGE -> fromJson(b.newBuilderForField(f), x).build();
+      default -> throw new IllegalStateException("bench: protobuf: field type " + f.getJavaType() + " not handled");
+    };
+  }
+
+  /** The encoded size per implementation_model, for the JSON lines. */
+  Map<String, Integer> sizes() {
+    return Map.of("libfbe_standard", standard.length, "libfbe_final", fin.length,
+        "protobuf_message", protoBytes.length, "jackson_pojo", json.length);
+  }
+
+  static List<Workload> all() {
+    List<Workload> out = new ArrayList<>();
+    for (String n : NAMES) out.add(new Workload(n));
+    return out;
   }
 }

@@ -4,26 +4,29 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.libfbe.Message;
 import org.libfbe.Model;
-import org.libfbe.bench.pb.Account;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-/** Encode, decode (and verify for libfbe) of the Account. Names: impl_model_op. */
+/** Encode, decode (and verify for libfbe) of each workload. Names: impl_model_op. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class AccountBench {
+public class Benchmarks {
+  @Param({"account", "small", "large"})
+  public String workload;
+
   Workload w;
 
   @Setup
   public void setup() {
-    w = new Workload();
+    w = new Workload(workload); // checks the round trips again, in this JVM
   }
 
   @TearDown
@@ -67,8 +70,8 @@ public class AccountBench {
   }
 
   @Benchmark
-  public Account protobuf_message_decode() throws IOException {
-    return Account.parseFrom(w.protoBytes);
+  public Object protobuf_message_decode() throws IOException {
+    return w.protoParser.parseFrom(w.protoBytes);
   }
 
   @Benchmark
@@ -77,7 +80,7 @@ public class AccountBench {
   }
 
   @Benchmark
-  public Workload.JAccount jackson_pojo_decode() throws IOException {
-    return w.mapper.readValue(w.json, Workload.JAccount.class);
+  public Object jackson_pojo_decode() throws IOException {
+    return w.mapper.readValue(w.json, w.pojoClass);
   }
 }
