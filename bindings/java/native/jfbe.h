@@ -44,12 +44,9 @@ extern jf_ids jf;
 
 /* An error of our own, with the path built while unwinding. code 0 with a Java
  * exception pending means "propagate that one". */
-typedef struct jf_err {
-  int code;
-  size_t offset;
-  char message[256];
-  char path[160];
-} jf_err;
+/* The core's error record; its path is built with the core's fbe_error_prepend_*
+ * (error_internal.h) while unwinding. */
+typedef fbe_error jf_err;
 
 void jf_err_set(jf_err *e, int code, const char *fmt, ...);
 void jf_err_prepend_field(jf_err *e, const char *name);

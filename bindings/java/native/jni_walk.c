@@ -23,35 +23,21 @@ void jf_err_set(jf_err *e, int code, const char *fmt, ...) {
   e->path[0] = 0;
 }
 
-static void prepend(jf_err *e, const char *part) {
-  size_t plen = strlen(part), old = strlen(e->path);
-  size_t sep = (old && e->path[0] != '[') ? 1 : 0;
-  if (plen + sep + old >= sizeof e->path) return; /* too deep: keep the inner part */
-  memmove(e->path + plen + sep, e->path, old + 1);
-  memcpy(e->path, part, plen);
-  if (sep) e->path[plen] = '.';
-}
-
 void jf_err_prepend_field(jf_err *e, const char *name) {
-  if (e->code) prepend(e, name);
+  if (e->code) fbe_error_prepend_field(e, name);
 }
 
 void jf_err_prepend_index(jf_err *e, size_t index) {
-  if (!e->code) return;
-  char part[32];
-  snprintf(part, sizeof part, "[%zu]", index);
-  prepend(e, part);
+  if (e->code) fbe_error_prepend_index(e, index);
 }
 
 void jf_err_prepend_key(jf_err *e) {
-  if (e->code) prepend(e, "[key]");
+  if (e->code) fbe_error_prepend_field(e, "[key]");
 }
 
 void jf_err_from_fbe(jf_err *e, const fbe_error *err) {
-  e->code = err->code ? (int)err->code : FBE_ERR_ARGUMENT;
-  e->offset = err->offset;
-  snprintf(e->message, sizeof e->message, "%s", err->message);
-  snprintf(e->path, sizeof e->path, "%s", err->path);
+  *e = *err;
+  if (!e->code) e->code = FBE_ERR_ARGUMENT;
 }
 
 jstring jf_string_from_utf8(JNIEnv *env, const uint8_t *s, size_t n) {

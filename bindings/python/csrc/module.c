@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pyfbe.h"
+#include "error_internal.h"
 #include "structmember.h"
 
 #if PY_VERSION_HEX < 0x030C0000
@@ -26,7 +27,7 @@ Py_ssize_t pf_uuid_int_offset = -1, pf_uuid_safe_offset = -1;
 static PyObject *error_classes[PF_NCLASSES]; /* index: fbe_status, or PF_ERR_UNKNOWN_FIELD */
 
 void pf_err_set(pf_err *e, int code, const char *fmt, ...) {
-  e->code = code;
+  e->code = (fbe_status)code;
   e->path[0] = 0;
   va_list ap;
   va_start(ap, fmt);
@@ -34,28 +35,16 @@ void pf_err_set(pf_err *e, int code, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void prepend(pf_err *e, const char *part) {
-  size_t plen = strlen(part), old = strlen(e->path);
-  size_t sep = (old && e->path[0] != '[') ? 1 : 0;
-  if (plen + sep + old >= sizeof e->path) return; /* too deep: keep the inner part */
-  memmove(e->path + plen + sep, e->path, old + 1);
-  memcpy(e->path, part, plen);
-  if (sep) e->path[plen] = '.';
-}
-
 void pf_err_prepend_field(pf_err *e, const char *name) {
-  if (e->code) prepend(e, name);
+  if (e->code) fbe_error_prepend_field(e, name);
 }
 
 void pf_err_prepend_index(pf_err *e, size_t index) {
-  if (!e->code) return;
-  char part[32];
-  snprintf(part, sizeof part, "[%zu]", index);
-  prepend(e, part);
+  if (e->code) fbe_error_prepend_index(e, index);
 }
 
 void pf_err_prepend_key(pf_err *e) {
-  if (e->code) prepend(e, "[key]");
+  if (e->code) fbe_error_prepend_field(e, "[key]");
 }
 
 void pf_raise(int code, const char *message, const char *path, size_t offset) {

@@ -94,12 +94,10 @@ extern PyTypeObject pf_receiver_type;
 #define PF_ERR_UNKNOWN_FIELD 16
 
 /* An error of our own, with the path built while unwinding. */
-typedef struct pf_err {
-  int code;           /* fbe_status; 0 = none (then a Python exception may be pending) */
-  size_t offset;      /* FBE_NO_OFFSET when none */
-  char message[256];
-  char path[160];
-} pf_err;
+/* The core's error record: code 0 = none (then a Python exception may be pending), or a
+ * fbe_status, or PF_ERR_UNKNOWN_FIELD; its path is built with the core's
+ * fbe_error_prepend_* (error_internal.h) while unwinding. */
+typedef fbe_error pf_err;
 
 void pf_err_set(pf_err *e, int code, const char *fmt, ...);
 void pf_err_prepend_field(pf_err *e, const char *name);
