@@ -489,23 +489,11 @@ static int put_default(pf_enc *c, const pf_struct *si, uint32_t i, uint8_t *slot
 }
 
 static int unknown_field(pf_enc *c, const pf_struct *si, PyObject *dict) {
-  PyObject *key, *value;
-  Py_ssize_t pos = 0;
-  while (PyDict_Next(dict, &pos, &key, &value)) {
-    int known = 0;
-    for (uint32_t i = 0; i < si->nfields && !known; i++)
-      known = PyUnicode_Check(key) && PyUnicode_Compare(key, si->fields[i].name) == 0;
-    if (!known) {
-      PyObject *r = PyObject_Repr(key);
-      const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
-      if (!text) PyErr_Clear();
-      pf_err_set(&c->err, PF_ERR_UNKNOWN_FIELD, "%s has no field %.80s",
-                 si->st->full_name, text ? text : "?");
-      Py_XDECREF(r);
-      return -1;
-    }
-  }
-  pf_err_set(&c->err, FBE_ERR_ARGUMENT, "dict changed during encoding");
+  char msg[256];
+  if (pf_unknown_field(si, dict, msg, sizeof msg))
+    pf_err_set(&c->err, PF_ERR_UNKNOWN_FIELD, "%s", msg);
+  else
+    pf_err_set(&c->err, FBE_ERR_ARGUMENT, "dict changed during encoding");
   return -1;
 }
 

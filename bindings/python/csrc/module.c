@@ -977,23 +977,28 @@ static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject **slot = (PyObject **)((char *)self + f->offset);
     Py_XSETREF(*slot, v);
   }
-  if (kwargs && used != PyDict_GET_SIZE(kwargs)) {
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(kwargs, &pos, &key, &value)) {
-      int known = 0;
-      for (uint32_t i = 0; i < si->nfields && !known; i++)
-        known = PyUnicode_Check(key) && PyUnicode_Compare(key, si->fields[i].name) == 0;
-      if (!known) {
-        PyObject *r = PyObject_Repr(key);
-        const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
-        char msg[256];
-        snprintf(msg, sizeof msg, "%s has no field %s", si->st->full_name, text ? text : "?");
-        Py_XDECREF(r);
-        PyErr_Clear();
-        pf_raise(PF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
-        return -1;
-      }
+  char msg[256];
+  if (kwargs && used != PyDict_GET_SIZE(kwargs) && pf_unknown_field(si, kwargs, msg, sizeof msg)) {
+    pf_raise(PF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
+    return -1;
+  }
+  return 0;
+}
+
+int pf_unknown_field(const pf_struct *si, PyObject *dict, char *msg, size_t msg_size) {
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    int known = 0;
+    for (uint32_t i = 0; i < si->nfields && !known; i++)
+      known = PyUnicode_Check(key) && PyUnicode_Compare(key, si->fields[i].name) == 0;
+    if (!known) {
+      PyObject *r = PyObject_Repr(key);
+      const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
+      snprintf(msg, msg_size, "%s has no field %.80s", si->st->full_name, text ? text : "?");
+      Py_XDECREF(r);
+      PyErr_Clear();
+      return 1;
     }
   }
   return 0;

@@ -103,6 +103,9 @@ void pf_err_set(pf_err *e, int code, const char *fmt, ...);
 void pf_err_prepend_field(pf_err *e, const char *name);
 void pf_err_prepend_index(pf_err *e, size_t index);
 void pf_err_prepend_key(pf_err *e);
+/* 1 when dict has a key that names no field of si, with "T has no field 'k'" in msg;
+ * 0 when every key is a field. */
+int pf_unknown_field(const pf_struct *si, PyObject *dict, char *msg, size_t msg_size);
 /* Raises the fbe exception for code (fbe.Error subclasses, see fbe/_errors.py). */
 void pf_raise(int code, const char *message, const char *path, size_t offset);
 void pf_raise_err(const pf_err *e);
