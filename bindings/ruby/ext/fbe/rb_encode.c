@@ -367,6 +367,7 @@ static void put_default(rf_walk *w, const rf_struct *si, uint32_t i, uint8_t *sl
 
 typedef struct unknown_key {
   const rf_struct *si;
+  int string_keys;
   VALUE key;
 } unknown_key;
 
@@ -374,9 +375,16 @@ static int find_unknown(VALUE k, VALUE v, VALUE arg) {
   (void)v;
   unknown_key *u = (unknown_key *)arg;
   for (uint32_t i = 0; i < u->si->nfields; i++)
-    if (rb_equal(k, u->si->fields[i].sym) || rb_equal(k, u->si->fields[i].str)) return ST_CONTINUE;
+    if (rb_equal(k, u->si->fields[i].sym) || (u->string_keys && rb_equal(k, u->si->fields[i].str)))
+      return ST_CONTINUE;
   u->key = k;
   return ST_STOP;
+}
+
+VALUE rf_unknown_key(const rf_struct *si, VALUE hash, int string_keys) {
+  unknown_key u = {si, string_keys, Qundef};
+  rb_hash_foreach(hash, find_unknown, (VALUE)&u);
+  return u.key;
 }
 
 static void put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_t *slot) {
@@ -395,10 +403,9 @@ static void put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_t *slo
     rf_pop(w);
   }
   if (found != (long)RHASH_SIZE(h)) {
-    unknown_key u = {si, Qundef};
-    rb_hash_foreach(h, find_unknown, (VALUE)&u);
-    if (u.key != Qundef) {
-      VALUE s = rb_inspect(u.key);
+    VALUE key = rf_unknown_key(si, h, 1);
+    if (key != Qundef) {
+      VALUE s = rb_inspect(key);
       rf_walk_raise(w, RF_ERR_UNKNOWN_FIELD, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(s));
     }
     rf_walk_raise(w, FBE_ERR_ARGUMENT, "Hash has the same field twice (a Symbol and a String key)");

@@ -248,19 +248,12 @@ static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
     if (v == Qundef) v = rf_field_default(f);
     RSTRUCT_SET(obj, (long)i, v);
   }
-  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw)) {
-    VALUE keys = rb_funcall(kw, rb_intern("keys"), 0);
-    for (long k = 0; k < RARRAY_LEN(keys); k++) {
-      VALUE key = RARRAY_AREF(keys, k);
-      int known = 0;
-      for (uint32_t i = 0; i < si->nfields && !known; i++) known = key == si->fields[i].sym;
-      if (!known) {
-        char msg[200];
-        VALUE s = rb_inspect(key);
-        snprintf(msg, sizeof msg, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(s));
-        rf_raise(RF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
-      }
-    }
+  VALUE key;
+  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw) && (key = rf_unknown_key(si, kw, 0)) != Qundef) {
+    char msg[200];
+    VALUE s = rb_inspect(key);
+    snprintf(msg, sizeof msg, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(s));
+    rf_raise(RF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
   }
   return obj;
 }

@@ -124,6 +124,9 @@ static inline void rf_push_index(rf_walk *w, long i) {
 static inline void rf_pop(rf_walk *w) { w->npath--; }
 
 NORETURN(void rf_walk_raise(rf_walk *w, int code, const char *fmt, ...));
+/* The first key of hash that names no field of si (Symbols; Strings too when
+ * string_keys), or Qundef when every key names one. */
+VALUE rf_unknown_key(const rf_struct *si, VALUE hash, int string_keys);
 
 /* Ruby -> value: a complete value of si's struct written into slot. */
 void rf_put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot);
