@@ -115,7 +115,7 @@ targets=(fbe_shared fbe_static fbe_bench)
 if [[ ! -f $tree/CMakeCache.txt ]] || grep -q '^FBE_BUILD_CLI:BOOL=ON' "$tree/CMakeCache.txt"; then
   targets+=(fbe) # installed with the libraries
 fi
-if step c cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DFBE_BUILD_BENCH=ON &&
+if step c cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DFBE_BUILD_BENCH=ON -DFBE_WERROR=ON &&
    step c cmake --build "$tree" -j"$jobs" --target "${targets[@]}" &&
    step c cmake --install "$tree" --prefix "$work/prefix" &&
    step c cmake -S benchmarks/peers-c -B "$work/peers-c" -DCMAKE_PREFIX_PATH="$work/prefix" &&
@@ -170,7 +170,7 @@ elif ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
 else
   java_ok=1
   if [[ -z $m2 || -n $(find bindings/java/src bindings/java/pom.xml core swig -newer "$m2" -type f -print -quit) ]]; then
-    step java mvn -B -ntp -q -f bindings/java install -DskipTests || java_ok=0
+    step java mvn -B -ntp -q -f bindings/java install -DskipTests -Dfbe.werror=ON || java_ok=0
   fi
   if ((java_ok)) && [[ ! -f $jar || -n $(find benchmarks/java/src benchmarks/java/pom.xml \
       "$HOME"/.m2/repository/org/libfbe/fbe -newer "$jar" -type f -print -quit) ]]; then

@@ -30,7 +30,8 @@ for triple in "${triples[@]}"; do
   echo "-- cross $triple: build ($dir)"
   log=$(mktemp)
   if ! { cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/$toolchain" -DCMAKE_BUILD_TYPE=Release \
-           -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_BUILD_BENCH=OFF -DFBE_BUILD_FUZZ=OFF &&
+           -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_BUILD_BENCH=OFF -DFBE_BUILD_FUZZ=OFF \
+           -DFBE_WERROR=ON &&
          cmake --build "$dir" -j"$jobs"; } >"$log" 2>&1; then
     cat "$log"
     rm -f "$log"

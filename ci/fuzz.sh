@@ -26,7 +26,7 @@ cores=$(nproc 2>/dev/null || echo 2)
 
 bash ci/setup.sh
 CC=clang cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFBE_BUILD_FUZZ=ON -DFBE_BUILD_CLI=OFF -DFBE_BUILD_TESTS=OFF >/dev/null
+  -DFBE_BUILD_FUZZ=ON -DFBE_BUILD_CLI=OFF -DFBE_BUILD_TESTS=OFF -DFBE_WERROR=ON >/dev/null
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=(--target "fuzz_$t" --target "fuzz_replay_$t"); done
 cmake --build "$build" -j"$cores" "${build_targets[@]}"

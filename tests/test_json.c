@@ -880,8 +880,8 @@ static void test_depth_limit(void **state) {
   /* 256 nested containers are fine (the struct's object counts), 257 are not */
   char *json = malloc(1024);
   for (int extra = 255; extra <= 256; extra++) {
-    size_t n = 0;
-    n += (size_t)sprintf(json, "{\"x\":");
+    size_t n = 5;
+    memcpy(json, "{\"x\":", n);
     for (int i = 0; i < extra; i++) json[n++] = '[';
     for (int i = 0; i < extra; i++) json[n++] = ']';
     json[n++] = '}';

@@ -288,6 +288,40 @@ static void test_missing_files(void **state) {
                                     "wrong_name");
 }
 
+/* A relative root path that does not exist as given is looked up on the include
+ * directories, as an import is; its imports are then found from where it was found. */
+static void test_root_on_include_dirs(void **state) {
+  (void)state;
+  fbe_diagnostics diags;
+  fbe_schema *schema = fbe_schema_load_file("protoex.fbe", &options, &diags);
+  assert_non_null(schema);
+  assert_int_equal(diags.count, 0);
+  assert_string_equal(fbe_package_name(fbe_schema_root(schema)), "protoex");
+  assert_non_null(fbe_schema_find_struct(schema, "proto.Order"));
+  fbe_diagnostics_free(&diags);
+  fbe_schema_release(schema);
+
+  /* a path with directories, on the second include directory; imports from its own */
+  static const char *const two[] = {FIXTURES, FBE_TESTS_DIR};
+  const fbe_load_options both = {two, 2};
+  schema = fbe_schema_load_file("gen/schemas/genmsg.fbe", &both, &diags);
+  assert_non_null(schema);
+  assert_string_equal(fbe_package_name(fbe_schema_root(schema)), "genmsg");
+  assert_non_null(fbe_schema_find_enum(schema, "genenums.EnumByte")); /* an import's import */
+  fbe_diagnostics_free(&diags);
+  fbe_schema_release(schema);
+
+  /* found nowhere: the error names every directory searched */
+  schema = fbe_schema_load_file("no_such_file.fbe", &both, &diags);
+  assert_single_diagnostic(schema, &diags,
+                           "no_such_file.fbe: Cannot read file: no such file as given or in the include "
+                           "directories " FIXTURES ", " FBE_TESTS_DIR);
+
+  /* absolute paths are taken as given */
+  schema = fbe_schema_load_file(FIXTURES "nested/protoex.fbe", &options, &diags);
+  assert_single_diagnostic(schema, &diags, FIXTURES "nested/protoex.fbe: Cannot read file");
+}
+
 /* Plain struct nesting is limited (1000 levels): layout and codecs recurse on it. */
 static void test_nesting_limit(void **state) {
   (void)state;
@@ -355,7 +389,7 @@ static void test_never_crashes(void **state) {
 
 int main(void) {
   enum { NCASES = sizeof cases / sizeof cases[0] };
-  struct CMUnitTest tests[NCASES + 4];
+  struct CMUnitTest tests[NCASES + 5];
   static char paths[NCASES][512];
   static error_case located[NCASES];
   for (size_t i = 0; i < NCASES; i++) {
@@ -368,5 +402,6 @@ int main(void) {
   tests[NCASES + 1] = (struct CMUnitTest)cmocka_unit_test(test_missing_files);
   tests[NCASES + 2] = (struct CMUnitTest)cmocka_unit_test(test_nesting_limit);
   tests[NCASES + 3] = (struct CMUnitTest)cmocka_unit_test(test_never_crashes);
+  tests[NCASES + 4] = (struct CMUnitTest)cmocka_unit_test(test_root_on_include_dirs);
   return cmocka_run_group_tests_name("schema_errors", tests, NULL, NULL);
 }

@@ -25,7 +25,11 @@ static const char *const C_KEYWORDS[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
     "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", NULL};
+    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    /* C11's reserved words (and C23's new keywords, so the code stays valid there) */
+    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+    "_Static_assert", "_Thread_local", "alignas", "alignof", "constexpr", "nullptr", "static_assert",
+    "thread_local", "typeof", "typeof_unqual", NULL};
 
 /* A field or value name usable as a C identifier (keywords get a trailing '_'). */
 static const char *ident(const char *name) {
@@ -112,6 +116,8 @@ typedef struct gen {
   size_t ndone;
   const fbe_struct *emitted[1024]; /* structs of this package already defined */
   size_t nemitted;
+  const fbe_type *entries[4096]; /* maps whose entry struct is defined after the structs */
+  size_t nentries;
 } gen;
 
 /* The C type holding a value of t. */
@@ -361,7 +367,7 @@ static void typedefs(gen *g, const fbe_type *t) {
   typedefs(g, t->elem);
   if (is_struct_optional(t) || seen(g, t)) return;
   if (g->ndone < sizeof g->done / sizeof g->done[0]) g->done[g->ndone++] = t;
-  char ct[NAME_MAX_LEN], et[NAME_MAX_LEN], kt[NAME_MAX_LEN];
+  char ct[NAME_MAX_LEN], et[NAME_MAX_LEN];
   ctype(g, ct, t);
   ctype(g, et, t->elem);
   FILE *h = g->h;
@@ -375,15 +381,28 @@ static void typedefs(gen *g, const fbe_type *t) {
               t->array_size, ct, et, t->array_size, ct);
       break;
     case FBE_KIND_MAP: case FBE_KIND_HASH:
-      ctype(g, kt, t->key);
-      fprintf(h, "/* %s: entries in wire order */\ntypedef struct %s_entry {\n  %s key;\n  %s value;\n} %s_entry;\n",
-              fbe_kind_name(t->kind), ct, kt, et, ct);
+      /* the entry holds key and value inline, and they may be structs that hold this map
+       * (directly or not): its body comes after the structs (map_entries) */
+      fprintf(h, "/* %s: entries in wire order */\ntypedef struct %s_entry %s_entry;\n", fbe_kind_name(t->kind), ct, ct);
       fprintf(h, "typedef struct %s {\n  %s_entry *data;\n  uint32_t count;\n} %s;\n\n", ct, ct, ct);
+      if (g->nentries < sizeof g->entries / sizeof g->entries[0]) g->entries[g->nentries++] = t;
       break;
     default:
       fprintf(h, "/* %s: data[0..count) */\ntypedef struct %s {\n  %s *data;\n  uint32_t count;\n} %s;\n\n",
               fbe_kind_name(t->kind), ct, et, ct);
       break;
+  }
+}
+
+/* The entry structs of the package's maps, once every struct they may hold is complete. */
+static void map_entries(const gen *g) {
+  char ct[NAME_MAX_LEN], kt[NAME_MAX_LEN], et[NAME_MAX_LEN];
+  for (size_t i = 0; i < g->nentries; i++) {
+    const fbe_type *t = g->entries[i];
+    ctype(g, ct, t);
+    ctype(g, kt, t->key);
+    ctype(g, et, t->elem);
+    fprintf(g->h, "struct %s_entry {\n  %s key;\n  %s value;\n};\n\n", ct, kt, et);
   }
 }
 
@@ -953,12 +972,14 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (fbe_load32(g->r.data + b + 4) != %s_TYPE_ID)\n", n);
   fprintf(c, "    return fbe_gen_fail(g, FBE_ERR_MALFORMED, b + 4, \"type id is not %s's (%" PRIu32 ")\");\n",
           st->full_name, st->type_id);
-  int checks = 0;
-  for (uint32_t i = 0; i < st->nfields; i++) checks |= needs_check(st->fields[i].type);
-  if (checks) {
-    fprintf(c, "  int full = size >= %" PRIu32 ";\n", st->body_size);
-    if (st->ninherited) fprintf(c, "  int inherited = full || size >= %" PRIu32 ";\n", st->base_body_size);
+  /* `full` and `inherited` only where a field to check uses them (-Wunused-variable) */
+  int checks = 0, inherited_checks = 0;
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    checks |= needs_check(st->fields[i].type);
+    if (i < st->ninherited) inherited_checks |= needs_check(st->fields[i].type);
   }
+  if (checks) fprintf(c, "  int full = size >= %" PRIu32 ";\n", st->body_size);
+  if (inherited_checks) fprintf(c, "  int inherited = full || size >= %" PRIu32 ";\n", st->base_body_size);
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
     if (!needs_check(f->type)) continue;
@@ -1116,14 +1137,14 @@ static void struct_source(gen *g, const fbe_struct *st) {
 
   fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
-  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_STANDARD, data, size, NULL, err);\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_STANDARD, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (%s_chk_std_(&g, 4, 0)) return err->code;\n", n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
   fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
-  fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_FINAL, data, size, NULL, err);\n");
+  fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_FINAL, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (fbe_load32(data + 4) != %s_TYPE_ID) {\n", n);
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
@@ -1238,9 +1259,9 @@ static void inline_deps(gen *g, const fbe_type *t, int under_pointer) {
     case FBE_KIND_OPTIONAL: inline_deps(g, t->elem, t->elem->kind == FBE_KIND_STRUCT); break;
     case FBE_KIND_ARRAY: inline_deps(g, t->elem, under_pointer); break;
     case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET: inline_deps(g, t->elem, 1); break;
-    case FBE_KIND_MAP: case FBE_KIND_HASH:
-      inline_deps(g, t->key, 0); /* map entries hold key and value inline */
-      inline_deps(g, t->elem, 0);
+    case FBE_KIND_MAP: case FBE_KIND_HASH: /* entries (key and value inline) come after the structs */
+      inline_deps(g, t->key, 1);
+      inline_deps(g, t->elem, 1);
       break;
     default: break;
   }
@@ -1301,6 +1322,7 @@ static int gen_package(const fbe_package *pkg, const char *outdir) {
   }
   if (pkg->nstructs) fprintf(h, "\n");
   for (uint32_t s = 0; s < pkg->nstructs; s++) define_struct(&g, pkg->structs[s]);
+  map_entries(&g);
   for (uint32_t s = 0; s < pkg->nstructs; s++) struct_prototypes(&g, pkg->structs[s]);
 
   /* compound helpers: prototypes first (they call each other), then bodies */

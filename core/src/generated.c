@@ -3,6 +3,7 @@
 #include <string.h>
 #include "fbe/generated.h"
 #include "fbe/json.h"
+#include "budget.h"
 #include "error_internal.h"
 #include "value.h"
 
@@ -28,8 +29,8 @@ fbe_allocator fbe_allocator_arena(fbe_arena *arena) {
   return a;
 }
 
-fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
-                        const fbe_allocator *a, fbe_error *err) {
+static fbe_status gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
+                           const fbe_allocator *a, fbe_error *err) {
   memset(g, 0, sizeof *g);
   g->a = a;
   g->err = err;
@@ -42,8 +43,21 @@ fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
     return fbe_error_set(err, FBE_ERR_MALFORMED, 0,
                          "%zu bytes do not start with a %s model (size field too small or past the end)",
                          size, model == FBE_MODEL_FINAL ? "final" : "standard");
-  g->budget = 16 * g->r.end + 65536;
   return FBE_OK;
+}
+
+fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
+                        const fbe_allocator *a, fbe_error *err) {
+  fbe_status rc = gen_open(g, model, data, size, a, err);
+  if (rc == FBE_OK) g->budget = fbe_memory_budget(g->r.end);
+  return rc;
+}
+
+fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
+                               fbe_error *err) {
+  fbe_status rc = gen_open(g, model, data, size, NULL, err);
+  if (rc == FBE_OK) g->budget = fbe_work_budget(g->r.end);
+  return rc;
 }
 
 int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message) {

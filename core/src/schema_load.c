@@ -1,6 +1,9 @@
 /* Reading schema files and their imports (SCHEMA.md 3.4): `import NAME` loads
  * NAME.fbe from the importing file's directory, then from the include
- * directories. Each package is loaded once; cycles and missing files are errors. */
+ * directories. The root file is read as given, or, when a relative path does not
+ * exist, from the first include directory that has it. Each package is loaded once;
+ * cycles and missing files are errors. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +57,18 @@ static const char *directory_of(fbe_sload *L, const char *path) {
   return fbe_sctx_strndup(L->ctx, L->ctx->work, path, n);
 }
 
-static const char *join_path(fbe_sload *L, const char *dir, const char *package) {
-  if (!dir[0]) return fbe_sctx_printf(L->ctx, L->ctx->work, "%s.fbe", package);
+/* dir/file (file alone when dir is empty). */
+static const char *join_path(fbe_sload *L, const char *dir, const char *file) {
+  if (!dir[0]) return file;
   bool has_separator = is_separator(dir[strlen(dir) - 1]);
-  return fbe_sctx_printf(L->ctx, L->ctx->work, "%s%s%s.fbe", dir, has_separator ? "" : "/",
-                         package);
+  return fbe_sctx_printf(L->ctx, L->ctx->work, "%s%s%s", dir, has_separator ? "" : "/", file);
+}
+
+/* "/x", "\\x", "C:/x", "C:\\x": not looked up on the include directories. */
+static bool is_absolute(const char *path) {
+  if (is_separator(path[0])) return true;
+  return ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
+         path[1] == ':' && is_separator(path[2]);
 }
 
 static fbe_spkg *find_package(fbe_sload *L, const char *name) {
@@ -86,11 +96,43 @@ static fbe_spkg *open_package(fbe_sload *L, const char *dir, const char *name) {
     if (i == 0 && !dir) continue;
     const char *where = i == 0 ? dir : L->options->include_dirs[i - 1];
     if (!where) continue;
-    const char *path = join_path(L, where, name);
+    const char *path =
+        join_path(L, where, fbe_sctx_printf(L->ctx, L->ctx->work, "%s.fbe", name));
     size_t len;
     const char *text = read_into_work(L, path, &len);
     if (text) return parse_package(L, path, text, len);
   }
+  return NULL;
+}
+
+/* The root file: path as given; when it is relative and does not exist, the first
+ * include directory holding it (as an import is found). NULL, with the error reported,
+ * when there is none. */
+static fbe_spkg *open_root_file(fbe_sload *L, const char *path) {
+  size_t len;
+  const char *text = read_into_work(L, path, &len);
+  if (text) return parse_package(L, path, text, len);
+  bool missing = errno == ENOENT || errno == ENOTDIR; /* unreadable files are not looked for */
+  size_t ndirs = L->options ? L->options->include_count : 0;
+  const char *searched = "";
+  if (missing && !is_absolute(path)) {
+    for (size_t i = 0; i < ndirs; i++) {
+      const char *dir = L->options->include_dirs[i];
+      if (!dir || !dir[0]) continue;
+      const char *candidate = join_path(L, dir, path);
+      text = read_into_work(L, candidate, &len);
+      if (text) return parse_package(L, candidate, text, len);
+      searched =
+          fbe_sctx_printf(L->ctx, L->ctx->work, "%s%s%s", searched, searched[0] ? ", " : "", dir);
+    }
+  }
+  uint32_t file = fbe_sctx_add_file(L->ctx, path);
+  if (searched[0])
+    fbe_sctx_error(L->ctx, file, 0, 0,
+                   "Cannot read file: no such file as given or in the include directories %s",
+                   searched);
+  else
+    fbe_sctx_error(L->ctx, file, 0, 0, "Cannot read file");
   return NULL;
 }
 
@@ -149,13 +191,8 @@ void fbe_load_files(fbe_sload *L, const fbe_root_request *req) {
   if (req->kind == FBE_ROOT_TEXT) {
     root = parse_package(L, req->name, req->text, req->length);
   } else if (req->kind == FBE_ROOT_FILE) {
-    size_t len;
-    const char *text = read_into_work(L, req->path, &len);
-    if (!text) {
-      fbe_sctx_error(L->ctx, fbe_sctx_add_file(L->ctx, req->path), 0, 0, "Cannot read file");
-      return;
-    }
-    root = parse_package(L, req->path, text, len);
+    root = open_root_file(L, req->path);
+    if (!root) return;
   } else {
     root = open_package(L, NULL, req->name);
     if (!root) {

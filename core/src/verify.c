@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fbe/codec.h"
+#include "budget.h"
 #include "endian.h"
 #include "error_internal.h"
 #include "value.h"
@@ -25,8 +26,6 @@ typedef struct verifier {
   fbe_error *err;
 } verifier;
 
-/* Values a well-formed model of n bytes can hold at most, with room to spare. */
-static uint64_t work_budget(uint64_t n) { return 16 * n + 4096; }
 
 COLD static int fail(verifier *v, uint64_t offset, const char *fmt, unsigned long long a) {
   char msg[160];
@@ -196,7 +195,7 @@ static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_
   if (total < 16) return fail(v, 0, "model size %llu is smaller than 16", total);
   if (total > size) return fail(v, 0, "model size %llu runs past the end of the buffer", total);
   v->end = total;
-  v->budget = work_budget(total);
+  v->budget = fbe_work_budget(total);
   if (std_struct(v, 4, 0, st)) return -1;
   if (model_size) *model_size = total;
   return 0;
@@ -307,7 +306,7 @@ static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *
     return -1;
   }
   v->end = total;
-  v->budget = work_budget(total);
+  v->budget = fbe_work_budget(total);
   uint64_t pos = 8;
   if (fin_struct(v, st, &pos)) return -1;
   if (pos > total) return fin_short(v, total, pos - total);

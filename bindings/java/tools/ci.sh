@@ -28,8 +28,8 @@ done_step() {
 
 echo "java: $(java -version 2>&1 | head -1); $(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
 
-step "mvn -f bindings/java install (libfbejni, jar, JUnit 5 tests)"
-if ! mvn -B -ntp -f bindings/java install >"$out/mvn-install.log" 2>&1; then
+step "mvn -f bindings/java install (libfbejni with -Werror, jar, JUnit 5 tests)"
+if ! mvn -B -ntp -f bindings/java install -Dfbe.werror=ON >"$out/mvn-install.log" 2>&1; then
   grep -E 'ERROR|FAIL|Tests run' "$out/mvn-install.log" | head -60 || true
   echo "java: mvn install failed (log: $out/mvn-install.log)"
   exit 1

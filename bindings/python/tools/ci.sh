@@ -37,8 +37,8 @@ py=$out/venv/bin/python
 $py -m pip install -q pytest mypy build -r benchmarks/python/requirements.txt
 done_step
 
-step "pip install ./bindings/python"
-$py -m pip install -q ./bindings/python
+step "pip install ./bindings/python (warnings are errors in the walk and the core)"
+$py -m pip install -q --config-settings=cmake.define.FBE_WERROR=ON ./bindings/python
 done_step
 
 step "pytest bindings/python/tests"

@@ -49,8 +49,8 @@ typedef struct fbe_enum_entry {
 } fbe_enum_entry;
 
 /* State of one generated decode or verify: the model, the allocator, and the limits
- * against hostile input (nesting depth, and a memory/work budget of 16 times the
- * model size plus 64 KiB, as the dynamic codec). */
+ * against hostile input (nesting depth, and the dynamic codec's budgets: bytes a decode
+ * may allocate, values a verify may visit). */
 typedef struct fbe_gen_reader {
   fbe_reader r;
   const fbe_allocator *a;
@@ -77,9 +77,12 @@ static inline void *fbe_gen_take(fbe_gen_reader *g, size_t n) {
 }
 
 /* Starts reading a standard (final: fbe_fin_open) model; FBE_ERR_MALFORMED naming
- * the header problem otherwise. */
+ * the header problem otherwise. fbe_gen_open is for decoding (fbe_decode's memory
+ * budget), fbe_gen_open_verify for verifying (fbe_verify's work budget). */
 FBE_API fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
                                 size_t size, const fbe_allocator *a, fbe_error *err);
+FBE_API fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
+                                       size_t size, fbe_error *err);
 
 /* Fails a decode/verify: sets err (code, offset, message) and returns -1. */
 FBE_API int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);

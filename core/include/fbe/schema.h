@@ -56,7 +56,8 @@ FBE_API void fbe_diagnostics_free(fbe_diagnostics *diags);
 /* Writes "file:line:col: message" (warnings: "file:line:col: warning: message"). */
 FBE_API void fbe_diagnostic_format(const fbe_diagnostic *d, char *out, size_t out_size);
 
-/* Where `import NAME` looks for NAME.fbe after the importing file's directory. */
+/* Where `import NAME` looks for NAME.fbe after the importing file's directory, and
+ * where fbe_schema_load_file looks for a relative path that does not exist as given. */
 typedef struct fbe_load_options {
   const char *const *include_dirs;
   size_t include_count;
@@ -64,7 +65,11 @@ typedef struct fbe_load_options {
 
 /* Loads a schema file and its imports. Returns a new schema (refcount 1, release with
  * fbe_schema_release) or NULL on error. When diags is not NULL it receives every
- * error and warning (the caller frees it), also on success. options may be NULL. */
+ * error and warning (the caller frees it), also on success. options may be NULL.
+ * A relative path that does not exist as given (from the working directory) is looked
+ * up on options' include directories in order, as an import would be: with
+ * include_dirs = {"schemas"}, "proto.fbe" loads schemas/proto.fbe. When no place has
+ * it, the error names the directories searched. */
 FBE_API fbe_schema *fbe_schema_load_file(const char *path, const fbe_load_options *options,
                                          fbe_diagnostics *diags);
 
