@@ -318,16 +318,19 @@ static inline fbe_buffer t_encode(const fbe_msg *msg, fbe_model model) {
   return b;
 }
 
-/* Decodes data[0..n) (copied to an exact-size block) and asserts success and that
- * the model occupies all n bytes. */
-static inline fbe_msg *t_decode(const fbe_struct *st, fbe_model model, const uint8_t *data,
-                                size_t n, fbe_arena *arena) {
+typedef fbe_status (*t_decode_fn)(const fbe_struct *, fbe_model, const uint8_t *, size_t, fbe_arena *,
+                                  const fbe_limits *, fbe_msg **, size_t *, fbe_error *);
+
+/* Decodes data[0..n) (copied to an exact-size block) with `decode` (fbe_decode or
+ * fbe_decode_trusted) and asserts success and that the model occupies all n bytes. */
+static inline fbe_msg *t_decode_with(t_decode_fn decode, const fbe_struct *st, fbe_model model,
+                                     const uint8_t *data, size_t n, fbe_arena *arena) {
   uint8_t *copy = t_dup(data, n);
   fbe_msg *out = NULL;
   size_t model_size = 0;
   fbe_error err;
   memset(&err, 0, sizeof err);
-  fbe_status s = fbe_decode(st, model, copy, n, arena, NULL, &out, &model_size, &err);
+  fbe_status s = decode(st, model, copy, n, arena, NULL, &out, &model_size, &err);
   free(copy);
   if (s != FBE_OK) {
     char text[512];
@@ -337,6 +340,41 @@ static inline fbe_msg *t_decode(const fbe_struct *st, fbe_model model, const uin
   assert_non_null(out);
   assert_int_equal(model_size, n);
   return out;
+}
+
+/* The default, verifying decode. */
+static inline fbe_msg *t_decode(const fbe_struct *st, fbe_model model, const uint8_t *data,
+                                size_t n, fbe_arena *arena) {
+  return t_decode_with(fbe_decode, st, model, data, n, arena);
+}
+
+/* The decode of bytes one trusts (no verify): what readers of FORMAT.md 5.10 read. */
+static inline fbe_msg *t_decode_trusted(const fbe_struct *st, fbe_model model, const uint8_t *data,
+                                        size_t n, fbe_arena *arena) {
+  return t_decode_with(fbe_decode_trusted, st, model, data, n, arena);
+}
+
+/* Asserts that fbe_verify refuses data[0..n) and that fbe_decode refuses it with the
+ * very same error (status, reason, path, offset), producing no message. */
+static inline void t_assert_decode_refused_as_verify(const fbe_struct *st, fbe_model model,
+                                                     const uint8_t *data, size_t n, fbe_arena *arena) {
+  uint8_t *copy = t_dup(data, n);
+  fbe_error verr, derr;
+  memset(&verr, 0, sizeof verr);
+  memset(&derr, 0, sizeof derr);
+  fbe_msg *out = (fbe_msg *)(void *)&verr; /* must be set to NULL */
+  size_t model_size = 12345;
+  fbe_status vs = fbe_verify(st, model, copy, n, NULL, NULL, &verr);
+  fbe_status ds = fbe_decode(st, model, copy, n, arena, NULL, &out, &model_size, &derr);
+  free(copy);
+  if (vs == FBE_OK) fail_msg("verify accepts the bytes given to t_assert_decode_refused_as_verify");
+  assert_int_equal(ds, vs);
+  assert_int_equal(derr.code, verr.code);
+  assert_string_equal(derr.message, verr.message);
+  assert_string_equal(derr.path, verr.path);
+  assert_int_equal(derr.offset, verr.offset);
+  assert_null(out);
+  assert_int_equal(model_size, 12345); /* untouched on failure */
 }
 
 static inline fbe_msg *t_new(fbe_arena *arena, const fbe_struct *st) {

@@ -1,7 +1,8 @@
-/* Unit tests of fbe_decode (core/include/fbe/codec.h): the worked examples of
- * FORMAT.md 11 read back into values equal to the hand-built ones (both models), the
- * reading rules of FORMAT.md 5.10 (defaults for missing data, versioning, optional
- * defaults), model_size, and truncated input at every length. */
+/* Unit tests of fbe_decode and fbe_decode_trusted (core/include/fbe/codec.h): the
+ * worked examples of FORMAT.md 11 read back into values equal to the hand-built ones
+ * (both models), the reading rules of FORMAT.md 5.10 (defaults for missing data,
+ * versioning, optional defaults), model_size, truncated input at every length, and
+ * the default decode refusing what verify refuses with verify's error. */
 #include "fbe_test.h"
 
 typedef struct fixture {
@@ -357,7 +358,9 @@ static void test_optional_null_with_default(void **state) {
   assert_int_equal(t_int(t_deref(d, "f124"), ""), 3);
 }
 
-/* FORMAT.md 5.10: vector/map pointer 0 -> empty; struct pointer 0 -> default struct. */
+/* FORMAT.md 5.10: vector/map pointer 0 -> empty; struct pointer 0 -> default struct
+ * (what a reader of trusted bytes reads; verify, and so fbe_decode, refuse a struct
+ * pointer 0). */
 static void test_collection_and_struct_pointer_zero(void **state) {
   fixture *f = *state;
   const fbe_struct *acc = t_struct(f->test, "proto.Account");
@@ -372,7 +375,8 @@ static void test_collection_and_struct_pointer_zero(void **state) {
 
   bytes = t_hex(T_ACCOUNT_STD, &n);
   t_put32(bytes, 0x19, 0); /* wallet */
-  r = fbe_msg_ref(t_decode(acc, FBE_MODEL_STANDARD, bytes, n, f->arena));
+  t_assert_decode_refused_as_verify(acc, FBE_MODEL_STANDARD, bytes, n, f->arena);
+  r = fbe_msg_ref(t_decode_trusted(acc, FBE_MODEL_STANDARD, bytes, n, f->arena));
   t_assert_str(r, "wallet.currency", "");
   assert_true(t_dbl(r, "wallet.amount") == 0.0);
   assert_int_equal(fbe_ref_count(t_path(r, "orders")), 3);
@@ -530,17 +534,22 @@ static void test_model_size(void **state) {
   }
 }
 
-/* FORMAT.md 5.10: nested type ids are not checked while reading; enum values that
- * the schema does not declare are kept; any non-zero bool byte is true. */
+/* FORMAT.md 5.10: nested type ids are not checked while reading trusted bytes (verify,
+ * and so fbe_decode, check them); enum values that the schema does not declare are
+ * kept; any non-zero bool byte is true. */
 static void test_lenient_reading(void **state) {
   fixture *f = *state;
   const fbe_struct *acc = t_struct(f->test, "proto.Account");
   size_t n;
   uint8_t *bytes = t_hex(T_ACCOUNT_STD, &n);
-  t_put32(bytes, 0x32, 77); /* wallet type id */
   bytes[0x18] = 0xf0;        /* state: undeclared flag bits */
   bytes[0x88] = 7;           /* orders[0].side: undeclared enum value */
   fbe_ref r = fbe_msg_ref(t_decode(acc, FBE_MODEL_STANDARD, bytes, n, f->arena));
+  assert_int_equal(t_uint(r, "state"), 0xf0);
+  assert_int_equal(t_uint(r, "orders[0].side"), 7);
+  t_put32(bytes, 0x32, 77); /* wallet type id */
+  t_assert_decode_refused_as_verify(acc, FBE_MODEL_STANDARD, bytes, n, f->arena);
+  r = fbe_msg_ref(t_decode_trusted(acc, FBE_MODEL_STANDARD, bytes, n, f->arena));
   free(bytes);
   t_assert_str(r, "wallet.currency", "USD");
   assert_int_equal(t_uint(r, "state"), 0xf0);
@@ -738,21 +747,76 @@ static void test_decode_arguments(void **state) {
                    FBE_ERR_ARGUMENT);
   assert_int_equal(fbe_decode(st, FBE_MODEL_STANDARD, NULL, 16, f->arena, NULL, &out, NULL, &err),
                    FBE_ERR_ARGUMENT);
-  /* another root type: the standard model reads it as the reference does (the root
-   * type id is verify's business, FORMAT.md 8.4): StructEmpty's 8-byte body read as
-   * proto.Order leaves every Order field at its default; verify rejects it */
+  assert_int_equal(fbe_decode_trusted(NULL, FBE_MODEL_STANDARD, bytes, n, f->arena, NULL, &out, NULL, &err),
+                   FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_decode_trusted(st, FBE_MODEL_STANDARD, bytes, n, f->arena, NULL, NULL, NULL, &err),
+                   FBE_ERR_ARGUMENT);
+  /* another root type: verify rejects it at the root body's type id, and so does the
+   * default decode, with verify's error; the trusted decode reads it as the reference
+   * does (a reader of another version may read a sibling type, FORMAT.md 8.4):
+   * StructEmpty's 8-byte body read as proto.Order leaves every Order field at its
+   * default */
   const fbe_struct *order = t_struct(f->test, "proto.Order");
-  assert_int_equal(fbe_decode(order, FBE_MODEL_STANDARD, bytes, n, f->arena, NULL, &out, NULL, &err),
-                   FBE_OK);
-  assert_true(fbe_msg_equal(out, t_new(f->arena, order)));
   assert_int_equal(fbe_verify(order, FBE_MODEL_STANDARD, bytes, n, NULL, NULL, &err), FBE_ERR_MALFORMED);
   assert_int_equal(err.offset, 12); /* the root body's type id */
+  t_assert_decode_refused_as_verify(order, FBE_MODEL_STANDARD, bytes, n, f->arena);
+  assert_int_equal(fbe_decode(order, FBE_MODEL_STANDARD, bytes, n, f->arena, NULL, &out, NULL, &err),
+                   FBE_ERR_MALFORMED);
+  assert_non_null(strstr(err.message, "type id"));
+  assert_int_equal(fbe_decode_trusted(order, FBE_MODEL_STANDARD, bytes, n, f->arena, NULL, &out, NULL, &err),
+                   FBE_OK);
+  assert_true(fbe_msg_equal(out, t_new(f->arena, order)));
   free(bytes);
-  /* the final model checks the root type id when decoding */
+  /* the final model: both decodes check the root type id */
   bytes = t_hex(T_EMPTY_FIN, &n);
-  assert_int_equal(fbe_decode(order, FBE_MODEL_FINAL, bytes, n, f->arena, NULL, &out, NULL, &err),
+  t_assert_decode_refused_as_verify(order, FBE_MODEL_FINAL, bytes, n, f->arena);
+  assert_int_equal(fbe_decode_trusted(order, FBE_MODEL_FINAL, bytes, n, f->arena, NULL, &out, NULL, &err),
                    FBE_ERR_MALFORMED);
   free(bytes);
+}
+
+/* codec.h: fbe_decode verifies first. Bytes verify refuses are refused with verify's
+ * error (status, reason, path, offset): proto.Account's bytes read as proto.Order (both
+ * models: the type id), and a malformed Account (its orders count patched past the
+ * model). fbe_decode_trusted reads what only verify refuses: a sibling message type of
+ * another schema version (proto.OrderMessage, written by proto, read as
+ * protoex.OrderMessage, whose type id differs; FORMAT.md 8). */
+static void test_decode_verifies(void **state) {
+  fixture *f = *state;
+  const fbe_struct *order = t_struct(f->test, "proto.Order");
+  for (int model = 0; model < 2; model++) {
+    size_t n;
+    uint8_t *bytes = t_hex(model ? T_ACCOUNT_FIN : T_ACCOUNT_STD, &n);
+    t_assert_decode_refused_as_verify(order, (fbe_model)model, bytes, n, f->arena);
+    fbe_msg *out = NULL;
+    fbe_error err;
+    assert_int_equal(fbe_decode(order, (fbe_model)model, bytes, n, f->arena, NULL, &out, NULL, &err),
+                     FBE_ERR_MALFORMED);
+    assert_string_equal(err.message, "type id 3 where proto.Order (1) was expected");
+    assert_int_equal(err.offset, model ? 4 : 12);
+    free(bytes);
+  }
+  size_t n;
+  uint8_t *bytes = t_hex(T_ACCOUNT_STD, &n);
+  t_put32(bytes, 0x68, 0x7fffffff); /* orders count */
+  t_assert_decode_refused_as_verify(t_struct(f->test, "proto.Account"), FBE_MODEL_STANDARD, bytes, n,
+                                    f->arena);
+  free(bytes);
+
+  const fbe_struct *writer = t_struct(f->protoex, "proto.OrderMessage");
+  const fbe_struct *reader = t_struct(f->protoex, "protoex.OrderMessage");
+  assert_int_not_equal(fbe_struct_type_id(writer), fbe_struct_type_id(reader));
+  fbe_msg *sent = t_new(f->arena, writer);
+  t_set_int(fbe_msg_ref(sent), "body.id", 7);
+  t_set_str(fbe_msg_ref(sent), "body.symbol", "EURUSD");
+  fbe_buffer b = t_encode(sent, FBE_MODEL_STANDARD);
+  t_assert_decode_refused_as_verify(reader, FBE_MODEL_STANDARD, b.data, b.size, f->arena);
+  fbe_ref got = fbe_msg_ref(t_decode_trusted(reader, FBE_MODEL_STANDARD, b.data, b.size, f->arena));
+  fbe_buffer_free(&b);
+  assert_int_equal(t_int(got, "body.id"), 7);
+  t_assert_str(got, "body.symbol", "EURUSD");
+  assert_true(t_dbl(got, "body.tp") == 10.0); /* protoex's defaults: proto has no tp, sl */
+  assert_true(t_dbl(got, "body.sl") == -10.0);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
@@ -778,6 +842,7 @@ int main(void) {
       T(test_truncated_every_length),
       T(test_shared_blocks_bounded),
       T(test_decode_arguments),
+      T(test_decode_verifies),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

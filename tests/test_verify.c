@@ -2,7 +2,9 @@
  * their size (FORMAT.md 5.11, 6.5); hostile buffers are rejected with
  * FBE_ERR_MALFORMED / FBE_ERR_LIMIT and an error naming the offset of the bad bytes and
  * the path of the field. Every hostile buffer is also given to fbe_decode, which must
- * return an error or a value and never crash (run under AddressSanitizer). */
+ * refuse it with verify's very error (status, reason, offset, path), and to
+ * fbe_decode_trusted, which must return an error or a value and never crash (run under
+ * AddressSanitizer). */
 #include "fbe_test.h"
 
 #define NO FBE_NO_OFFSET
@@ -49,8 +51,9 @@ static int test_teardown(void **state) {
   return 0;
 }
 
-/* Gives data[0..n) (an exact-size copy) to fbe_decode: an error or a value, nothing
- * else. A value must come with a model size inside the buffer. */
+/* Gives data[0..n) (an exact-size copy) to fbe_decode_trusted, the decoder without the
+ * verify: an error or a value, nothing else. A value must come with a model size inside
+ * the buffer. */
 static void decode_does_not_crash(const fbe_struct *st, fbe_model model, const uint8_t *data,
                                   size_t n, const fbe_limits *limits) {
   fbe_arena *arena = fbe_arena_new();
@@ -60,7 +63,7 @@ static void decode_does_not_crash(const fbe_struct *st, fbe_model model, const u
   size_t size = 0;
   fbe_error err;
   memset(&err, 0, sizeof err);
-  fbe_status s = fbe_decode(st, model, copy, n, arena, limits, &out, &size, &err);
+  fbe_status s = fbe_decode_trusted(st, model, copy, n, arena, limits, &out, &size, &err);
   if (s == FBE_OK) {
     assert_non_null(out);
     assert_true(size <= n);
@@ -69,6 +72,33 @@ static void decode_does_not_crash(const fbe_struct *st, fbe_model model, const u
   }
   free(copy);
   fbe_arena_free(arena);
+}
+
+/* Gives data[0..n) (an exact-size copy), which verify refused with verr, to fbe_decode:
+ * it must refuse it with the same error and give no message. 0, or 1 after printing
+ * what differs. */
+static int decode_refuses_like_verify(const fbe_struct *st, fbe_model model, const uint8_t *data,
+                                      size_t n, const fbe_limits *limits, const fbe_error *verr,
+                                      const char *what) {
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  uint8_t *copy = t_dup(data, n);
+  fbe_msg *out = NULL;
+  fbe_error err;
+  memset(&err, 0, sizeof err);
+  fbe_status s = fbe_decode(st, model, copy, n, arena, limits, &out, NULL, &err);
+  free(copy);
+  fbe_arena_free(arena);
+  char got[512], want[512];
+  fbe_error_format(&err, got, sizeof got);
+  fbe_error_format(verr, want, sizeof want);
+  if (s != verr->code || err.code != verr->code || err.offset != verr->offset ||
+      strcmp(err.path, verr->path) || strcmp(err.message, verr->message) || out) {
+    print_message("FAIL %s: decode says %s (%s), verify said %s (%s)\n", what, fbe_status_name(s), got,
+                  fbe_status_name(verr->code), want);
+    return 1;
+  }
+  return 0;
 }
 
 /* Verifies data[0..n) from an exact-size copy. */
@@ -125,6 +155,7 @@ static int check_reject(const fbe_struct *st, fbe_model model, const uint8_t *da
       }
     }
   }
+  if (s != FBE_OK) bad |= decode_refuses_like_verify(st, model, data, n, limits, &err, what);
   decode_does_not_crash(st, model, data, n, limits);
   return bad;
 }
@@ -526,16 +557,22 @@ static void expect_depth(fixture *f, size_t length, const fbe_limits *limits, in
     fbe_error derr;
     fbe_status d = fbe_decode(f->node, (fbe_model)model, bytes, n, arena, limits, &out, NULL,
                               &derr);
+    fbe_msg *trusted_out = NULL;
+    fbe_status dt = fbe_decode_trusted(f->node, (fbe_model)model, bytes, n, arena, limits,
+                                       &trusted_out, NULL, &derr);
     if (ok) {
       if (s != FBE_OK) fail_msg("%s: verify failed: %s %s", what, fbe_status_name(s), err.message);
       assert_int_equal(size, n);
       if (d != FBE_OK) fail_msg("%s: decode failed: %s %s", what, fbe_status_name(d), derr.message);
-      if (m) assert_true(fbe_msg_equal(out, m));
+      if (dt != FBE_OK) fail_msg("%s: trusted decode failed: %s %s", what, fbe_status_name(dt), derr.message);
+      if (m) assert_true(fbe_msg_equal(out, m) && fbe_msg_equal(trusted_out, m));
     } else {
       if (s != FBE_ERR_LIMIT)
         fail_msg("%s: verify returned %s, expected FBE_ERR_LIMIT", what, fbe_status_name(s));
       if (d != FBE_ERR_LIMIT)
         fail_msg("%s: decode returned %s, expected FBE_ERR_LIMIT", what, fbe_status_name(d));
+      if (dt != FBE_ERR_LIMIT) /* the decoder's own bound, without verify */
+        fail_msg("%s: trusted decode returned %s, expected FBE_ERR_LIMIT", what, fbe_status_name(dt));
     }
     free(bytes);
   }

@@ -4,7 +4,8 @@
 // large (schemas/bench/), read from benchmarks/data/*.json, in Node.js: libfbe
 // (bindings/node) next to msgpackr (plain map form), protobufjs (message objects in
 // and out, classes from benchmarks/schemas/bench.proto) and JSON, encode and decode,
-// in one run.
+// in one run. libfbe's decode is the default, verifying one; decode_trusted (without
+// the verify, { trusted: true }) is measured beside it.
 //
 //   node bench.js [--quick|--smoke] [--json] [--runs N] [--min-time SECONDS]
 //
@@ -88,6 +89,8 @@ function canon(value) {
 
 let sink = 0;
 const figures = [];
+const trusted = { trusted: true };
+const trustedFinal = { final: true, trusted: true };
 for (const w of WORKLOADS) {
   const text = fs.readFileSync(path.join(repo, 'benchmarks', 'data', `${w.name}.json`), 'utf8');
   const schema = fbe.load(path.join(repo, 'schemas', w.file),
@@ -114,6 +117,8 @@ for (const w of WORKLOADS) {
   assert.deepEqual(canon(new Cls(plain).toJSON()), canon(expected), `libfbe ${w.name}: plain form`);
   assert.deepEqual(Cls.decode(fbeStandard).toJSON(), expected, `libfbe ${w.name}: standard`);
   assert.deepEqual(Cls.decode(fbeFinal, { final: true }).toJSON(), expected, `libfbe ${w.name}: final`);
+  assert.deepEqual(Cls.decode(fbeStandard, trusted).toJSON(), expected, `libfbe ${w.name}: standard, trusted`);
+  assert.deepEqual(Cls.decode(fbeFinal, trustedFinal).toJSON(), expected, `libfbe ${w.name}: final, trusted`);
   assert.deepEqual(canon(packr.unpack(packed)), canon(expected), `msgpackr ${w.name}`);
   assert.deepEqual(canon(Pb.toObject(Pb.decode(pbBytes), { defaults: true, longs: String })), canon(expected),
     `protobufjs ${w.name}`);
@@ -122,8 +127,10 @@ for (const w of WORKLOADS) {
   const f = (impl, model, op, size, fn) => figures.push({ impl, workload: w.name, model, op, size, fn });
   f('libfbe', 'standard', 'encode', fbeStandard.length, () => value.encode().length);
   f('libfbe', 'standard', 'decode', fbeStandard.length, () => (Cls.decode(fbeStandard) ? 1 : 0));
+  f('libfbe', 'standard', 'decode_trusted', fbeStandard.length, () => (Cls.decode(fbeStandard, trusted) ? 1 : 0));
   f('libfbe', 'final', 'encode', fbeFinal.length, () => value.encode({ final: true }).length);
   f('libfbe', 'final', 'decode', fbeFinal.length, () => (Cls.decode(fbeFinal, { final: true }) ? 1 : 0));
+  f('libfbe', 'final', 'decode_trusted', fbeFinal.length, () => (Cls.decode(fbeFinal, trustedFinal) ? 1 : 0));
   f('msgpackr', 'map', 'encode', packed.length, () => packr.pack(plain).length);
   f('msgpackr', 'map', 'decode', packed.length, () => (packr.unpack(packed) ? 1 : 0));
   f('protobufjs', 'message', 'encode', pbBytes.length, () => Pb.encode(pbMessage).finish().length);
@@ -186,11 +193,11 @@ if (json) {
 } else {
   console.log(`libfbe ${fbe.version} Node.js ${process.version} benchmark: account, small, large; ` +
     `median of ${runs} interleaved rounds of >= ${minTime.toFixed(2)} s each`);
-  console.log(`${'impl'.padEnd(11)} ${'workload'.padEnd(8)} ${'model'.padEnd(9)} ${'op'.padEnd(7)} ${'bytes'.padStart(6)} ` +
+  console.log(`${'impl'.padEnd(11)} ${'workload'.padEnd(8)} ${'model'.padEnd(9)} ${'op'.padEnd(14)} ${'bytes'.padStart(6)} ` +
     `${'ns/op'.padStart(9)} ${'spread'.padStart(8)}`);
   for (const f of figures) {
     const { median, spread } = summarize(f.samples);
-    console.log(`${f.impl.padEnd(11)} ${f.workload.padEnd(8)} ${f.model.padEnd(9)} ${f.op.padEnd(7)} ${String(f.size).padStart(6)} ` +
+    console.log(`${f.impl.padEnd(11)} ${f.workload.padEnd(8)} ${f.model.padEnd(9)} ${f.op.padEnd(14)} ${String(f.size).padStart(6)} ` +
       `${median.toFixed(1).padStart(9)} ${`${spread.toFixed(1)}%`.padStart(8)}`);
   }
 }

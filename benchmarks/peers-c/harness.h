@@ -74,11 +74,17 @@ typedef struct b_case {
   size_t size; /* encoded bytes */
   void *ctx;
   b_op encode, decode;
+  b_op decode_trusted; /* NULL, or decode without verifying (libfbe: fbe_decode_trusted) */
 } b_case;
 
 /* Appends a case; the runner times every case's encode and decode. */
 void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
            b_op encode, b_op decode);
+
+/* b_add with a third figure, "decode_trusted": libfbe's decode without the verify that
+ * its default decode runs first, reported beside it. */
+void b_add_with_trusted(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
+                        b_op encode, b_op decode, b_op decode_trusted);
 
 /* Stops the run with a message: a failed round trip or a library error. */
 void b_die(const char *impl, const char *workload, const char *what);

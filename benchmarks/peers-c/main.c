@@ -31,12 +31,20 @@ static b_case g_cases[MAX_CASES];
 static size_t g_ncases;
 static volatile uint64_t g_sink; /* every result folds into this, so no work is dropped */
 
-void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
-           b_op decode) {
+void b_add_with_trusted(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
+                        b_op encode, b_op decode, b_op decode_trusted) {
   if (g_ncases == MAX_CASES) b_die(impl, workload, "too many cases");
-  b_case c = {impl, workload, model, size, ctx, encode, decode};
+  b_case c = {impl, workload, model, size, ctx, encode, decode, decode_trusted};
   g_cases[g_ncases++] = c;
 }
+
+void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
+           b_op decode) {
+  b_add_with_trusted(impl, workload, model, size, ctx, encode, decode, NULL);
+}
+
+/* The case's operation o: encode, decode, decode_trusted (NULL when it has none). */
+static b_op op_of(const b_case *c, int o) { return o == 0 ? c->encode : o == 1 ? c->decode : c->decode_trusted; }
 
 void b_die(const char *impl, const char *workload, const char *what) {
   fprintf(stderr, "fbe_peers: %s %s: %s\n", impl, workload, what);
@@ -119,25 +127,24 @@ int main(int argc, char **argv) {
   peer_capnp(&d);
   peer_protobuf_cpp(&d);
 
-  enum { NOPS = 2 };
-  static const char *op_names[NOPS] = {"encode", "decode"};
+  enum { NOPS = 3 };
+  static const char *op_names[NOPS] = {"encode", "decode", "decode_trusted"};
   static uint64_t batch[MAX_CASES][NOPS];
   static double per_op[MAX_CASES][NOPS][MAX_RUNS];
   for (size_t c = 0; c < g_ncases; c++)
-    for (int o = 0; o < NOPS; o++) {
-      b_op op = o ? g_cases[c].decode : g_cases[c].encode;
-      batch[c][o] = smoke ? 3 : calibrate(op, g_cases[c].ctx);
-    }
+    for (int o = 0; o < NOPS; o++)
+      if (op_of(&g_cases[c], o)) batch[c][o] = smoke ? 3 : calibrate(op_of(&g_cases[c], o), g_cases[c].ctx);
   for (int r = 0; r < runs; r++)
     for (size_t c = 0; c < g_ncases; c++)
       for (int o = 0; o < NOPS; o++)
-        per_op[c][o][r] = run_once(o ? g_cases[c].decode : g_cases[c].encode, g_cases[c].ctx, batch[c][o],
-                                   smoke ? 1e-9 : min_time);
+        if (op_of(&g_cases[c], o))
+          per_op[c][o][r] = run_once(op_of(&g_cases[c], o), g_cases[c].ctx, batch[c][o], smoke ? 1e-9 : min_time);
 
-  if (!json) printf("%-16s %-9s %-9s %-7s %7s %11s %8s\n", "impl", "workload", "model", "op", "bytes", "ns/op",
+  if (!json) printf("%-16s %-9s %-9s %-14s %7s %11s %8s\n", "impl", "workload", "model", "op", "bytes", "ns/op",
                     "spread");
   for (size_t c = 0; c < g_ncases; c++)
     for (int o = 0; o < NOPS; o++) {
+      if (!op_of(&g_cases[c], o)) continue;
       double median, spread;
       summarize(per_op[c][o], runs, &median, &spread);
       const b_case *k = &g_cases[c];
@@ -146,7 +153,7 @@ int main(int argc, char **argv) {
                "\"spread_pct\":%.1f,\"size\":%zu}\n",
                k->impl, k->workload, k->model, op_names[o], median, spread, k->size);
       else
-        printf("%-16s %-9s %-9s %-7s %7zu %11.1f %7.1f%%\n", k->impl, k->workload, k->model, op_names[o], k->size,
+        printf("%-16s %-9s %-9s %-14s %7zu %11.1f %7.1f%%\n", k->impl, k->workload, k->model, op_names[o], k->size,
                median, spread);
     }
   return 0;

@@ -1,6 +1,7 @@
 /* libfbe's dynamic core: the schema loaded at run time, the value a dynamic message
  * (fbe_msg, built from the same data file), encoded into a reused buffer and decoded
- * into a reused arena, in both wire models. */
+ * into a reused arena, in both wire models. "decode" is the default fbe_decode, which
+ * verifies first; "decode_trusted" (fbe_decode_trusted, no verify) is beside it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,18 @@ static uint64_t decode(void *p) {
   if (fbe_decode(c->type, c->model, c->bytes.data, c->bytes.size, c->arena, &c->limits, &msg, &used, &err) !=
       FBE_OK)
     b_die("libfbe", "", "decode failed");
+  return used + (uint64_t)(uintptr_t)msg;
+}
+
+static uint64_t decode_trusted(void *p) {
+  ctx *c = p;
+  fbe_error err;
+  fbe_msg *msg = NULL;
+  size_t used = 0;
+  fbe_arena_reset(c->arena);
+  if (fbe_decode_trusted(c->type, c->model, c->bytes.data, c->bytes.size, c->arena, &c->limits, &msg, &used,
+                         &err) != FBE_OK)
+    b_die("libfbe", "", "trusted decode failed");
   return used + (uint64_t)(uintptr_t)msg;
 }
 
@@ -85,13 +98,15 @@ static void add(const char *schemas_dir, const char *data_dir, const char *workl
     fbe_buffer_init(&c->bytes);
     if (fbe_encode(value, c->model, &c->bytes, &err) != FBE_OK) b_die("libfbe", workload, "encode failed");
     decode(c);
-    fbe_msg *back = NULL;
-    size_t used = 0;
-    if (fbe_decode(type, c->model, c->bytes.data, c->bytes.size, c->arena, &c->limits, &back, &used, &err) !=
-            FBE_OK ||
-        !fbe_msg_equal(value, back) || used != c->bytes.size)
-      b_die("libfbe", workload, "round trip differs");
-    b_add("libfbe", workload, models[m].name, c->bytes.size, c, encode, decode);
+    for (int trusted = 0; trusted < 2; trusted++) {
+      fbe_msg *back = NULL;
+      size_t used = 0;
+      if ((trusted ? fbe_decode_trusted : fbe_decode)(type, c->model, c->bytes.data, c->bytes.size, c->arena,
+                                                      &c->limits, &back, &used, &err) != FBE_OK ||
+          !fbe_msg_equal(value, back) || used != c->bytes.size)
+        b_die("libfbe", workload, trusted ? "trusted round trip differs" : "round trip differs");
+    }
+    b_add_with_trusted("libfbe", workload, models[m].name, c->bytes.size, c, encode, decode, decode_trusted);
   }
 }
 

@@ -15,9 +15,10 @@ machine hits all figures alike) and each figure is the median over the rounds
 --quick is 3 rounds of 0.05 s, for CI; --smoke one round of a few operations, to prove
 every peer round-trips its data. --json prints one JSON object per line:
 {"lang":"python","impl":"libfbe|msgpack|protobuf|json","workload":"account|small|large",
- "model":..., "op":"encode|decode|verify","ns":<median>,"spread_pct":...,"size":...}
+ "model":..., "op":"encode|decode|decode_trusted|verify","ns":<median>,"spread_pct":...,"size":...}
 (model: "standard" or "final" for libfbe, "dict" for msgpack and json, "message" for
-protobuf).
+protobuf). libfbe's decode is the default, verifying one; decode_trusted
+(trusted=True, without the verify) is measured beside it.
 """
 from __future__ import annotations
 
@@ -71,6 +72,16 @@ def loop_final1(fn: Callable[..., Any], arg: Any, n: int) -> None:
         fn(arg, final=True)
 
 
+def loop_trusted1(fn: Callable[..., Any], arg: Any, n: int) -> None:
+    for _ in repeat(None, n):
+        fn(arg, trusted=True)
+
+
+def loop_final_trusted1(fn: Callable[..., Any], arg: Any, n: int) -> None:
+    for _ in repeat(None, n):
+        fn(arg, final=True, trusted=True)
+
+
 class Case:
     def __init__(self, impl: str, workload: str, model: str, op: str, loop: Callable[[Any, Any, int], None],
                  fn: Any, arg: Any, size: int):
@@ -119,17 +130,21 @@ def libfbe_cases(schemas: str, workload: str, value: Dict[str, Any]) -> List[Cas
     for model, final in (("standard", False), ("final", True)):
         data = obj.encode(final=final)
         back = cls.decode(data, final=final)
-        if json.loads(back.to_json()) != value or not cls.verify(data, final=final):
+        if (json.loads(back.to_json()) != value or not cls.verify(data, final=final)
+                or cls.decode(data, final=final, trusted=True) != back):
             raise SystemExit(f"bench: the libfbe {workload} does not round trip")
         if schema.encode(type_name, value, final=final) != data:
             raise SystemExit(f"bench: the {workload} as a dict encodes differently")
         if final:
             cases += [Case("libfbe", workload, model, "encode", loop_final0, obj.encode, None, len(data)),
                       Case("libfbe", workload, model, "decode", loop_final1, cls.decode, data, len(data)),
+                      Case("libfbe", workload, model, "decode_trusted", loop_final_trusted1, cls.decode, data,
+                           len(data)),
                       Case("libfbe", workload, model, "verify", loop_final1, cls.verify, data, len(data))]
         else:
             cases += [Case("libfbe", workload, model, "encode", loop0, obj.encode, None, len(data)),
                       Case("libfbe", workload, model, "decode", loop1, cls.decode, data, len(data)),
+                      Case("libfbe", workload, model, "decode_trusted", loop_trusted1, cls.decode, data, len(data)),
                       Case("libfbe", workload, model, "verify", loop1, cls.verify, data, len(data))]
     return cases
 
@@ -242,7 +257,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.json:
         print(f"libfbe Python benchmark: account, small, large; median of {runs} interleaved rounds "
               f"of >= {min_time:.2f} s each ({versions()})")
-        print(f"{'impl':<9} {'workload':<8} {'model':<9} {'op':<7} {'bytes':>6} {'ns/op':>10} {'spread':>8} "
+        print(f"{'impl':<9} {'workload':<8} {'model':<9} {'op':<14} {'bytes':>6} {'ns/op':>10} {'spread':>8} "
               f"{'vs msgpack':>11}")
     peer = {(c.workload, c.op): c.result()[0] for c in cases if c.impl == "msgpack"}
     for case in cases:
@@ -254,7 +269,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         else:
             key = (case.workload, case.op)
             ratio = f"{peer[key] / median:.2f}x" if key in peer else ""
-            print(f"{case.impl:<9} {case.workload:<8} {case.model:<9} {case.op:<7} {case.size:>6} {median:>10.1f} "
+            print(f"{case.impl:<9} {case.workload:<8} {case.model:<9} {case.op:<14} {case.size:>6} {median:>10.1f} "
                   f"{spread:>7.1f}% {ratio:>11}")
     return 0
 

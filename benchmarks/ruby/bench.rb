@@ -16,9 +16,10 @@
 # the mean time per operation; spread_pct is (max - min) / median. --quick is 3 rounds of
 # 0.05 s, for CI. --json prints one JSON object per line:
 # {"lang":"ruby","impl":"libfbe|msgpack|json","workload":"account|small|large","model":...,
-#  "op":"encode|decode|verify","ns":<median>,"spread_pct":...,"size":...}
-# (model: "standard" or "final" for libfbe, "hash" for msgpack and json). Every
-# implementation must round-trip the data before it is timed.
+#  "op":"encode|decode|decode_trusted|verify","ns":<median>,"spread_pct":...,"size":...}
+# (model: "standard" or "final" for libfbe, "hash" for msgpack and json). libfbe's decode
+# is the default, verifying one; decode_trusted (trusted: true, without the verify) is
+# measured beside it. Every implementation must round-trip the data before it is timed.
 # The reference's pure-Ruby FBE published 43 us encode / 41 us decode for the Account.
 require "json"
 require "optparse"
@@ -90,17 +91,22 @@ def libfbe_cases(schemas, workload, value)
   [["standard", false], ["final", true]].flat_map do |model, final|
     data = obj.encode(final: final)
     back = cls.decode(data, final: final)
-    unless JSON.parse(back.to_json, symbolize_names: true) == value && cls.verify(data, final: final)
+    unless JSON.parse(back.to_json, symbolize_names: true) == value && cls.verify(data, final: final) &&
+           cls.decode(data, final: final, trusted: true) == back
       abort "bench: the libfbe #{workload} does not round trip"
     end
     abort "bench: the #{workload} as a Hash encodes differently" if s.encode(type, value, final: final) != data
     if final
       [Case.new("libfbe", workload, model, "encode", data.bytesize) { |n| n.times { obj.encode(final: true) } },
        Case.new("libfbe", workload, model, "decode", data.bytesize) { |n| n.times { cls.decode(data, final: true) } },
+       Case.new("libfbe", workload, model, "decode_trusted", data.bytesize) do |n|
+         n.times { cls.decode(data, final: true, trusted: true) }
+       end,
        Case.new("libfbe", workload, model, "verify", data.bytesize) { |n| n.times { cls.verify(data, final: true) } }]
     else
       [Case.new("libfbe", workload, model, "encode", data.bytesize) { |n| n.times { obj.encode } },
        Case.new("libfbe", workload, model, "decode", data.bytesize) { |n| n.times { cls.decode(data) } },
+       Case.new("libfbe", workload, model, "decode_trusted", data.bytesize) { |n| n.times { cls.decode(data, trusted: true) } },
        Case.new("libfbe", workload, model, "verify", data.bytesize) { |n| n.times { cls.verify(data) } }]
     end
   end
@@ -157,7 +163,7 @@ unless opts[:json]
               "json #{JSON::VERSION}"].compact.join(", ")
   puts "libfbe Ruby benchmark: account, small, large; median of #{runs} interleaved rounds " \
        "of >= #{format('%.2f', min_time)} s each (#{versions})"
-  puts format("%-9s %-8s %-9s %-7s %6s %10s %8s %11s", "impl", "workload", "model", "op", "bytes", "ns/op", "spread",
+  puts format("%-9s %-8s %-9s %-14s %6s %10s %8s %11s", "impl", "workload", "model", "op", "bytes", "ns/op", "spread",
               "vs msgpack")
 end
 peer = cases.select { |c| c.impl == "msgpack" }.to_h { |c| [[c.workload, c.op], c.result[0]] }
@@ -168,7 +174,7 @@ cases.each do |c|
                        ns: median.round(1), spread_pct: spread.round(1), size: c.size)
   else
     ratio = peer[[c.workload, c.op]] ? format("%.2fx", peer[[c.workload, c.op]] / median) : ""
-    puts format("%-9s %-8s %-9s %-7s %6d %10.1f %7.1f%% %11s", c.impl, c.workload, c.model, c.op, c.size, median,
+    puts format("%-9s %-8s %-9s %-14s %6d %10.1f %7.1f%% %11s", c.impl, c.workload, c.model, c.op, c.size, median,
                 spread, ratio)
   end
 end

@@ -19,7 +19,10 @@ export interface EncodeOptions {
   final?: boolean;
 }
 export interface DecodeOptions extends EncodeOptions {
-  /** Verify the bytes before decoding (default true). */
+  /** Decode without verifying, for bytes you trust or verified already (default false:
+   * the core verifies first and bytes verify rejects throw verify's FbeError). */
+  trusted?: boolean;
+  /** @deprecated `verify: false` is the older spelling of `trusted: true`. */
   verify?: boolean;
 }
 export interface JsonOptions {
@@ -107,7 +110,8 @@ export interface StructClass<T extends object = Record<string, any>> {
   /** A new value: the given fields, the schema's defaults for the others. */
   new (init?: Partial<T>): Instance<T>;
   readonly prototype: Instance<T>;
-  /** Decodes (and by default verifies) bytes of this type. */
+  /** Decodes bytes of this type, verified first unless options.trusted (bytes verify
+   * rejects throw verify's FbeError: its reason, offset and path). */
   decode(bytes: Bytes, options?: DecodeOptions): Instance<T>;
   /** true when the bytes start with a valid model of this type. */
   verify(bytes: Bytes, options?: EncodeOptions): boolean;

@@ -70,9 +70,9 @@ function handle(line) {
       return JSON.stringify({ ok: true, hex: value.encode(finalOf(req)).toString('hex') });
     }
     case 'decode': {
-      // decode only: the verify request checks validity (a reader of another schema version
+      // verified unless the request says "trusted": true (a reader of another schema version
       // reads a sibling type whose root type id differs, FORMAT.md 8)
-      const value = typeOf(req).decode(Buffer.from(req.hex, 'hex'), { ...finalOf(req), verify: false });
+      const value = typeOf(req).decode(Buffer.from(req.hex, 'hex'), { ...finalOf(req), trusted: req.trusted === true });
       return `{"ok":true,"json":${value.toJsonString()}}`;
     }
     case 'verify': {
@@ -105,12 +105,35 @@ function handle(line) {
           out.push(`{"schema":${JSON.stringify(full.slice(0, dot))},"type":${JSON.stringify(full.slice(dot + 1))},"json":${msg.toJsonString()}}`);
         },
       });
-      receiver.feed(Buffer.from(req.hex, 'hex'));
+      for (const piece of pieces(Buffer.from(req.hex, 'hex'), req)) receiver.feed(piece);
       return `{"ok":true,"messages":[${out.join(',')}],"pending":${receiver.pending}}`;
     }
     default:
       return JSON.stringify({ ok: false, error: `unknown op ${JSON.stringify(req.op)}` });
   }
+}
+
+// The pieces a stream-decode request feeds (tests/conformance/README.md): the sizes in
+// "chunks" first, then the rest in pieces of "chunk_size", or as one last piece.
+function pieces(data, req) {
+  const chunks = req.chunks === undefined ? [] : req.chunks;
+  const step = req.chunk_size;
+  if (!Array.isArray(chunks) || !chunks.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    throw new Error('"chunks" must be an array of non-negative integers');
+  }
+  if (step !== undefined && !(Number.isSafeInteger(step) && step > 0)) throw new Error('"chunk_size" must be a positive integer');
+  const out = [];
+  let pos = 0;
+  for (const n of chunks) {
+    out.push(data.subarray(pos, pos + n));
+    pos = Math.min(pos + n, data.length);
+  }
+  if (step !== undefined) {
+    for (; pos < data.length; pos += step) out.push(data.subarray(pos, pos + step));
+  } else if (pos < data.length || chunks.length === 0) {
+    out.push(data.subarray(pos));
+  }
+  return out;
 }
 
 // The raw texts of the elements of a JSON array given as text.

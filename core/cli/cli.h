@@ -18,9 +18,15 @@ typedef struct cli_options {
   const char *output;       /* -o */
   int final;                /* --final */
   int pretty;               /* --pretty */
+  int trusted;              /* --trusted: decode without verifying */
   const char *positional[64];
   size_t positional_count;
 } cli_options;
+
+/* fbe_decode (verifying) or fbe_decode_trusted, chosen by an option or a request. */
+typedef fbe_status (*cli_decode_fn)(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                                    size_t size, fbe_arena *arena, const fbe_limits *limits,
+                                    fbe_msg **out, size_t *model_size, fbe_error *err);
 
 /* Parses argv (after the command name). Prints the problem and returns -1 on a bad option. */
 int cli_parse(int argc, char **argv, cli_options *o);

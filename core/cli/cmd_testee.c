@@ -208,6 +208,12 @@ static fbe_model model_of(const char *line, size_t len) {
   return !strcmp(model, "final") ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
 }
 
+/* The decode request: verified unless it says "trusted": true. */
+static cli_decode_fn decode_of(const char *line, size_t len) {
+  span trusted = member(line, len, "trusted");
+  return trusted.len == 4 && !memcmp(trusted.at, "true", 4) ? fbe_decode_trusted : fbe_decode;
+}
+
 /* The schema and type named by the request; NULL after writing the failure. */
 static const fbe_struct *type_of(testee *t, const char *line, size_t len, fbe_schema **schema_out) {
   char package[64], type[96], why[600], name[200];
@@ -263,7 +269,7 @@ static void do_decode(testee *t, const char *line, size_t len) {
   if (!bytes) return;
   fbe_msg *msg;
   fbe_error err;
-  if (fbe_decode(type, model_of(line, len), bytes, size, t->arena, NULL, &msg, NULL, &err)) {
+  if (decode_of(line, len)(type, model_of(line, len), bytes, size, t->arena, NULL, &msg, NULL, &err)) {
     free(bytes);
     return fail_err(t, "decode failed", &err);
   }
@@ -344,6 +350,63 @@ static int collect(void *ctx, const fbe_msg *msg) {
   return stream_item_write(msg, c->out, &err) ? 1 : 0;
 }
 
+/* A JSON member holding a non-negative integer (below 2^32): 0 and *out, 1 when
+ * absent, -1 when malformed. */
+static int member_size(span s, size_t *out) {
+  if (!s.at) return 1;
+  if (!s.len || s.len > 10) return -1;
+  unsigned long long v = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.at[i] < '0' || s.at[i] > '9') return -1;
+    v = v * 10 + (unsigned)(s.at[i] - '0');
+  }
+  if (v > 0xFFFFFFFFull) return -1;
+  *out = (size_t)v;
+  return 0;
+}
+
+/* Feeds bytes to the receiver in the pieces the request asks for (tests/conformance/
+ * README.md): the sizes in "chunks" first, then the rest in pieces of "chunk_size", or
+ * as one last piece. A request with neither feeds the bytes whole. 0 when fed, 1 on a
+ * stream error (in err), -1 on a bad "chunks" or "chunk_size" (the failure written). */
+static int feed_pieces(testee *t, fbe_receiver *rcv, const char *line, size_t len, const uint8_t *bytes,
+                       size_t size, fbe_error *err) {
+  size_t pos = 0, step = 0, n = 0;
+  int fed = 0, has_step = member_size(member(line, len, "chunk_size"), &step);
+  if (has_step < 0 || (has_step == 0 && step == 0)) {
+    fail(t, "\"chunk_size\" must be a positive integer");
+    return -1;
+  }
+  span chunks = member(line, len, "chunks");
+  if (chunks.at) {
+    json_iter it;
+    span item;
+    int more = -1;
+    if (json_iter_init(&it, chunks) == 0) {
+      while ((more = json_iter_next(&it, &item)) == 1) {
+        if (member_size(item, &n)) break;
+        if (n > size - pos) n = size - pos;
+        if (fbe_receiver_feed(rcv, bytes + pos, n, err)) return 1;
+        pos += n;
+        fed = 1;
+      }
+    }
+    if (more != 0) {
+      fail(t, "\"chunks\" must be an array of non-negative integers");
+      return -1;
+    }
+  }
+  if (has_step == 0) {
+    for (; pos < size; pos += n) {
+      n = step < size - pos ? step : size - pos;
+      if (fbe_receiver_feed(rcv, bytes + pos, n, err)) return 1;
+    }
+  } else if (pos < size || !fed) {
+    if (fbe_receiver_feed(rcv, bytes + pos, size - pos, err)) return 1;
+  }
+  return 0;
+}
+
 static void do_stream_decode(testee *t, const char *line, size_t len) {
   char package[64], why[600];
   if (member_string(line, len, "package", package, sizeof package)) return fail(t, "request needs \"package\"");
@@ -360,10 +423,11 @@ static void do_stream_decode(testee *t, const char *line, size_t len) {
     return fail(t, "cannot create a receiver");
   }
   fbe_error err;
-  fbe_status rc = fbe_receiver_feed(rcv, bytes, size, &err);
+  int rc = feed_pieces(t, rcv, line, len, bytes, size, &err);
   size_t pending = fbe_receiver_pending(rcv);
   fbe_receiver_free(rcv);
   free(bytes);
+  if (rc < 0) return;
   if (rc) return fail_err(t, "bad stream", &err);
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"messages\":[");

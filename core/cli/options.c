@@ -33,6 +33,9 @@ int cli_parse(int argc, char **argv, cli_options *o) {
     } else if (!strcmp(a, "--pretty")) {
       o->pretty = 1;
       continue;
+    } else if (!strcmp(a, "--trusted")) {
+      o->trusted = 1;
+      continue;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fbe: unknown option '%s'\n", a);
       return -1;

@@ -1,9 +1,11 @@
 /* Table-driven decoders for both wire models (FORMAT.md 5.10, 6.4). Every offset and
  * length read from the buffer is checked before use; missing fields of older writers
- * take their schema defaults (standard model). */
+ * take their schema defaults (standard model). fbe_decode runs fbe_verify first;
+ * fbe_decode_trusted is the decoder alone. */
 #include <stdio.h>
 #include <string.h>
 #include "fbe/codec.h"
+#include "budget.h"
 #include "endian.h"
 #include "error_internal.h"
 #include "value.h"
@@ -59,8 +61,6 @@ static inline int enter(decoder *d, uint64_t offset, uint64_t bytes) {
   if (++d->depth > d->max_depth) return limit_error(d, offset, 1);
   return charge(d, offset, bytes);
 }
-
-static uint64_t memory_budget(uint64_t n) { return 16 * n + 65536; }
 
 /* Resolves the pointer at `slot` (relative to `base`); the target must hold `need` bytes
  * inside the model and lie after the slot. */
@@ -422,7 +422,8 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
 
 /* The model header. The root type id is checked in the final model only: in the
  * standard model a reader of another version may read a sibling type (FORMAT.md 8,
- * as the reference does); fbe_verify checks it there. */
+ * as the reference does: fbe_decode_trusted); fbe_verify, and so fbe_decode, check it
+ * there. */
 static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t size, uint32_t min,
                       uint32_t *total, uint64_t type_at) {
   if (size < min) return fail(d, 0, "%llu bytes are too few for a model", size);
@@ -437,13 +438,13 @@ static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t 
     return -1;
   }
   d->end = *total;
-  d->budget = memory_budget(*total);
+  d->budget = fbe_memory_budget(*total);
   return 0;
 }
 
-fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
-                      fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
-                      size_t *model_size, fbe_error *err) {
+fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                              size_t size, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                              size_t *model_size, fbe_error *err) {
   fbe_error local;
   if (!err) err = &local;
   if (!type || !arena || !out || (!data && size))
@@ -475,4 +476,18 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   *out = msg;
   if (model_size) *model_size = total;
   return FBE_OK;
+}
+
+/* The default: nothing verify refuses is decoded, and its error is verify's. */
+fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                      fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                      size_t *model_size, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (!type || !arena || !out || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
+  *out = NULL;
+  fbe_status rc = fbe_verify(type, model, data, size, limits, NULL, err);
+  if (rc) return rc;
+  return fbe_decode_trusted(type, model, data, size, arena, limits, out, model_size, err);
 }

@@ -387,12 +387,27 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
 
   fbe_arena *arena = fbe_arena_new();
   FUZZ_CHECK(arena != NULL, "out of memory");
+  /* The default decode gives verify's verdict, and verify's very error when it refuses. */
+  fbe_msg *checked = NULL;
+  fbe_error cerr;
+  fbe_status crc = fbe_decode(type, model, data, size, arena, limits, &checked, NULL, &cerr);
+  if (vrc)
+    FUZZ_CHECK(crc == vrc && cerr.code == verr.code && cerr.offset == verr.offset &&
+                   !strcmp(cerr.message, verr.message) && !strcmp(cerr.path, verr.path) && !checked,
+               "fbe_decode of %s: %s '%s' (offset %zu, path '%s'), verify: %s '%s' (offset %zu, path '%s')",
+               name, fbe_status_name(crc), cerr.message, cerr.offset, cerr.path, fbe_status_name(vrc),
+               verr.message, verr.offset, verr.path);
+  else
+    FUZZ_CHECK(crc == FBE_OK || budget_refusal(crc, &cerr), "%s model of %s passes verify but fails decode: %s",
+               model_name(model), name, cerr.message);
+  fbe_arena_reset(arena);
+  /* The decoder itself (fbe_decode_trusted) on hostile bytes: an error or a value. */
   fbe_msg *msg = NULL;
-  fbe_status drc = fbe_decode(type, model, data, size, arena, limits, &msg, &decoded, &derr);
+  fbe_status drc = fbe_decode_trusted(type, model, data, size, arena, limits, &msg, &decoded, &derr);
   FUZZ_CHECK(!over || drc == FBE_ERR_LIMIT, "decode of a %u-byte model (limit %llu): %s", claimed,
              (unsigned long long)max_size, fbe_status_name(drc));
   if (drc) {
-    fuzz_check_error("fbe_decode", drc, &derr, allowed, size);
+    fuzz_check_error("fbe_decode_trusted", drc, &derr, allowed, size);
     FUZZ_CHECK(vrc != FBE_OK || budget_refusal(drc, &derr),
                "%s model of %s passes verify but fails decode: %s (offset %zu, path '%s')",
                model_name(model), name, derr.message, derr.offset, derr.path);

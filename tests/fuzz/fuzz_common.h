@@ -5,6 +5,9 @@
  * The invariants (see fuzz_check_bytes and fuzz_check_message):
  *  - bytes that pass fbe_verify always decode (the only documented exception: the
  *    decoder's memory budget, FBE_ERR_LIMIT, for bodies shared by many pointers);
+ *  - bytes that fail fbe_verify fail fbe_decode with verify's very error (status,
+ *    reason, offset, path); the decoder without verify (fbe_decode_trusted) gives them
+ *    an error or a value;
  *  - whatever decodes re-encodes, in both models, to bytes that pass verify, decode
  *    to an equal message (fbe_msg_equal) and re-encode to the same bytes; except that
  *    in the standard model a null optional field with a non-null declared default

@@ -1,5 +1,6 @@
-/* Fuzz target: verify + decode of the final model (FORMAT.md 6) of one struct of the
- * test schemas, then every invariant of fuzz_common.h on what decodes.
+/* Fuzz target: verify + decode (the verifying and the trusted one) of the final model
+ * (FORMAT.md 6) of one struct of the test schemas, then every invariant of
+ * fuzz_common.h on what decodes.
  * Input: byte 0 chooses the struct (index % fuzz_struct_count()) and, by its quotient,
  * the limits: default, max_depth 2, max_model_size 64, or both (so the limit checks
  * fire); the rest is the model. */

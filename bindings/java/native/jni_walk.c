@@ -416,8 +416,11 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_defaults(JNIEnv *env, jcla
   return out;
 }
 
+/* Walk.decode: the core's verifying fbe_decode, or fbe_decode_trusted when asked (the
+ * core decides what each refuses; this only passes the flag). */
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass cls, jlong core,
-    jint si, jbyteArray data, jint off, jint len, jint model, jlongArray num, jbyteArray bytes) {
+    jint si, jbyteArray data, jint off, jint len, jint model, jboolean trusted, jlongArray num,
+    jbyteArray bytes) {
   (void)cls;
   const jf_core *c = core_of(env, core, si);
   if (!c || check_range(env, data, off, len)) return 0;
@@ -429,8 +432,8 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass
   /* The decoder copies what it keeps into the arena: the array is released at once. */
   uint8_t *in = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
   if (in) {
-    fbe_status st = fbe_decode(c->structs[si], model_of(model), in + off, (size_t)len, s->arena, NULL,
-                               &m, NULL, &err);
+    fbe_status st = (trusted ? fbe_decode_trusted : fbe_decode)(c->structs[si], model_of(model), in + off,
+                                                                (size_t)len, s->arena, NULL, &m, NULL, &err);
     (*env)->ReleasePrimitiveArrayCritical(env, data, in, JNI_ABORT);
     if (st) jf_throw_fbe(env, &err);
     else out = tape_put(env, c, m, num, bytes);

@@ -308,11 +308,11 @@ function EN${i}_${m}(v) {
   if (G[2] !== 0) throw nativeError();
   return b === undefined ? take() : b;
 }
-function DE${i}_${m}(b, verify) {
+function DE${i}_${m}(b, trusted) {
   if (!(b instanceof Uint8Array)) b = rt.input(b);
-  G[0] = n; G[1] = p; G[5] = verify ? 1 : 0;
+  G[0] = n; G[1] = p; G[5] = trusted ? 1 : 0;
   ND${i}_${m}(b);
-  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, verify); }
+  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted); }
   const n0 = n, p0 = p;
   const r = RD${i}();
   const un = n - n0, up = p - p0;
@@ -345,8 +345,8 @@ function DE${i}_${m}(b, verify) {
   toJsonString(o) { return TJ${i}(this, o !== undefined && o !== null && o.pretty === true); }
   equals(o) { return o !== null && typeof o === 'object' && (${equals}); }
   static decode(b, o) {
-    if (o === undefined || o === null) return DE${i}_0(b, true);
-    return o.final ? DE${i}_1(b, o.verify !== false) : DE${i}_0(b, o.verify !== false);
+    if (o === undefined || o === null) return DE${i}_0(b, false);
+    return o.final ? DE${i}_1(b, rt.trusted(o)) : DE${i}_0(b, rt.trusted(o));
   }
   static verify(b, o) { return NAT.verify(${i}, o !== undefined && o !== null && Boolean(o.final), rt.input(b)) >= 0; }
   static validate(b, o) {

@@ -152,6 +152,12 @@ function input(x) {
   return bytes(x, '');
 }
 
+/** Decode options: true when they ask to decode without verifying ({ trusted: true };
+ * { verify: false } is the older spelling of the same). */
+function trusted(o) {
+  return o.trusted === true || o.verify === false;
+}
+
 /** Map/hash input: a Map, an array of [key, value] pairs, or (string keys) a plain object. */
 function entries(x, path, stringKeys) {
   if (x instanceof Map) return x;
@@ -179,6 +185,6 @@ class Struct {}
 
 module.exports = {
   FbeError, codes, prefixPath, outerError, describe, typeErr, rangeErr, num, i64, u64, timestamp,
-  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, entries, setValues, Struct,
+  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, entries, setValues, Struct,
   INT64_MIN, INT64_MAX, UINT64_MAX,
 };

@@ -6,7 +6,7 @@ const native = require('./native');
 const { FbeError, codes } = require('./errors');
 const { makeEnum } = require('./enums');
 const { generate } = require('./codegen');
-const { Struct } = require('./runtime');
+const { Struct, trusted } = require('./runtime');
 const values = require('./values');
 
 const INFO = Symbol('fbe.struct');
@@ -123,12 +123,12 @@ class Schema {
     return this._fbe.gen.encode[i * 2 + (bool(options && options.final) ? 1 : 0)](value);
   }
 
-  /** Decodes bytes into an instance of the struct type (verifying them first unless
-   * options.verify === false). */
+  /** Decodes bytes into an instance of the struct type, verified first by the core
+   * (bytes verify rejects throw verify's FbeError) unless options.trusted === true. */
   decode(type, bytes, options) {
     const i = this._structIndex(type);
     const final = bool(options && options.final);
-    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, !(options && options.verify === false));
+    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, Boolean(options) && trusted(options));
   }
 
   /** true when bytes start with a valid model of the type. */
@@ -193,7 +193,7 @@ Object.defineProperties(Struct.prototype, {
   clone: {
     value: function clone() {
       const cls = this.constructor;
-      return cls.decode(this.encode({ final: true }), { final: true, verify: false });
+      return cls.decode(this.encode({ final: true }), { final: true, trusted: true }); // our own bytes
     },
     writable: true, configurable: true,
   },

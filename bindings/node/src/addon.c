@@ -288,8 +288,9 @@ static napi_value enc_cb(napi_env env, napi_callback_info info) {
   return buf;
 }
 
-/* dec(bytes): verifies (when REG_FLAGS has FLAG_VERIFY) and decodes, then writes the
- * value onto the tape. Result in REG_STATUS; REG_SIZE = model size. */
+/* dec(bytes): decodes with the core's verifying fbe_decode (fbe_decode_trusted when
+ * REG_FLAGS has FLAG_TRUSTED), then writes the value onto the tape. Result in
+ * REG_STATUS; REG_SIZE = model size. */
 static napi_value dec_cb(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -301,18 +302,11 @@ static napi_value dec_cb(napi_env env, napi_callback_info info) {
   size_t size;
   if (argc < 1 || arg_bytes(env, argv[0], &data, &size)) return NULL;
   int32_t *regs = ns->tape.regs;
-  fbe_status s;
-  if (regs[REG_FLAGS] & FLAG_VERIFY) {
-    s = fbe_verify(c->st, c->model, data, size, NULL, NULL, &ns->err);
-    if (s != FBE_OK) {
-      regs[REG_STATUS] = (int32_t)s;
-      return NULL;
-    }
-  }
   fbe_arena_reset(ns->arena);
   fbe_msg *m = NULL;
   size_t model_size = 0;
-  s = fbe_decode(c->st, c->model, data, size, ns->arena, NULL, &m, &model_size, &ns->err);
+  fbe_status s = (regs[REG_FLAGS] & FLAG_TRUSTED ? fbe_decode_trusted : fbe_decode)(
+      c->st, c->model, data, size, ns->arena, NULL, &m, &model_size, &ns->err);
   if (s != FBE_OK) {
     regs[REG_STATUS] = (int32_t)s;
     return NULL;

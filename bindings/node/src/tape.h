@@ -45,7 +45,7 @@ enum {
   REG_STATUS = 2,  /* C -> JS: 0 ok, an fbe_status (details: lastError), REG_NEED_SPACE */
   REG_NEED_N = 3,  /* C -> JS with REG_NEED_SPACE: numeric slots the value needs from N0 */
   REG_NEED_P = 4,  /* C -> JS with REG_NEED_SPACE: bytes the value needs from P0 */
-  REG_FLAGS = 5,   /* JS -> C: FLAG_VERIFY */
+  REG_FLAGS = 5,   /* JS -> C: FLAG_TRUSTED */
   REG_SIZE = 6,    /* C -> JS: model size of the last decode/verify/encode */
   REG_OUT = 7,     /* JS -> C: offset in the output pool for the next encode; C -> JS: 1
                       when the bytes went there, 0 when a Buffer was returned instead */
@@ -54,7 +54,7 @@ enum {
 #define REG_NEED_SPACE (-1)
 /* Encoded results up to this size go into the output pool (lib/ keeps that much room). */
 #define POOL_RESULT_MAX 4096
-#define FLAG_VERIFY 1
+#define FLAG_TRUSTED 1 /* decode without verifying (fbe_decode_trusted) */
 
 typedef struct fbe_tape_progs fbe_tape_progs;
 

@@ -238,7 +238,7 @@ test('inputs of other JavaScript types where they are unambiguous', () => {
   assert.equal(s.StructSimple.decode(new s.StructSimple({ f17: 3n }).encode()).f17, 3);
 });
 
-test('verify, validate, decode without verify', () => {
+test('verify, validate, decode (verified) and decode without verify (trusted)', () => {
   const { Account } = proto();
   const bytes = account(proto()).encode();
   assert.equal(Account.verify(bytes), true);
@@ -249,7 +249,7 @@ test('verify, validate, decode without verify', () => {
   assert.equal(Account.verify(broken), false);
   assert.throws(() => Account.validate(broken), fbe.FbeError);
   assert.throws(() => Account.decode(broken), fbe.FbeError);
-  assert.equal(Account.decode(bytes, { verify: false }).id, 1);
+  assert.equal(Account.decode(bytes, { trusted: true }).id, 1);
   const withTail = Buffer.concat([bytes, Buffer.from([1, 2, 3])]);
   assert.equal(Account.validate(withTail), 252, 'bytes after the model are not part of it');
   assert.equal(Account.decode(withTail).orders.length, 3);

@@ -120,6 +120,61 @@ test('numbers out of range for their field', () => {
   throwsFbe(() => new s.StructNested({ f1006: 'FLAG_VALUE_1|NOPE' }).encode(), 'FBE_ERR_RANGE', 'f1006');
 });
 
+/** The error fn throws (an FbeError). */
+function errorOf(fn) {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof FbeError, e && e.stack);
+    return e;
+  }
+  assert.fail('expected an error');
+}
+
+/** verify rejects the bytes, and decode throws verify's very error (code, reason, path,
+ * offset): the one validate throws. Returns it. */
+function refusedAsVerify(T, bytes, options) {
+  assert.equal(T.verify(bytes, options), false);
+  const want = errorOf(() => T.validate(bytes, options));
+  const got = errorOf(() => T.decode(bytes, options));
+  assert.deepEqual([got.code, got.reason, got.path, got.offset, got.message],
+    [want.code, want.reason, want.path, want.offset, want.message]);
+  return got;
+}
+
+test('decode verifies: what verify rejects throws verify\'s error; trusted: true decodes without verifying', () => {
+  const s = proto();
+  // another struct's bytes, both models: the type id
+  for (const final of [false, true]) {
+    const bytes = account(s).encode({ final });
+    const err = refusedAsVerify(s.Order, bytes, { final });
+    assert.equal(err.code, 'FBE_ERR_MALFORMED');
+    assert.equal(err.reason, 'type id 3 where proto.Order (1) was expected');
+    assert.equal(err.offset, final ? 4 : 12);
+    assert.equal(err.path, '');
+    if (final) throwsFbe(() => s.Order.decode(bytes, { final, trusted: true }), 'FBE_ERR_MALFORMED'); // the final decoder checks it too
+    else assert.ok(s.Order.decode(bytes, { trusted: true }) instanceof s.Order, 'the trusted decode reads it');
+  }
+  // a malformed model: the orders count past the model
+  const bad = account(s).encode();
+  bad.writeUInt32LE(0x7fffffff, 0x68);
+  const err = refusedAsVerify(s.Account, bad);
+  assert.equal(err.path, 'orders');
+  assert.equal(err.offset, 104);
+  assert.match(err.reason, /do not fit/);
+  // a sibling message type of another schema version: refused, then read with trusted
+  const ex = fbe.loadPackage('protoex', { include: [schemas] });
+  const sent = new (ex.get('proto.OrderMessage'))({ body: { id: 7, symbol: 'EURUSD' } });
+  const bytes = sent.encode();
+  const Reader = ex.get('protoex.OrderMessage');
+  assert.match(refusedAsVerify(Reader, bytes).reason, /type id 1 where protoex.OrderMessage/);
+  const got = Reader.decode(bytes, { trusted: true });
+  assert.deepEqual([got.body.id, got.body.symbol, got.body.tp, got.body.sl], [7, 'EURUSD', 10, -10]);
+  assert.ok(ex.decode('protoex.OrderMessage', bytes, { trusted: true }).equals(got));
+  assert.ok(ex.decode('protoex.OrderMessage', bytes, { verify: false }).equals(got), 'the older spelling');
+  throwsFbe(() => ex.decode('protoex.OrderMessage', bytes), 'FBE_ERR_MALFORMED', /type id/);
+});
+
 test('malformed bytes: decode and verify report the offset, never crash', () => {
   const s = proto();
   const bytes = account(s).encode();
@@ -128,17 +183,17 @@ test('malformed bytes: decode and verify report the offset, never crash', () => 
   const wrongType = Buffer.from(bytes);
   wrongType.writeUInt32LE(99, 12);
   throwsFbe(() => s.Account.validate(wrongType), 'FBE_ERR_MALFORMED', /type/);
-  assert.equal(s.Account.decode(wrongType, { verify: false }).id, 1, 'decode alone does not check the root type id');
+  refusedAsVerify(s.Account, wrongType);
+  assert.equal(s.Account.decode(wrongType, { trusted: true }).id, 1, 'the trusted decode does not check the root type id');
   throwsFbe(() => s.Account.decode(bytes, { final: true }), 'FBE_ERR_MALFORMED');
   // every truncation and every single-byte corruption of both models
   for (const final of [false, true]) {
     const good = account(s).encode({ final });
     for (let n = 0; n < good.length; n++) {
       const cut = good.subarray(0, n);
-      assert.equal(s.Account.verify(cut, { final }), false);
-      assert.throws(() => s.Account.decode(cut, { final }), FbeError);
+      refusedAsVerify(s.Account, cut, { final });
       try {
-        s.Account.decode(cut, { final, verify: false });
+        s.Account.decode(cut, { final, trusted: true });
       } catch (e) {
         assert.ok(e instanceof FbeError);
       }
@@ -146,9 +201,10 @@ test('malformed bytes: decode and verify report the offset, never crash', () => 
     for (let i = 0; i < good.length; i++) {
       const bad = Buffer.from(good);
       bad[i] ^= 0xa5;
-      for (const verify of [true, false]) {
+      if (!s.Account.verify(bad, { final })) refusedAsVerify(s.Account, bad, { final });
+      for (const trusted of [false, true]) {
         try {
-          s.Account.decode(bad, { final, verify });
+          s.Account.decode(bad, { final, trusted });
         } catch (e) {
           assert.ok(e instanceof FbeError, e.message);
         }
@@ -169,14 +225,14 @@ test('malformed bytes: decode and verify report the offset, never crash', () => 
     for (const T of [t.StructSimple, t.StructOptional, t.StructHashEx, t.StructMap]) {
       for (const final of [false, true]) {
         try {
-          T.decode(buf, { final, verify: false });
+          T.decode(buf, { final, trusted: true });
         } catch (e) {
           assert.ok(e instanceof FbeError, e.message);
         }
       }
     }
   }
-  // the malformed conformance records, decoded without verify
+  // the malformed conformance records: refused with verify's error; decoded without verify
   const lines = fs.readFileSync(path.join(conformance, 'malformed.jsonl'), 'utf8').split('\n').filter(Boolean);
   const schemasByPkg = {};
   for (const line of lines) {
@@ -185,10 +241,10 @@ test('malformed bytes: decode and verify report the offset, never crash', () => 
     const b = Buffer.from(r.hex, 'hex');
     const final = r.format === 'final';
     assert.equal(schema.verify(r.type, b, { final }), false, r.id);
-    assert.throws(() => schema.decode(r.type, b, { final }),
-      (err) => err instanceof FbeError && ['FBE_ERR_MALFORMED', 'FBE_ERR_LIMIT'].includes(err.code), r.id);
+    const err = refusedAsVerify(schema.get(`${r.schema}.${r.type}`), b, { final });
+    assert.ok(['FBE_ERR_MALFORMED', 'FBE_ERR_LIMIT'].includes(err.code), r.id);
     try {
-      schema.decode(r.type, b, { final, verify: false });
+      schema.decode(r.type, b, { final, trusted: true });
     } catch (e) {
       assert.ok(e instanceof FbeError);
       assert.equal(typeof e.offset === 'number' || e.offset === null, true);

@@ -669,8 +669,10 @@ static PyObject *message_object(const pf_struct *si, PyTypeObject *cls, fbe_msg 
   return out;
 }
 
+/* decode: the core's verifying fbe_decode, or fbe_decode_trusted when asked (the core
+ * decides what each refuses; this only passes the flag). */
 static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *data, int final,
-                             int ordered) {
+                             int ordered, int trusted) {
   Py_buffer view;
   if (get_data(data, &view)) return NULL;
   pf_scratch *s = pf_scratch_get();
@@ -682,12 +684,15 @@ static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *d
   fbe_error err;
   fbe_status st;
   fbe_model model = final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+  fbe_status (*decode)(const fbe_struct *, fbe_model, const uint8_t *, size_t, fbe_arena *,
+                       const fbe_limits *, fbe_msg **, size_t *, fbe_error *) =
+      trusted ? fbe_decode_trusted : fbe_decode;
   if (view.len >= PF_NOGIL_BYTES) {
     Py_BEGIN_ALLOW_THREADS
-    st = fbe_decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
+    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
     Py_END_ALLOW_THREADS
   } else {
-    st = fbe_decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
+    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
   }
   PyObject *out = NULL;
   if (st) {
@@ -716,6 +721,19 @@ static Py_ssize_t verify_impl(const pf_struct *si, PyObject *data, int final, fb
   }
   put_data(&view);
   return st ? 0 : (Py_ssize_t)size;
+}
+
+/* validate: the model size as an int, or NULL with verify's reason raised (fbe.Error
+ * with its path and offset). */
+static PyObject *validate_impl(const pf_struct *si, PyObject *data, int final) {
+  fbe_error err;
+  Py_ssize_t n = verify_impl(si, data, final, &err);
+  if (n < 0) return NULL;
+  if (n == 0) {
+    pf_raise_fbe(&err);
+    return NULL;
+  }
+  return PyLong_FromSsize_t(n);
 }
 
 static PyObject *to_json_impl(const pf_struct *si, PyObject *value, int pretty) {
@@ -791,14 +809,14 @@ static PyObject *mod_encode(PyObject *self, PyObject *const *args, Py_ssize_t na
 
 static PyObject *mod_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)self;
-  static const char *const names[] = {"cls", "data", "final", "ordered"};
-  PyObject *a[4];
-  int final = 0, ordered = 0;
-  if (parse_args("decode", args, nargs, kw, names, 4, 4, 2, a) || flag(a[2], &final) ||
-      flag(a[3], &ordered))
+  static const char *const names[] = {"cls", "data", "final", "ordered", "trusted"};
+  PyObject *a[5];
+  int final = 0, ordered = 0, trusted = 0;
+  if (parse_args("decode", args, nargs, kw, names, 5, 4, 2, a) || flag(a[2], &final) ||
+      flag(a[3], &ordered) || flag(a[4], &trusted))
     return NULL;
   pf_struct *si = info_or_raise(a[0]);
-  return si ? decode_impl(si, (PyTypeObject *)a[0], a[1], final, ordered) : NULL;
+  return si ? decode_impl(si, (PyTypeObject *)a[0], a[1], final, ordered, trusted) : NULL;
 }
 
 static PyObject *mod_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -823,15 +841,7 @@ static PyObject *mod_model_size(PyObject *self, PyObject *const *args, Py_ssize_
   int final = 0;
   if (parse_args("model_size", args, nargs, kw, names, 3, 3, 2, a) || flag(a[2], &final)) return NULL;
   pf_struct *si = info_or_raise(a[0]);
-  if (!si) return NULL;
-  fbe_error err;
-  Py_ssize_t n = verify_impl(si, a[1], final, &err);
-  if (n < 0) return NULL;
-  if (n == 0) {
-    pf_raise_fbe(&err);
-    return NULL;
-  }
-  return PyLong_FromSsize_t(n);
+  return si ? validate_impl(si, a[1], final) : NULL;
 }
 
 static PyObject *mod_to_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -876,7 +886,7 @@ static PyMethodDef module_methods[] = {
     {"encode", (PyCFunction)(void (*)(void))mod_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(cls, value, final=False) -> bytes"},
     {"decode", (PyCFunction)(void (*)(void))mod_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode(cls, data, final=False, ordered=False) -> instance of cls"},
+     "decode(cls, data, final=False, ordered=False, *, trusted=False) -> instance of cls"},
     {"verify", (PyCFunction)(void (*)(void))mod_verify, METH_FASTCALL | METH_KEYWORDS,
      "verify(cls, data, final=False) -> bool"},
     {"model_size", (PyCFunction)(void (*)(void))mod_model_size, METH_FASTCALL | METH_KEYWORDS,
@@ -911,14 +921,14 @@ static PyObject *st_to_json(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 static PyObject *st_decode(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-  static const char *const names[] = {"data", "final", "ordered"};
-  PyObject *a[3];
-  int final = 0, ordered = 0;
-  if (parse_args("decode", args, nargs, kw, names, 3, 3, 1, a) || flag(a[1], &final) ||
-      flag(a[2], &ordered))
+  static const char *const names[] = {"data", "final", "ordered", "trusted"};
+  PyObject *a[4];
+  int final = 0, ordered = 0, trusted = 0;
+  if (parse_args("decode", args, nargs, kw, names, 4, 3, 1, a) || flag(a[1], &final) ||
+      flag(a[2], &ordered) || flag(a[3], &trusted))
     return NULL;
   pf_struct *si = info_or_raise(cls);
-  return si ? decode_impl(si, (PyTypeObject *)cls, a[0], final, ordered) : NULL;
+  return si ? decode_impl(si, (PyTypeObject *)cls, a[0], final, ordered, trusted) : NULL;
 }
 
 static PyObject *st_verify(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -932,6 +942,17 @@ static PyObject *st_verify(PyObject *cls, PyObject *const *args, Py_ssize_t narg
   Py_ssize_t n = verify_impl(si, a[0], final, &err);
   if (n < 0) return NULL;
   return PyBool_FromLong(n > 0);
+}
+
+/* validate(data, final=False) -> int: the model size; raises the reason (fbe.Error with
+ * path and offset) when data is not a valid model. */
+static PyObject *st_validate(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
+  static const char *const names[] = {"data", "final"};
+  PyObject *a[2];
+  int final = 0;
+  if (parse_args("validate", args, nargs, kw, names, 2, 2, 1, a) || flag(a[1], &final)) return NULL;
+  pf_struct *si = info_or_raise(cls);
+  return si ? validate_impl(si, a[0], final) : NULL;
 }
 
 static PyObject *st_from_json(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -1071,9 +1092,13 @@ static PyMethodDef struct_methods[] = {
     {"to_json", (PyCFunction)(void (*)(void))st_to_json, METH_FASTCALL | METH_KEYWORDS,
      "to_json(pretty=False) -> str, with the reference's JSON conventions"},
     {"decode", (PyCFunction)(void (*)(void))st_decode, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "decode(data, final=False, ordered=False) -> instance (data: bytes, bytearray, memoryview)"},
+     "decode(data, final=False, ordered=False, *, trusted=False) -> instance (data: bytes, bytearray,\n"
+     "memoryview); verified first, raising verify's reason; trusted=True skips the verify"},
     {"verify", (PyCFunction)(void (*)(void))st_verify, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
      "verify(data, final=False) -> bool: True when data starts with a valid model"},
+    {"validate", (PyCFunction)(void (*)(void))st_validate, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "validate(data, final=False) -> int: the model size; raises fbe.Error (the reason, path and\n"
+     "offset) when data is not a valid model"},
     {"from_json", (PyCFunction)(void (*)(void))st_from_json,
      METH_FASTCALL | METH_KEYWORDS | METH_CLASS, "from_json(text, ordered=False) -> instance"},
     {NULL, NULL, 0, NULL}};

@@ -38,6 +38,19 @@ def test_load_forms(proto: fbe.Schema) -> None:
     assert "Account" in dir(proto) and "proto" in repr(proto)
 
 
+def test_load_finds_the_file_on_the_include_path(proto: fbe.Schema, monkeypatch: Any) -> None:
+    # the README's first example, from the repository's root: the core looks a relative
+    # path that does not exist as given up on the include directories
+    monkeypatch.chdir(SCHEMAS.parent)
+    schema = fbe.load("proto.fbe", include=["schemas"])
+    assert schema.name == "proto"
+    assert readme_account(schema).encode() == readme_account(proto).encode()
+    assert fbe.load("protoex.fbe", include=["tests", "schemas"]).packages == ("proto", "protoex")
+    with pytest.raises(fbe.SchemaError) as info:
+        fbe.load("nope.fbe", include=["tests", "schemas"])
+    assert "no such file as given or in the include directories tests, schemas" in str(info.value)
+
+
 def test_imports_and_inheritance(protoex: fbe.Schema) -> None:
     assert protoex.packages == ("proto", "protoex")
     assert protoex.Balance is protoex["protoex.Balance"]

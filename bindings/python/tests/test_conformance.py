@@ -272,8 +272,11 @@ def test_malformed(rec: Dict[str, Any]) -> None:
     with pytest.raises(fbe.Error) as info:
         _core.model_size(cls, data, final)
     assert info.value.message
-    try:
-        value = cls.decode(data, final=final)
+    with pytest.raises(fbe.Error) as refused:  # decode verifies: verify's reason
+        cls.decode(data, final=final)
+    assert str(refused.value) == str(info.value)
+    try:  # the decoder alone: an error or a value, never a crash
+        value = cls.decode(data, final=final, trusted=True)
     except fbe.Error as exc:
         assert isinstance(exc, ValueError) and exc.message
     else:
@@ -288,7 +291,15 @@ def test_versioning(rec: Dict[str, Any]) -> None:
     if "verify" in rec:
         assert cls.verify(data) is rec["verify"]
     if "json" in rec:
-        got = cls.decode(data, ordered=True)
+        # a sibling type whose type id differs does not verify: decode refuses it, the
+        # trusted decode reads it (FORMAT.md 8)
+        if rec.get("verify") is False:
+            with pytest.raises(fbe.MalformedError, match="type id"):
+                cls.decode(data, ordered=True)
+        else:
+            assert _core.equal(cls, cls.decode(data, ordered=True),
+                               cls.from_json(json.dumps(rec["json"]), ordered=True))
+        got = cls.decode(data, ordered=True, trusted=True)
         assert _core.equal(cls, got, cls.from_json(json.dumps(rec["json"]), ordered=True))
 
 

@@ -12,7 +12,7 @@ import pytest
 import fbe
 from fbe import _core
 
-from conftest import SCHEMAS, readme_account
+from conftest import SCHEMAS, readme_account, records
 
 
 def test_hierarchy() -> None:
@@ -236,21 +236,94 @@ def test_decode_errors(proto: fbe.Schema) -> None:
         proto.Account.decode(readme_account(proto).encode(final=True)[:40], final=True)
     with pytest.raises(fbe.MalformedError):  # the final model checks the root type id
         proto.Order.decode(readme_account(proto).encode(final=True), final=True)
-    # every truncation and every single-byte corruption: an error or a value, never a crash
+    # every truncation and every single-byte corruption: decode refuses what verify
+    # refuses, with its error; the trusted decode gives an error or a value, never a crash
     for n in range(len(data)):
-        assert proto.Account.verify(data[:n]) is False
+        assert_decode_refused_as_verify(proto.Account, data[:n])
         try:
-            proto.Account.decode(data[:n])
+            proto.Account.decode(data[:n], trusted=True)
         except fbe.Error:
             pass
     for i in range(len(data)):
         for x in (0x00, 0xFF, 0x80):
-            b = bytearray(data)
-            b[i] = x
-            try:
-                proto.Account.decode(bytes(b))
-            except fbe.Error:
-                pass
+            b = bytes(bytearray(data[:i]) + bytes([x]) + data[i + 1:])
+            if not proto.Account.verify(b):
+                assert_decode_refused_as_verify(proto.Account, b)
+            for trusted in (False, True):
+                try:
+                    proto.Account.decode(b, trusted=trusted)
+                except fbe.Error:
+                    pass
+
+
+def error_of(call: Any) -> fbe.Error:
+    with pytest.raises(fbe.Error) as info:
+        call()
+    return info.value
+
+
+def assert_decode_refused_as_verify(cls: Any, data: bytes, final: bool = False) -> fbe.Error:
+    """verify rejects data, and decode raises verify's very error (class, code, message,
+    path, offset): the one validate raises."""
+    assert cls.verify(data, final=final) is False
+    want = error_of(lambda: cls.validate(data, final=final))
+    got = error_of(lambda: cls.decode(data, final=final))
+    assert (type(got), got.code, got.message, got.path, got.offset) == \
+        (type(want), want.code, want.message, want.path, want.offset)
+    return got
+
+
+def test_decode_verifies(proto: fbe.Schema, protoex: fbe.Schema) -> None:
+    # another struct's bytes: the type id, in both models (the standard model's decode
+    # alone would read the Account's body as an Order)
+    for final in (False, True):
+        data = readme_account(proto).encode(final=final)
+        err = assert_decode_refused_as_verify(proto.Order, data, final)
+        assert isinstance(err, fbe.MalformedError)
+        assert err.message == "type id 3 where proto.Order (1) was expected"
+        assert err.offset == (4 if final else 12) and err.path == ""
+        if final:  # the final model's decoder checks the root type id itself
+            with pytest.raises(fbe.MalformedError):
+                proto.Order.decode(data, final=True, trusted=True)
+        else:  # the trusted decode reads the Account's body as an Order
+            assert isinstance(proto.Order.decode(data, trusted=True), proto.Order)
+    # the public malformed records: decode fails with verify's reason
+    schemas = {}
+    for rec in records("malformed.jsonl"):
+        if rec["schema"] not in schemas:
+            schemas[rec["schema"]] = fbe.load_package(rec["schema"], include=[SCHEMAS])
+        cls = schemas[rec["schema"]][f"{rec['schema']}.{rec['type']}"]
+        assert_decode_refused_as_verify(cls, bytes.fromhex(rec["hex"]), rec["format"] == "final")
+    # a sibling message type of another schema version (type ids differ): refused by
+    # default, read with trusted=True
+    sent = protoex["proto.OrderMessage"](body=protoex["proto.Order"](id=7, symbol="EURUSD"))
+    data = sent.encode()
+    reader = protoex["protoex.OrderMessage"]
+    err = assert_decode_refused_as_verify(reader, data)
+    assert "type id" in err.message and err.offset == 12
+    got = reader.decode(data, trusted=True)
+    assert (got.body.id, got.body.symbol, got.body.tp, got.body.sl) == (7, "EURUSD", 10.0, -10.0)
+    assert protoex.decode("protoex.OrderMessage", data, trusted=True) == got
+    with pytest.raises(fbe.MalformedError):
+        protoex.decode("protoex.OrderMessage", data)
+
+
+def test_validate(proto: fbe.Schema) -> None:
+    data = readme_account(proto).encode()
+    final = readme_account(proto).encode(final=True)
+    assert proto.Account.validate(data) == len(data) == 252
+    assert proto.Account.validate(final, final=True) == len(final)
+    assert proto.Account.validate(data + b"next") == 252  # the model, not the buffer
+    assert proto.validate("Account", data) == 252
+    err = error_of(lambda: proto.Account.validate(data[:10]))
+    assert isinstance(err, fbe.MalformedError) and err.offset == 0 and "too few" in err.message
+    bad = bytearray(data)
+    bad[0x68:0x6C] = (0x7FFFFFFF).to_bytes(4, "little")  # orders count
+    err = error_of(lambda: proto.Account.validate(bytes(bad)))
+    assert err.path == "orders" and err.offset == 104 and "do not fit" in err.message
+    assert str(err) == f"{err.message} at 'orders' (offset 104)"
+    with pytest.raises(fbe.TypeMismatchError):
+        proto.Account.validate(None)  # type: ignore[arg-type]
 
 
 def test_invalid_utf8(proto: fbe.Schema) -> None:

@@ -38,7 +38,9 @@ def main(schemas: str) -> int:
     back_final = Account.decode(bytearray(final), final=True)
     ordered = Account.decode(memoryview(data), ordered=True)
     ok: bool = Account.verify(data) and Account.verify(final, final=True)
-    assert ok and back == acc and back_final == acc and ordered == acc and hash(back) == hash(acc)
+    trusted = Account.decode(data, trusted=True)
+    model_size: int = Account.validate(data) + Account.validate(final, final=True)
+    assert ok and trusted == acc and model_size == len(data) + len(final) and back == acc and back_final == acc and ordered == acc and hash(back) == hash(acc)
     text: str = back.to_json()
     pretty: str = back.to_json(pretty=True)
     again = Account.from_json(text)
@@ -50,6 +52,9 @@ def main(schemas: str) -> int:
     value: Any = schema.decode("Account", plain)
     value2: Any = schema.decode(Account, plain_final, final=True, ordered=True)
     verified: bool = schema.verify("Account", plain) and schema.verify(Account, plain_final, final=True)
+    plain_size: int = schema.validate("Account", plain) + schema.validate(Account, plain_final, final=True)
+    value3: Any = schema.decode("Account", plain, trusted=True)
+    assert plain_size == len(plain) + len(plain_final) and value3 == value
     json_text: str = schema.to_json("Account", {"id": 2}, pretty=False)
     from_text: Any = schema.from_json("Account", json_text, ordered=False)
     assert verified and value == value2 and from_text.id == 2

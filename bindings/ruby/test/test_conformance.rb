@@ -196,8 +196,10 @@ class TestConformance < Minitest::Test
       assert_same false, cls.verify(data, final: final)
       e = assert_raises(FBE::Error) { cls.verify!(data, final: final) }
       refute_empty e.reason
-      begin
-        value = cls.decode(data, final: final)
+      refused = assert_raises(FBE::Error) { cls.decode(data, final: final) } # decode verifies
+      assert_equal e.message, refused.message
+      begin # the decoder alone: an error or a value, never a crash
+        value = cls.decode(data, final: final, trusted: true)
         assert_kind_of cls, value
       rescue FBE::Error => e
         refute_empty e.reason
@@ -212,8 +214,15 @@ class TestConformance < Minitest::Test
       data = Helper.bytes(rec["hex"])
       assert_equal rec["verify"], cls.verify(data) if rec.key?("verify")
       if rec.key?("json")
-        got = cls.decode(data, ordered: true)
-        assert cls.same_value?(got, cls.from_json(JSON.generate(rec["json"]), ordered: true))
+        want = cls.from_json(JSON.generate(rec["json"]), ordered: true)
+        # a sibling type whose type id differs does not verify: decode refuses it, the
+        # trusted decode reads it (FORMAT.md 8)
+        if rec["verify"] == false
+          assert_raises(FBE::MalformedError) { cls.decode(data, ordered: true) }
+        else
+          assert cls.same_value?(cls.decode(data, ordered: true), want)
+        end
+        assert cls.same_value?(cls.decode(data, ordered: true, trusted: true), want)
       end
     end
   end

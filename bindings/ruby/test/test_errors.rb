@@ -73,7 +73,7 @@ class TestErrors < Minitest::Test
     assert_raises(FBE::TypeMismatchError) { proto::Order.decode(5) }
     assert_raises(FBE::TypeMismatchError) { proto::Order.verify(nil) }
     assert_raises(FBE::TypeMismatchError) { proto::Order.from_json(:x) }
-    e = assert_raises(FBE::TypeMismatchError) { FBE::Native.decode(Struct.new(:a), "x", false, false) }
+    e = assert_raises(FBE::TypeMismatchError) { FBE::Native.decode(Struct.new(:a), "x", false, false, false) }
     assert_match(/\Aexpected a struct class of a loaded schema, got /, e.reason)
     assert_equal ["expected Integer, got nil", "id"], encode_error(proto::Account, proto::Account.allocate)
   end
@@ -166,19 +166,72 @@ class TestErrors < Minitest::Test
     refute_nil e.offset
     refute proto::Account.verify("")
     refute proto::Account.verify(data, final: true)
-    # every truncation and every single-byte change: an error or a value, never a crash
+    # every truncation and every single-byte change: decode refuses what verify refuses,
+    # with its error; the trusted decode gives an error or a value, never a crash
     (0...data.bytesize).each do |n|
       [data.byteslice(0, n), data.dup.tap { |d| d.setbyte(n, d.getbyte(n) ^ 0xFF) }].each do |bytes|
         [false, true].each do |final|
-          proto::Account.verify(bytes, final: final)
+          assert_decode_refused_as_verify(proto::Account, bytes, final: final) unless proto::Account.verify(bytes, final: final)
           begin
-            proto::Account.decode(bytes, final: final)
+            proto::Account.decode(bytes, final: final, trusted: true)
           rescue FBE::Error
             nil
           end
         end
       end
     end
+  end
+
+  # verify rejects data, and decode raises verify's very error (class, code, reason, path,
+  # offset): the one verify! raises. Returns it.
+  def assert_decode_refused_as_verify(cls, data, final: false)
+    assert_same false, cls.verify(data, final: final)
+    want = assert_raises(FBE::Error) { cls.verify!(data, final: final) }
+    got = assert_raises(FBE::Error) { cls.decode(data, final: final) }
+    assert_equal [want.class, want.code, want.reason, want.path, want.offset, want.message],
+                 [got.class, got.code, got.reason, got.path, got.offset, got.message]
+    got
+  end
+
+  def test_decode_verifies
+    # another struct's bytes, both models: the type id
+    [false, true].each do |final|
+      data = readme_account.encode(final: final)
+      e = assert_decode_refused_as_verify(proto::Order, data, final: final)
+      assert_kind_of FBE::MalformedError, e
+      assert_equal ["type id 3 where proto.Order (1) was expected", "", final ? 4 : 12], [e.reason, e.path, e.offset]
+      if final # the final model's decoder checks the root type id itself
+        assert_raises(FBE::MalformedError) { proto::Order.decode(data, final: true, trusted: true) }
+      else # the trusted decode reads the Account's body as an Order
+        assert_kind_of proto::Order, proto::Order.decode(data, trusted: true)
+      end
+    end
+    # a malformed model: the orders count past the model
+    bad = readme_account.encode.dup
+    bad[0x68, 4] = [0x7fffffff].pack("V")
+    e = assert_decode_refused_as_verify(proto::Account, bad)
+    assert_equal ["orders", 104], [e.path, e.offset]
+    assert_match(/do not fit/, e.reason)
+    # the public malformed records
+    Helper.records("malformed.jsonl").each do |rec|
+      cls = Helper.schema(rec["schema"])[rec["type"]]
+      assert_decode_refused_as_verify(cls, Helper.bytes(rec["hex"]), final: rec["format"] == "final")
+    end
+    # a sibling message type of another schema version (type ids differ): refused by
+    # default, read with trusted: true
+    ex = Helper.schema("protoex")
+    data = ex["proto.OrderMessage"].new(body: ex["proto.Order"].new(id: 7, symbol: "EURUSD")).encode
+    reader = ex["protoex.OrderMessage"]
+    e = assert_decode_refused_as_verify(reader, data)
+    assert_match(/\Atype id 1 where protoex.OrderMessage/, e.reason)
+    got = reader.decode(data, trusted: true)
+    assert_equal [7, "EURUSD", 10.0, -10.0], [got.body.id, got.body.symbol, got.body.tp, got.body.sl]
+    assert ex.decode("protoex.OrderMessage", data, trusted: true) == got
+    assert_raises(FBE::MalformedError) { ex.decode("protoex.OrderMessage", data) }
+    # verify! at the schema level: the model size, or the reason
+    assert_equal 252, proto.verify!(:Account, readme_account.encode + "tail")
+    e = assert_raises(FBE::MalformedError) { proto.verify!(:Account, bad) }
+    assert_equal ["orders", 104], [e.path, e.offset]
   end
 
   def test_json_errors

@@ -46,17 +46,28 @@ FBE_API fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uin
                               size_t size, const fbe_limits *limits, size_t *model_size,
                               fbe_error *err);
 
-/* Decodes the model at the start of data into a new message allocated in arena.
- * Every offset and length is checked before use; bytes that are not a valid model
- * give an error naming the offset (decode does not run the full verify: call
- * fbe_verify first to reject everything the verifier rejects). Missing fields of
- * older writers take their defaults (standard model). As in the reference, the
- * standard model's root type id is not checked here (a reader of another schema
- * version may read a sibling type, FORMAT.md 8); fbe_verify checks it, and the final
- * model's decode does. *model_size receives the number of bytes the model occupies. */
+/* Decodes the model at the start of data into a new message allocated in arena,
+ * after verifying it: the bytes are first given to fbe_verify with the same limits,
+ * and what verify refuses is refused with verify's status and error (reason, offset,
+ * path) unchanged, so a decoded value never comes from bytes verify rejects (in the
+ * standard model this includes a root type id other than type's). Missing fields of
+ * older writers take their defaults (standard model). *model_size (if not NULL)
+ * receives the number of bytes the model occupies. */
 FBE_API fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *data,
                               size_t size, fbe_arena *arena, const fbe_limits *limits,
                               fbe_msg **out, size_t *model_size, fbe_error *err);
+
+/* fbe_decode without the verify: for bytes you trust or have verified already (a
+ * receiver that verified the frame; a reader of another schema version reading a
+ * sibling message type whose type id differs, FORMAT.md 8). Every offset and length is
+ * still checked before use, so hostile bytes give an error naming the offset, never a
+ * read outside data; but what only verify checks is not checked: the standard model's
+ * root type id and struct type ids (as in the reference), null struct pointers and
+ * present optionals without a value (read as their defaults), the final model's size
+ * against its fields. Same arguments and results as fbe_decode. */
+FBE_API fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                                      size_t size, fbe_arena *arena, const fbe_limits *limits,
+                                      fbe_msg **out, size_t *model_size, fbe_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,15 +3,32 @@
 real testee (the command after MODE) and breaks its answers.
 
   broken_testee.py MODE COMMAND...
-  MODE: wrong-bytes  flips the last byte of every encode/stream-encode result
-        wrong-values changes the first number of every decoded value
-        crash        exits (status 3) on the first encode request
-        hang         stops answering on the first decode request
+  MODE: none           proxies unchanged
+        wrong-bytes    flips the last byte of every encode/stream-encode result
+        wrong-values   changes the first number of every decoded value
+        crash          exits (status 3) on the first encode request
+        hang           stops answering on the first decode request
+        int-off-by-one decodes 18446744073709551615 (2^64-1) as 18446744073709551614
+        negative-zero  decodes every 0.0 as -0.0
+        positive-zero  decodes every -0.0 as 0.0
+        map-order      decodes every JSON object with its members reversed (structs and maps)
+        decimal-scale  decodes every decimal-looking string "1.5" as "1.50" (the same value)
+        non-utf8       answers the first decode request of the run (a marker file in
+                       $BROKEN_STATE) with a line that is not UTF-8, then the real answer
+                       too (a runner that does not restart the testee reads it for the
+                       next request)
+        whole-only     a receiver that works only when fed whole: a stream-decode with
+                       "chunks" or "chunk_size" decodes only the first piece
 """
 import json
+import math
+import os
+import re
 import subprocess
 import sys
 import time
+
+DECODES = ("decode", "stream-decode")
 
 
 def bump_first_number(value):
@@ -33,6 +50,43 @@ def bump_first_number(value):
     return value, False
 
 
+def rewrite(value, leaf):
+    """The value with every non-container replaced by leaf(it) and objects by leaf(object)."""
+    if isinstance(value, list):
+        return leaf([rewrite(v, leaf) for v in value])
+    if isinstance(value, dict):
+        return leaf({k: rewrite(v, leaf) for k, v in value.items()})
+    return leaf(value)
+
+
+def is_zero(v, sign):
+    return type(v) is float and v == 0.0 and math.copysign(1.0, v) == sign
+
+
+LEAVES = {
+    "int-off-by-one": lambda v: 2**64 - 2 if type(v) is int and v == 2**64 - 1 else v,
+    "negative-zero": lambda v: -0.0 if is_zero(v, 1.0) else v,
+    "positive-zero": lambda v: 0.0 if is_zero(v, -1.0) else v,
+    "map-order": lambda v: dict(reversed(list(v.items()))) if isinstance(v, dict) else v,
+    "decimal-scale": lambda v: v + "0" if isinstance(v, str) and re.fullmatch(r"-?[0-9]+\.[0-9]+", v) else v,
+}
+
+
+def first_piece(request):
+    """A stream-decode request for only the first piece its chunking would feed."""
+    data = request["hex"]
+    n = request["chunks"][0] if request.get("chunks") else request["chunk_size"]
+    return dict({k: v for k, v in request.items() if k not in ("chunks", "chunk_size")}, hex=data[:2 * n])
+
+
+def first_decode_of_run():
+    marker = os.path.join(os.environ["BROKEN_STATE"], "non-utf8-sent")
+    if os.path.exists(marker):
+        return False
+    open(marker, "w").close()
+    return True
+
+
 def main():
     mode, command = sys.argv[1], sys.argv[2:]
     real = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -43,6 +97,8 @@ def main():
             sys.exit(3)
         if mode == "hang" and op == "decode":
             time.sleep(3600)
+        if mode == "whole-only" and op == "stream-decode" and ("chunks" in request or "chunk_size" in request):
+            line = json.dumps(first_piece(request)) + "\n"
         real.stdin.write(line)
         real.stdin.flush()
         response = json.loads(real.stdout.readline())
@@ -51,6 +107,13 @@ def main():
             response["hex"] = h[:-2] + "%02x" % (int(h[-2:], 16) ^ 0xFF)
         if mode == "wrong-values" and "json" in response:
             response["json"], _ = bump_first_number(response["json"])
+        if mode in LEAVES and op in DECODES:
+            for key in ("json", "messages"):
+                if key in response:
+                    response[key] = rewrite(response[key], LEAVES[mode])
+        if mode == "non-utf8" and op == "decode" and first_decode_of_run():
+            sys.stdout.buffer.write(b'{"ok":true,"json":"caf\xe9"}\n')  # Latin-1, not UTF-8
+            sys.stdout.buffer.flush()
         sys.stdout.write(json.dumps(response) + "\n")
         sys.stdout.flush()
 

@@ -46,7 +46,7 @@ const TypedAccount: StructClass<AccountFields> = schema.struct<AccountFields>('A
 const typed: Instance<AccountFields> = new TypedAccount({ id: 2, name: 'Typed', asset: null });
 const id: number = typed.id;
 const orders: OrderFields[] = typed.orders;
-const typedBack: Instance<AccountFields> = TypedAccount.decode(typed.encode(), { final: false, verify: true });
+const typedBack: Instance<AccountFields> = TypedAccount.decode(typed.encode(), { final: false, trusted: true });
 const size: number = TypedAccount.validate(new Uint8Array(typed.encode()));
 const fromArrayBuffer = TypedAccount.decode(new ArrayBuffer(8) as Bytes);
 const fields: readonly FieldInfo[] = TypedAccount.fields;
@@ -66,6 +66,8 @@ new TypedAccount({ id: 'one' });
 new TypedAccount({ idd: 1 });
 // @ts-expect-error decode takes bytes
 TypedAccount.decode('not bytes');
+// @ts-expect-error trusted is a boolean
+TypedAccount.decode(typed.encode(), { trusted: 'yes' });
 // @ts-expect-error final is a boolean
 typed.encode({ final: 'yes' });
 // @ts-expect-error pretty is a boolean

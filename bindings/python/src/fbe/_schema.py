@@ -274,11 +274,18 @@ class Schema:
         """Encodes value (an instance or a dict of fields) as a model of type."""
         return _core.encode(self._cls(type), value, final)
 
-    def decode(self, type: Any, data: Any, final: bool = False, ordered: bool = False) -> Any:
-        return _core.decode(self._cls(type), data, final, ordered)
+    def decode(self, type: Any, data: Any, final: bool = False, ordered: bool = False, *,
+               trusted: bool = False) -> Any:
+        """Decodes a model of type, verified first (verify's reason is raised);
+        trusted=True decodes without verifying, for bytes you trust."""
+        return _core.decode(self._cls(type), data, final, ordered, trusted=trusted)
 
     def verify(self, type: Any, data: Any, final: bool = False) -> bool:
         return _core.verify(self._cls(type), data, final)
+
+    def validate(self, type: Any, data: Any, final: bool = False) -> int:
+        """The model size of data; raises fbe.Error (reason, path, offset) when invalid."""
+        return int(_core.model_size(self._cls(type), data, final))
 
     def to_json(self, type: Any, value: Any, pretty: bool = False) -> str:
         return _core.to_json(self._cls(type), value, pretty)
@@ -347,7 +354,9 @@ def _load(how: str, arg: str, include: Any, name: Optional[str] = None) -> Schem
 
 
 def load(path: Union[str, "os.PathLike[str]"], include: Any = None) -> Schema:
-    """Loads a .fbe file and its imports (found next to it, then on the include dirs)."""
+    """Loads a .fbe file and its imports (found next to it, then on the include dirs).
+
+    A relative ``path`` that does not exist as given is looked up on the include dirs too."""
     return _load("file", os.fspath(path), include)
 
 

@@ -13,6 +13,25 @@ from typing import Any, Dict, List
 import fbe
 
 
+def pieces(data: bytes, request: Dict[str, Any]) -> List[bytes]:
+    """The pieces a stream-decode request feeds (tests/conformance/README.md): the sizes
+    in "chunks" first, then the rest in pieces of "chunk_size", or as one last piece."""
+    chunks, step = request.get("chunks", []), request.get("chunk_size")
+    if not isinstance(chunks, list) or not all(type(n) is int and n >= 0 for n in chunks):
+        raise ValueError('"chunks" must be an array of non-negative integers')
+    if step is not None and not (type(step) is int and step > 0):
+        raise ValueError('"chunk_size" must be a positive integer')
+    out, pos = [], 0
+    for n in chunks:
+        out.append(data[pos:pos + n])
+        pos = min(pos + n, len(data))
+    if step is not None:
+        out.extend(data[at:at + step] for at in range(pos, len(data), step))
+    elif pos < len(data) or not chunks:
+        out.append(data[pos:])
+    return out
+
+
 class Testee:
     def __init__(self) -> None:
         self.include: List[str] = []
@@ -43,22 +62,17 @@ class Testee:
             cls = self.type(request)
             value = cls.from_json(json.dumps(request["json"], ensure_ascii=False), ordered=True)
             return {"ok": True, "hex": value.encode(final=self.final(request)).hex()}
-        if op == "decode":
+        if op == "decode":  # verified unless the request says "trusted": true
             cls = self.type(request)
-            value = cls.decode(bytes.fromhex(request["hex"]), final=self.final(request), ordered=True)
+            value = cls.decode(bytes.fromhex(request["hex"]), final=self.final(request), ordered=True,
+                               trusted=request.get("trusted") is True)
             return {"ok": True, "json": json.loads(value.to_json())}
         if op == "verify":
             cls = self.type(request)
-            data = bytes.fromhex(request["hex"])
             try:
-                valid = cls.verify(data, final=self.final(request))
-                reason = ""
+                size = cls.validate(bytes.fromhex(request["hex"]), final=self.final(request))
             except fbe.Error as exc:
-                valid, reason = False, str(exc)
-            if not valid:
-                return {"ok": True, "valid": False, "reason": reason}
-            value = cls.decode(data, final=self.final(request), ordered=True)
-            size = len(value.encode(final=self.final(request)))
+                return {"ok": True, "valid": False, "reason": str(exc)}
             return {"ok": True, "valid": True, "size": size}
         if op == "stream-encode":
             package = request["package"]
@@ -74,7 +88,8 @@ class Testee:
             received: List[Any] = []
             receiver = self.schema(package).receiver(received.append, package=package,
                                                      final=self.final(request), ordered=True)
-            receiver.feed(bytes.fromhex(request["hex"]))
+            for piece in pieces(bytes.fromhex(request["hex"]), request):
+                receiver.feed(piece)
             messages = []
             for msg in received:
                 full = type(msg).__fbe_name__

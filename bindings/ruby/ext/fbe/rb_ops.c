@@ -13,6 +13,7 @@
 
 typedef struct core_call {
   int op; /* 0 encode, 1 decode, 2 verify */
+  int trusted; /* decode: fbe_decode_trusted instead of the verifying fbe_decode */
   const fbe_msg *msg;
   const fbe_struct *st;
   fbe_model model;
@@ -29,7 +30,8 @@ static void *core_call_run(void *arg) {
   core_call *c = arg;
   if (c->op == 0) c->status = fbe_encode(c->msg, c->model, c->out, &c->err);
   else if (c->op == 1)
-    c->status = fbe_decode(c->st, c->model, c->data, c->size, c->arena, NULL, &c->decoded, NULL, &c->err);
+    c->status = (c->trusted ? fbe_decode_trusted : fbe_decode)(c->st, c->model, c->data, c->size, c->arena, NULL,
+                                                               &c->decoded, NULL, &c->err);
   else c->status = fbe_verify(c->st, c->model, c->data, c->size, NULL, &c->model_size, &c->err);
   return NULL;
 }
@@ -48,7 +50,7 @@ static VALUE stable_input(VALUE data) {
 typedef struct op {
   rf_struct *si;
   VALUE a, b;
-  int final, pretty;
+  int final, pretty, trusted;
   rf_scratch *s;
   rf_walk w;
 } op;
@@ -108,21 +110,23 @@ static VALUE native_encode_self(VALUE self, VALUE obj, VALUE final) {
 
 static VALUE decode_body(VALUE arg) {
   op *o = (op *)arg;
-  core_call c = {.op = 1, .st = o->si->st, .model = model_of(o->final), .data = (const uint8_t *)RSTRING_PTR(o->a),
-                 .size = (size_t)RSTRING_LEN(o->a), .arena = o->s->arena};
+  core_call c = {.op = 1, .trusted = o->trusted, .st = o->si->st, .model = model_of(o->final),
+                 .data = (const uint8_t *)RSTRING_PTR(o->a), .size = (size_t)RSTRING_LEN(o->a), .arena = o->s->arena};
   core_call_do(&c, c.size);
   if (c.status) rf_raise_fbe(&c.err);
   return rf_get_struct(&o->w, o->si, fbe_msg_data(c.decoded));
 }
 
-/* Native.decode(klass, data, final, ordered) -> instance of klass */
-static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE ordered) {
+/* Native.decode(klass, data, final, ordered, trusted) -> instance of klass; verified by
+ * the core first unless trusted */
+static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE ordered, VALUE trusted) {
   (void)self;
   op o;
   o.si = rf_info_of(klass);
   check_data(data, "bytes");
   o.a = stable_input(data);
   o.final = RTEST(final);
+  o.trusted = RTEST(trusted);
   o.w.ordered = RTEST(ordered);
   VALUE out = run(&o, decode_body);
   RB_GC_GUARD(o.a);
@@ -261,7 +265,7 @@ static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
 void rf_init_ops(VALUE native) {
   rb_define_module_function(native, "encode", native_encode, 3);
   rb_define_module_function(native, "encode_self", native_encode_self, 2);
-  rb_define_module_function(native, "decode", native_decode, 4);
+  rb_define_module_function(native, "decode", native_decode, 5);
   rb_define_module_function(native, "verify", native_verify, 3);
   rb_define_module_function(native, "model_size", native_model_size, 3);
   rb_define_module_function(native, "to_json", native_to_json, 3);

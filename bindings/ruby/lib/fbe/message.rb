@@ -59,10 +59,13 @@ module FBE
       @message
     end
 
-    # Decodes a model (a String of bytes). ordered: true gives sets as Arrays and maps as
-    # Arrays of [key, value] pairs, keeping the wire order and duplicates.
-    def decode(data, final: false, ordered: false)
-      Native.decode(self, data, final, ordered)
+    # Decodes a model (a String of bytes), verified first: bytes verify rejects raise
+    # verify's FBE::Error (message, path, offset). trusted: true decodes without verifying,
+    # for bytes you trust (e.g. a sibling type of another schema version). ordered: true
+    # gives sets as Arrays and maps as Arrays of [key, value] pairs, keeping the wire order
+    # and duplicates.
+    def decode(data, final: false, ordered: false, trusted: false)
+      Native.decode(self, data, final, ordered, trusted)
     end
 
     # true when data starts with a valid model of this struct.

@@ -87,12 +87,16 @@ module FBE
       Native.encode(struct(type), value, final)
     end
 
-    def decode(type, data, final: false, ordered: false)
-      Native.decode(struct(type), data, final, ordered)
+    def decode(type, data, final: false, ordered: false, trusted: false)
+      Native.decode(struct(type), data, final, ordered, trusted)
     end
 
     def verify(type, data, final: false)
       Native.verify(struct(type), data, final)
+    end
+
+    def verify!(type, data, final: false)
+      Native.model_size(struct(type), data, final)
     end
 
     def to_json(type, value, pretty: false)

@@ -132,15 +132,54 @@ public final class StructType {
   }
 
   /**
-   * Decodes the model at data[off..off+len). Bytes that are not a valid model throw
-   * FbeException (MALFORMED, with the offset); call {@link #verify} first to reject
-   * everything the verifier rejects.
+   * Decodes the model at data[off..off+len), verified first: bytes {@link #verify} rejects
+   * throw verify's FbeException (its reason, offset and path), so no message is made from
+   * them.
    */
   public Message decode(byte[] data, int off, int len, Model model) {
+    return decode(data, off, len, model, false);
+  }
+
+  /** Decodes the buffer's remaining bytes (its position is not moved), verified first. */
+  public Message decode(ByteBuffer data, Model model) {
+    return decode(data, model, false);
+  }
+
+  public Message decode(ByteBuffer data) {
+    return decode(data, Model.STANDARD);
+  }
+
+  public Message decodeTrusted(byte[] data) {
+    return decodeTrusted(data, 0, data.length, Model.STANDARD);
+  }
+
+  public Message decodeTrusted(byte[] data, Model model) {
+    return decodeTrusted(data, 0, data.length, model);
+  }
+
+  /**
+   * {@link #decode} without the verify, for bytes you trust or verified already (for
+   * example a sibling message type of another schema version, whose type id differs:
+   * FORMAT.md 8). Every offset and length is still checked (hostile bytes throw
+   * FbeException, never crash), but what only verify checks is not.
+   */
+  public Message decodeTrusted(byte[] data, int off, int len, Model model) {
+    return decode(data, off, len, model, true);
+  }
+
+  public Message decodeTrusted(ByteBuffer data, Model model) {
+    return decode(data, model, true);
+  }
+
+  public Message decodeTrusted(ByteBuffer data) {
+    return decodeTrusted(data, Model.STANDARD);
+  }
+
+  private Message decode(byte[] data, int off, int len, Model model, boolean trusted) {
     long core = schema.core();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), t.num, t.bytes)) != 0; )
+      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), trusted, t.num, t.bytes)) != 0; )
         t.grow(need);
       t.rewind();
       return t.getMessage(this);
@@ -149,17 +188,12 @@ public final class StructType {
     }
   }
 
-  /** Decodes the buffer's remaining bytes (its position is not moved). */
-  public Message decode(ByteBuffer data, Model model) {
+  private Message decode(ByteBuffer data, Model model, boolean trusted) {
     if (data.hasArray())
-      return decode(data.array(), data.arrayOffset() + data.position(), data.remaining(), model);
+      return decode(data.array(), data.arrayOffset() + data.position(), data.remaining(), model, trusted);
     byte[] copy = new byte[data.remaining()];
     data.duplicate().get(copy);
-    return decode(copy, model);
-  }
-
-  public Message decode(ByteBuffer data) {
-    return decode(data, Model.STANDARD);
+    return decode(copy, 0, copy.length, model, trusted);
   }
 
   /**
@@ -176,6 +210,10 @@ public final class StructType {
   }
 
   /** {@link #verify} as a yes/no answer. */
+  public boolean isValid(byte[] data) {
+    return isValid(data, Model.STANDARD);
+  }
+
   public boolean isValid(byte[] data, Model model) {
     try {
       verify(data, model);

@@ -45,6 +45,44 @@ final class Testee {
     return "final".equals(r.get("model")) ? Model.FINAL : Model.STANDARD;
   }
 
+  private static int size(Object v, int least, String what) {
+    int n = -1;
+    if (v instanceof Json.Num) {
+      try {
+        n = Integer.parseInt(v.toString());
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+    }
+    if (n < least) throw new IllegalArgumentException(what);
+    return n;
+  }
+
+  /**
+   * The pieces (offset, length) a stream-decode request feeds (tests/conformance/README.md):
+   * the sizes in "chunks" first, then the rest in pieces of "chunk_size", or as one last piece.
+   */
+  private static List<int[]> pieces(int length, Map<String, Object> r) {
+    Object chunks = r.getOrDefault("chunks", List.of());
+    String bad = "\"chunks\" must be an array of non-negative integers";
+    if (!(chunks instanceof List)) throw new IllegalArgumentException(bad);
+    Object stepValue = r.get("chunk_size");
+    int step = stepValue == null ? 0 : size(stepValue, 1, "\"chunk_size\" must be a positive integer");
+    List<int[]> out = new ArrayList<>();
+    int pos = 0;
+    for (Object o : (List<?>) chunks) {
+      int n = Math.min(size(o, 0, bad), length - pos);
+      out.add(new int[] {pos, n});
+      pos += n;
+    }
+    if (step > 0) {
+      for (; pos < length; pos += step) out.add(new int[] {pos, Math.min(step, length - pos)});
+    } else if (pos < length || ((List<?>) chunks).isEmpty()) {
+      out.add(new int[] {pos, length - pos});
+    }
+    return out;
+  }
+
   @SuppressWarnings("unchecked")
   Map<String, Object> handle(Map<String, Object> r) {
     Map<String, Object> out = new LinkedHashMap<>();
@@ -63,9 +101,13 @@ final class Testee {
       case "encode":
         out.put("hex", hex.formatHex(type(r).fromJson(Json.write(r.get("json"))).encode(model(r))));
         return out;
-      case "decode":
-        out.put("json", new Json.Raw(type(r).decode(hex.parseHex(str(r, "hex")), model(r)).toJson()));
+      case "decode": { // verified unless the request says "trusted": true
+        StructType t = type(r);
+        byte[] data = hex.parseHex(str(r, "hex"));
+        Message m = Boolean.TRUE.equals(r.get("trusted")) ? t.decodeTrusted(data, model(r)) : t.decode(data, model(r));
+        out.put("json", new Json.Raw(m.toJson()));
         return out;
+      }
       case "verify": {
         StructType t = type(r);
         byte[] data = hex.parseHex(str(r, "hex"));
@@ -104,7 +146,8 @@ final class Testee {
           item.put("json", new Json.Raw(m.toJson()));
           messages.add(item);
         }, pkg, model(r))) {
-          receiver.feed(hex.parseHex(str(r, "hex")));
+          byte[] data = hex.parseHex(str(r, "hex"));
+          for (int[] piece : pieces(data.length, r)) receiver.feed(data, piece[0], piece[1]);
           out.put("messages", messages);
           out.put("pending", receiver.pending());
         }

@@ -132,14 +132,79 @@ class ErrorsTest {
     for (int i = 0; i < 2000; i++) {
       byte[] junk = good.clone();
       for (int k = 0; k < 3; k++) junk[r.nextInt(junk.length)] = (byte) r.nextInt(256);
+      Model model = i % 2 == 0 ? Model.STANDARD : Model.FINAL;
+      if (!acc.isValid(junk, model)) refusedAsVerify(acc, junk, model);
       try {
-        acc.decode(junk, i % 2 == 0 ? Model.STANDARD : Model.FINAL);
+        acc.decodeTrusted(junk, model); // the decoder alone: an error or a value
       } catch (FbeException ignored) {
         // an error is fine
       }
     }
     fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, 10, good.length, Model.STANDARD));
     fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, -1, 2, Model.STANDARD));
+  }
+
+  /** verify rejects the bytes, and decode throws verify's very exception (status, reason, path, offset). */
+  static FbeException refusedAsVerify(StructType t, byte[] data, Model model) {
+    assertFalse(t.isValid(data, model));
+    FbeException want = assertThrows(FbeException.class, () -> t.verify(data, model));
+    FbeException got = assertThrows(FbeException.class, () -> t.decode(data, model));
+    assertEquals(List.of(want.status(), want.reason(), want.path(), want.offset(), want.getMessage()),
+        List.of(got.status(), got.reason(), got.path(), got.offset(), got.getMessage()));
+    return got;
+  }
+
+  @Test
+  void decodeVerifies() throws java.io.IOException {
+    StructType order = proto.struct("Order");
+    for (Model model : Model.values()) { // another struct's bytes: the type id
+      byte[] bytes = Fixtures.account(proto).encode(model);
+      FbeException e = refusedAsVerify(order, bytes, model);
+      assertEquals(FbeException.Status.MALFORMED, e.status());
+      assertEquals("type id 3 where proto.Order (1) was expected", e.reason());
+      assertEquals("", e.path());
+      assertEquals(model == Model.FINAL ? 4 : 12, e.offset());
+      if (model == Model.FINAL) // the final model's decoder checks the root type id itself
+        assertThrows(FbeException.class, () -> order.decodeTrusted(bytes, Model.FINAL));
+      else // the trusted decode reads the Account's body as an Order
+        assertEquals(order, order.decodeTrusted(bytes).type());
+    }
+    // a malformed model: the orders count past the model
+    byte[] bad = Fixtures.account(proto).encode();
+    java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0x68, 0x7fffffff);
+    FbeException e = refusedAsVerify(proto.struct("Account"), bad, Model.STANDARD);
+    assertEquals("orders", e.path());
+    assertEquals(104, e.offset());
+    assertTrue(e.reason().contains("do not fit"), e.reason());
+    // the ByteBuffer forms verify too
+    assertThrows(FbeException.class, () -> proto.struct("Account").decode(java.nio.ByteBuffer.wrap(bad)));
+    // the public malformed records
+    java.util.Map<String, Schema> schemas = new java.util.HashMap<>();
+    try {
+      for (Object o : Conformance.records(Fixtures.conformance("malformed.jsonl"))) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rec = (Map<String, Object>) o;
+        String pkg = (String) rec.get("schema");
+        Schema s = schemas.computeIfAbsent(pkg, p -> Fbe.loadPackage(p, List.of(Fixtures.schemas())));
+        byte[] data = java.util.HexFormat.of().parseHex((String) rec.get("hex"));
+        refusedAsVerify(s.struct((String) rec.get("type")), data,
+            "final".equals(rec.get("format")) ? Model.FINAL : Model.STANDARD);
+      }
+      // a sibling message type of another schema version (type ids differ): refused, read trusted
+      Schema ex = Fbe.loadPackage("protoex", List.of(Fixtures.schemas()));
+      schemas.put("protoex", ex);
+      Message sent = ex.struct("proto.OrderMessage").newMessage()
+          .set("body", ex.struct("proto.Order").newMessage().set("id", 7).set("symbol", "EURUSD"));
+      byte[] data = sent.encode();
+      StructType reader = ex.struct("protoex.OrderMessage");
+      assertTrue(refusedAsVerify(reader, data, Model.STANDARD).reason().startsWith("type id 1 where protoex.OrderMessage"));
+      Message body = reader.decodeTrusted(data).getMessage("body");
+      assertEquals(List.of(7, "EURUSD", 10.0, -10.0),
+          List.of(body.getInt("id"), body.getString("symbol"), body.getDouble("tp"), body.getDouble("sl")));
+      assertEquals(body, reader.decodeTrusted(java.nio.ByteBuffer.wrap(data)).getMessage("body"));
+    } finally {
+      schemas.values().forEach(Schema::close);
+    }
   }
 
   @Test

@@ -14,7 +14,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-/** Encode, decode (and verify for libfbe) of each workload. Names: impl_model_op. */
+/**
+ * Encode, decode (and for libfbe decode_trusted, without the verify, and verify) of each
+ * workload. Names: impl_model_op.
+ */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,6 +48,11 @@ public class Benchmarks {
   }
 
   @Benchmark
+  public Message libfbe_standard_decode_trusted() {
+    return w.type.decodeTrusted(w.standard, Model.STANDARD);
+  }
+
+  @Benchmark
   public long libfbe_standard_verify() {
     return w.type.verify(w.standard, Model.STANDARD);
   }
@@ -57,6 +65,11 @@ public class Benchmarks {
   @Benchmark
   public Message libfbe_final_decode() {
     return w.type.decode(w.fin, Model.FINAL);
+  }
+
+  @Benchmark
+  public Message libfbe_final_decode_trusted() {
+    return w.type.decodeTrusted(w.fin, Model.FINAL);
   }
 
   @Benchmark

@@ -25,11 +25,12 @@ public final class Main {
 
       JMH over the workloads account, small and large (DATA_DIR/NAME.json; default: the
       benchmarks/data beside this jar) for libfbe (standard and final models: encode,
-      decode, verify), protobuf-java and Jackson (encode, decode). Every implementation
+      decode (verified, the default), decode_trusted (without the verify), verify),
+      protobuf-java and Jackson (encode, decode). Every implementation
       round-trips the data first; a failure exits with status 1. Prints one JSON object
       per figure:
         {"lang":"java","impl":"libfbe|protobuf|jackson","workload":"account|small|large",
-         "model":"standard|final|message|pojo","op":"encode|decode|verify",
+         "model":"standard|final|message|pojo","op":"encode|decode|decode_trusted|verify",
          "ns":<median over the measured iterations>,"spread_pct":<(max-min)/median>,"size":<bytes>}
 
         (default)  1 fork per figure, 3 warm-up and 7 measured iterations of 1 s
@@ -88,7 +89,7 @@ public final class Main {
     for (RunResult r : results) {
       String name = r.getParams().getBenchmark();
       String workload = r.getParams().getParam("workload");
-      String[] parts = name.substring(name.lastIndexOf('.') + 1).split("_");
+      String[] parts = name.substring(name.lastIndexOf('.') + 1).split("_", 3); // impl_model_op
       List<Double> xs = new ArrayList<>();
       for (BenchmarkResult br : r.getBenchmarkResults())
         for (IterationResult ir : br.getIterationResults()) xs.add(ir.getPrimaryResult().getScore());

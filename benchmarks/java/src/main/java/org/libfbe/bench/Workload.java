@@ -112,7 +112,8 @@ final class Workload {
     for (Model m : Model.values()) {
       byte[] bytes = m == Model.FINAL ? fin : standard;
       Message back = type.decode(bytes, m);
-      check(back.equals(message) && same(tree(back.toJson()), data) && type.verify(bytes, m) == bytes.length,
+      check(back.equals(message) && same(tree(back.toJson()), data) && type.verify(bytes, m) == bytes.length
+              && type.decodeTrusted(bytes, m).sameValue(back),
           "libfbe (" + m.name().toLowerCase(java.util.Locale.ROOT) + " model)");
     }
 

@@ -33,9 +33,9 @@ public final class Walk {
    */
   public static native int encode(long core, int index, long[] num, byte[] bytes, int model);
 
-  /** Decodes data[off, off+len) onto the tape. */
+  /** Decodes data[off, off+len) onto the tape, verified first unless trusted. */
   public static native long decode(long core, int index, byte[] data, int off, int len, int model,
-      long[] num, byte[] bytes);
+      boolean trusted, long[] num, byte[] bytes);
 
   /** The model size, or throws FbeException with the reason. */
   public static native long verify(long core, int index, byte[] data, int off, int len, int model);
