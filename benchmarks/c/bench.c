@@ -131,18 +131,26 @@ static uint64_t op_gen_encode(bench_ctx *c, uint64_t n) {
   return acc;
 }
 
-static uint64_t op_gen_decode(bench_ctx *c, uint64_t n) {
+typedef fbe_status (*gen_decode_fn)(proto_Account *, fbe_model, const uint8_t *, size_t, const fbe_allocator *,
+                                    size_t *, fbe_error *);
+
+static uint64_t gen_decode_loop(bench_ctx *c, uint64_t n, gen_decode_fn decode) {
   uint64_t acc = 0;
   fbe_error err;
   for (uint64_t i = 0; i < n; i++) {
     size_t model_size = 0;
     fbe_arena_reset(c->arena);
-    if (proto_Account_decode(&c->gen_out, c->model, c->bytes, c->size, &c->gen_alloc, &model_size, &err) !=
-        FBE_OK)
+    if (decode(&c->gen_out, c->model, c->bytes, c->size, &c->gen_alloc, &model_size, &err) != FBE_OK)
       die("generated decode failed", &err);
     acc += model_size + c->gen_out.orders.count;
   }
   return acc;
+}
+
+/* proto_Account_decode verifies first (as fbe_decode does); decode_trusted does not */
+static uint64_t op_gen_decode(bench_ctx *c, uint64_t n) { return gen_decode_loop(c, n, proto_Account_decode); }
+static uint64_t op_gen_decode_trusted(bench_ctx *c, uint64_t n) {
+  return gen_decode_loop(c, n, proto_Account_decode_trusted);
 }
 
 static uint64_t op_gen_verify(bench_ctx *c, uint64_t n) {
@@ -300,7 +308,7 @@ int main(int argc, char **argv) {
              {"libfbe", "verify", op_verify},      {"libfbe", "memcpy", op_memcpy},
 #if FBE_BENCH_GEN
              {"libfbe-gen", "encode", op_gen_encode}, {"libfbe-gen", "decode", op_gen_decode},
-             {"libfbe-gen", "verify", op_gen_verify},
+             {"libfbe-gen", "decode_trusted", op_gen_decode_trusted}, {"libfbe-gen", "verify", op_gen_verify},
 #endif
   };
   static const struct {

@@ -819,14 +819,19 @@ static void struct_prototypes(const gen *g, const fbe_struct *st) {
   fprintf(h, "fbe_status %s_encode(const %s *v, fbe_model model, fbe_buffer *out, fbe_error *err);\n", n, n);
   fprintf(h, "fbe_status %s_encode_standard(const %s *v, fbe_buffer *out, fbe_error *err);\n", n, n);
   fprintf(h, "fbe_status %s_encode_final(const %s *v, fbe_buffer *out, fbe_error *err);\n", n, n);
-  fprintf(h, "/* Decodes the model at data into v (overwritten, not freed first; allocations from a).\n"
-             " * On failure v is left empty and err names the offset and path. */\n");
+  fprintf(h, "/* Verifies, then decodes the model at data into v (overwritten, not freed first;\n"
+             " * allocations from a). What verify refuses is refused with verify's error. On failure\n"
+             " * v is left empty and err names the reason, the offset and the path. */\n");
   fprintf(h, "fbe_status %s_decode(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
              "                    const fbe_allocator *a, size_t *model_size, fbe_error *err);\n", n, n);
-  fprintf(h, "fbe_status %s_decode_standard(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
-             "                             size_t *model_size, fbe_error *err);\n", n, n);
-  fprintf(h, "fbe_status %s_decode_final(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
-             "                          size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "/* Decodes without verifying, for bytes you trust or verified already (fbe_decode_trusted's\n"
+             " * rules: every offset is still checked). */\n");
+  fprintf(h, "fbe_status %s_decode_trusted(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                            const fbe_allocator *a, size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_decode_trusted_standard(%s *v, const uint8_t *data, size_t size,\n"
+             "                                     const fbe_allocator *a, size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "fbe_status %s_decode_trusted_final(%s *v, const uint8_t *data, size_t size,\n"
+             "                                  const fbe_allocator *a, size_t *model_size, fbe_error *err);\n", n, n);
   fprintf(h, "/* Checks that data starts with a valid model (fbe_verify's rules) without decoding. */\n");
   fprintf(h, "fbe_status %s_verify(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,\n"
              "                    fbe_error *err);\n", n);
@@ -1106,8 +1111,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "fbe_status %s_encode(const %s *v, fbe_model model, fbe_buffer *out, fbe_error *err) {\n", n, n);
   fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_encode_final(v, out, err) : %s_encode_standard(v, out, err);\n}\n\n", n, n);
 
-  fprintf(c, "fbe_status %s_decode_standard(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
-             "                             size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "fbe_status %s_decode_trusted_standard(%s *v, const uint8_t *data, size_t size,\n"
+             "                                     const fbe_allocator *a, size_t *model_size, fbe_error *err) {\n", n, n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  memset(v, 0, sizeof *v);\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_STANDARD, data, size, a, err);\n");
@@ -1117,8 +1122,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (%s_get_std_(&g, 4, 0, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
-  fprintf(c, "fbe_status %s_decode_final(%s *v, const uint8_t *data, size_t size, const fbe_allocator *a,\n"
-             "                          size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "fbe_status %s_decode_trusted_final(%s *v, const uint8_t *data, size_t size,\n"
+             "                                  const fbe_allocator *a, size_t *model_size, fbe_error *err) {\n", n, n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  memset(v, 0, sizeof *v);\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open(&g, FBE_MODEL_FINAL, data, size, a, err);\n");
@@ -1130,10 +1135,17 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (%s_get_fin_(&g, &pos, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
+  fprintf(c, "fbe_status %s_decode_trusted(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                            const fbe_allocator *a, size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_decode_trusted_final(v, data, size, a, model_size, err)\n"
+             "                                  : %s_decode_trusted_standard(v, data, size, a, model_size, err);\n}\n\n", n, n);
+
   fprintf(c, "fbe_status %s_decode(%s *v, fbe_model model, const uint8_t *data, size_t size,\n"
              "                    const fbe_allocator *a, size_t *model_size, fbe_error *err) {\n", n, n);
-  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_decode_final(v, data, size, a, model_size, err)\n"
-             "                                  : %s_decode_standard(v, data, size, a, model_size, err);\n}\n\n", n, n);
+  fprintf(c, "  fbe_error local;\n  if (!err) err = &local;\n");
+  fprintf(c, "  fbe_status rc = %s_verify(model, data, size, NULL, err);\n", n);
+  fprintf(c, "  if (rc) {\n    memset(v, 0, sizeof *v);\n    return rc;\n  }\n");
+  fprintf(c, "  return %s_decode_trusted(v, model, data, size, a, model_size, err);\n}\n\n", n);
 
   fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
@@ -1172,7 +1184,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
              "                       const fbe_allocator *a, fbe_error *err) {\n", n, n);
   fprintf(c, "  fbe_buffer model;\n  fbe_buffer_init(&model);\n");
   fprintf(c, "  fbe_status rc = fbe_gen_json_read(schema, \"%s\", text, length, &model, err);\n", st->full_name);
-  fprintf(c, "  if (rc == FBE_OK) rc = %s_decode_final(v, model.data, model.size, a, NULL, err);\n", n);
+  fprintf(c, "  if (rc == FBE_OK) rc = %s_decode_trusted_final(v, model.data, model.size, a, NULL, err);\n", n);
   fprintf(c, "  else memset(v, 0, sizeof *v);\n");
   fprintf(c, "  fbe_buffer_free(&model);\n  return rc;\n}\n\n");
 }
@@ -1193,6 +1205,9 @@ static void type_table(const gen *g) {
     fprintf(c, "static fbe_status %s_decode_any(void *v, fbe_model m, const uint8_t *d, size_t n, const fbe_allocator *a,\n"
                "                                 size_t *size, fbe_error *err) {\n"
                "  return %s_decode((%s *)v, m, d, n, a, size, err);\n}\n", n, n, n);
+    fprintf(c, "static fbe_status %s_decode_trusted_any(void *v, fbe_model m, const uint8_t *d, size_t n,\n"
+               "                                         const fbe_allocator *a, size_t *size, fbe_error *err) {\n"
+               "  return %s_decode_trusted((%s *)v, m, d, n, a, size, err);\n}\n", n, n, n);
     fprintf(c, "static fbe_status %s_to_json_any(const void *v, const fbe_schema *s, int pretty, fbe_buffer *out,\n"
                "                                  fbe_error *err) {\n"
                "  return %s_to_json((const %s *)v, s, pretty, out, err);\n}\n", n, n, n);
@@ -1206,9 +1221,9 @@ static void type_table(const gen *g) {
   fprintf(c, "const fbe_gen_type %s_types[%" PRIu32 "] = {\n", g->prefix, pkg->nstructs);
   for (uint32_t s = 0; s < pkg->nstructs; s++) {
     c_name(n, pkg->structs[s]->full_name);
-    fprintf(c, "    {\"%s\", sizeof(%s), %s_init_any, %s_free_any, %s_encode_any, %s_decode_any, %s_verify,\n"
-               "     %s_to_json_any, %s_from_json_any},\n",
-            pkg->structs[s]->full_name, n, n, n, n, n, n, n, n);
+    fprintf(c, "    {\"%s\", sizeof(%s), %s_init_any, %s_free_any, %s_encode_any, %s_decode_any,\n"
+               "     %s_decode_trusted_any, %s_verify, %s_to_json_any, %s_from_json_any},\n",
+            pkg->structs[s]->full_name, n, n, n, n, n, n, n, n, n);
   }
   fprintf(c, "};\n");
 }

@@ -28,16 +28,18 @@ typedef struct fbe_blob {
 } fbe_blob;
 
 /* Where generated code gets and returns memory (strings, collection storage, optional
- * structs). free may be NULL (arenas). Pass NULL for malloc/free. */
+ * structs). free may be NULL (arenas). Pass NULL for the core's own heap (malloc,
+ * counted by fbe_memory_in_use): blocks of it come from fbe_gen_alloc(NULL, n) and go
+ * back through fbe_gen_free(NULL, p) (or pkg_S_free), never through free(). */
 typedef struct fbe_allocator {
   void *(*alloc)(void *ctx, size_t size);
   void (*free)(void *ctx, void *ptr);
   void *ctx;
 } fbe_allocator;
 
-/* Allocates size bytes (8-aligned) from a (NULL: malloc). NULL when out of memory. */
+/* Allocates size bytes (8-aligned) from a (NULL: the core's heap). NULL when out of memory. */
 FBE_API void *fbe_gen_alloc(const fbe_allocator *a, size_t size);
-/* Returns ptr to a (NULL: free); NULL ptr is a no-op. */
+/* Returns ptr to a (NULL: the core's heap); NULL ptr is a no-op. */
 FBE_API void fbe_gen_free(const fbe_allocator *a, void *ptr);
 /* An allocator drawing from an arena: free is a no-op, fbe_arena_reset frees all. */
 FBE_API fbe_allocator fbe_allocator_arena(fbe_arena *arena);
@@ -216,7 +218,9 @@ typedef struct fbe_gen_type {
   void (*free)(void *value, const fbe_allocator *a);
   fbe_status (*encode)(const void *value, fbe_model model, fbe_buffer *out, fbe_error *err);
   fbe_status (*decode)(void *value, fbe_model model, const uint8_t *data, size_t size,
-                       const fbe_allocator *a, size_t *model_size, fbe_error *err);
+                       const fbe_allocator *a, size_t *model_size, fbe_error *err); /* verifies */
+  fbe_status (*decode_trusted)(void *value, fbe_model model, const uint8_t *data, size_t size,
+                               const fbe_allocator *a, size_t *model_size, fbe_error *err);
   fbe_status (*verify)(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,
                        fbe_error *err);
   fbe_status (*to_json)(const void *value, const fbe_schema *schema, int pretty, fbe_buffer *out,
