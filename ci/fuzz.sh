@@ -6,6 +6,13 @@
 # tree); a failing replay fails the script but does not stop the fuzzing.
 #
 #   ci/fuzz.sh [SECONDS] [TARGET...]     e.g. ci/fuzz.sh 600   (the long runs)
+#   FBE_FUZZ_RUNS=N ci/fuzz.sh [TARGET...]  N inputs per target instead (the test command)
+#
+# With FBE_FUZZ_RUNS the run is the same every time: libFuzzer's -runs=N and a fixed
+# -seed (FBE_FUZZ_SEED, default 1), starting from the committed corpus alone (a fresh
+# working corpus, deleted afterwards), so its result does not depend on the machine's
+# speed or load, nor on what earlier runs found. Without it, each target runs for a time
+# and keeps growing its working corpus (exploration: the long runs).
 #
 # Environment: FBE_FUZZ_BUILD (build tree, default build/fuzz), FBE_FUZZ_JOBS (targets
 # at once, default 2). Each target grows a working corpus in $FBE_FUZZ_BUILD/corpus/
@@ -16,8 +23,14 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-seconds=${1:-20}
-shift || true
+runs=${FBE_FUZZ_RUNS:-}
+seed=${FBE_FUZZ_SEED:-1}
+if [[ -n $runs ]]; then
+  seconds=""
+else
+  seconds=${1:-20}
+  shift || true
+fi
 targets=("$@")
 ((${#targets[@]})) || targets=(schema decode_standard decode_final schema_bytes json receiver)
 build=${FBE_FUZZ_BUILD:-build/fuzz}
@@ -40,18 +53,28 @@ mkdir -p "$build/corpus" "$build/artifacts" "$build/logs"
 
 # Runs one target; its log goes to $build/logs/TARGET.log.
 fuzz_one() {
-  local t=$1 dict=()
+  local t=$1 dict=() budget corpus=$build/corpus/$t
   case $t in
     schema | schema_bytes) dict=(-dict=tests/fuzz/schema.dict) ;;
     json) dict=(-dict=tests/fuzz/json.dict) ;;
   esac
-  mkdir -p "$build/corpus/$t"
+  if [[ -n $runs ]]; then
+    budget=(-runs="$runs" -seed="$seed")
+    corpus=$build/corpus-fixed/$t
+    rm -rf "$corpus"
+  else
+    budget=(-max_total_time="$seconds")
+  fi
+  mkdir -p "$corpus"
   # -rss_limit_mb also caps single allocations; -timeout catches hangs; the first
   # corpus directory is the working one (new inputs go there), the seeds are read only.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$build/bin/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+    "$build/bin/fuzz_$t" "${budget[@]}" -print_final_stats=1 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" \
-    "$build/corpus/$t" "tests/fuzz/corpus/$t" >"$build/logs/$t.log" 2>&1
+    "$corpus" "tests/fuzz/corpus/$t" >"$build/logs/$t.log" 2>&1
+  local rc=$?
+  [[ -z $runs ]] || rm -rf "$corpus"
+  return "$rc"
 }
 
 # The final status line of a log ("#N DONE cov: ..."), else its last status line.
@@ -60,7 +83,11 @@ final_line() {
     grep -E '^#[0-9]+' "$1" | tail -n 1 || echo "(no status line)"
 }
 
-echo "== fuzzing ${#targets[@]} target(s) for ${seconds} s each, $parallel at a time"
+if [[ -n $runs ]]; then
+  echo "== fuzzing ${#targets[@]} target(s), $runs inputs each (seed $seed), $parallel at a time"
+else
+  echo "== fuzzing ${#targets[@]} target(s) for ${seconds} s each, $parallel at a time"
+fi
 declare -A pid_of
 failed=()
 running=0

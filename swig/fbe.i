@@ -19,6 +19,7 @@
 #include <string.h>
 #include "fbe/fbe.h"
 #include "schema_model.h" /* the package list: the public API names only the root */
+#include "memory_internal.h" /* loaders are counted with the core's memory */
 
 /* A schema loader: include directories in, diagnostics out. */
 typedef struct fbe_loader {
@@ -28,22 +29,22 @@ typedef struct fbe_loader {
   char text[1024]; /* the last diagnostic formatted by fbe_loader_diagnostic */
 } fbe_loader;
 
-static fbe_loader *fbe_loader_create(void) { return calloc(1, sizeof(fbe_loader)); }
+static fbe_loader *fbe_loader_create(void) { return fbe_mem_calloc(1, sizeof(fbe_loader)); }
 
 static void fbe_loader_destroy(fbe_loader *l) {
   if (!l) return;
-  for (size_t i = 0; i < l->ndirs; i++) free(l->dirs[i]);
-  free(l->dirs);
+  for (size_t i = 0; i < l->ndirs; i++) fbe_mem_free(l->dirs[i]);
+  fbe_mem_free(l->dirs);
   fbe_diagnostics_free(&l->diags);
-  free(l);
+  fbe_mem_free(l);
 }
 
 static int fbe_loader_add(fbe_loader *l, const char *dir) {
-  char **more = realloc(l->dirs, (l->ndirs + 1) * sizeof *more);
+  char **more = fbe_mem_realloc(l->dirs, (l->ndirs + 1) * sizeof *more);
   if (!more) return -1;
   l->dirs = more;
   size_t n = strlen(dir);
-  char *copy = malloc(n + 1);
+  char *copy = fbe_mem_alloc(n + 1);
   if (!copy) return -1;
   memcpy(copy, dir, n + 1);
   l->dirs[l->ndirs++] = copy;
@@ -83,6 +84,10 @@ int fbe_swig_struct_has_keys(const fbe_struct *st) {
 %ignore fbe_error_format;
 %include "fbe/error.h"
 %include "fbe/version.h"
+
+/* ---- memory: the bytes the core holds, exact (the bindings' leak tests read it) ---- */
+%rename(memory_in_use) fbe_memory_in_use;
+%include "fbe/memory.h"
 
 /* ---- loading: a Loader collects include directories and diagnostics ---- */
 %nodefaultctor fbe_schema;

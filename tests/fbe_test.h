@@ -111,6 +111,17 @@ static inline uint8_t *t_dup(const uint8_t *data, size_t n) {
   return p;
 }
 
+/* The bytes of b as a fresh malloc'd block (free() it) with a NUL after them; frees b
+ * (a buffer's memory belongs to the core: only fbe_buffer_free releases it). */
+static inline char *t_buffer_take(fbe_buffer *b) {
+  char *p = malloc(b->size + 1);
+  assert_non_null(p);
+  if (b->size) memcpy(p, b->data, b->size);
+  p[b->size] = '\0';
+  fbe_buffer_free(b);
+  return p;
+}
+
 static inline void t_dump(const char *title, const uint8_t *p, size_t n) {
   print_message("%s (%zu bytes):\n", title, n);
   for (size_t i = 0; i < n; i += 16) {

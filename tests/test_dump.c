@@ -77,9 +77,8 @@ static dump_result dump(const fbe_struct *st, fbe_model model, const uint8_t *da
   free(copy);
   assert_int_not_equal(r.status, FBE_ERR_NOMEM);
   assert_int_not_equal(r.status, FBE_ERR_ARGUMENT);
-  assert_int_equal(fbe_buffer_append(&out, "", 1), 0);
-  r.text = (char *)out.data;
-  r.size = out.size - 1;
+  r.size = out.size;
+  r.text = t_buffer_take(&out);
   return r;
 }
 

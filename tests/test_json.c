@@ -117,8 +117,12 @@ static char *to_json(const fbe_msg *m, int pretty) {
   fbe_error err;
   fbe_status s = fbe_msg_to_json(m, pretty, &b, &err);
   if (s) fail_msg("to_json failed: %s at '%s'", err.message, err.path);
-  fbe_buffer_append(&b, "", 1);
-  return (char *)b.data;
+  char *text = malloc(b.size + 1); /* the buffer's memory is the core's: copy, then release */
+  assert_non_null(text);
+  memcpy(text, b.data, b.size);
+  text[b.size] = '\0';
+  fbe_buffer_free(&b);
+  return text;
 }
 
 /* Reads json and writes it back: the text must come out unchanged. */

@@ -6,7 +6,8 @@
  * the schema) happens in a worker. ci/test.sh runs this under ThreadSanitizer too.
  *
  * Workers record failures instead of asserting (cmocka is not thread-safe); the main
- * thread checks them after the join. */
+ * thread checks them after the join, and that fbe_memory_in_use() is back where it was:
+ * the count, kept from every thread, adds up exactly. */
 #include "fbe_test.h"
 
 #if !defined(_WIN32)
@@ -163,6 +164,7 @@ static void *work(void *arg) {
 
 static void test_shared_schema(void **state) {
   (void)state;
+  size_t base = fbe_memory_in_use(); /* counted from 5 threads at once: must add up */
   fbe_schema *schema = t_load("proto.fbe");
   const fbe_struct *account = t_struct(schema, "Account");
   expected want;
@@ -207,6 +209,7 @@ static void test_shared_schema(void **state) {
   for (int m = 0; m < 2; m++) fbe_buffer_free(&want.model[m]);
   fbe_buffer_free(&want.json);
   assert_int_equal(failures, 0);
+  assert_int_equal(fbe_memory_in_use(), base);
 }
 
 int main(void) {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include "arena_internal.h"
+#include "memory_internal.h"
 
 typedef fbe_arena_block block;
 
@@ -11,7 +12,7 @@ typedef fbe_arena_block block;
 static uint8_t *block_data(block *b) { return (uint8_t *)b + HEADER_SIZE; }
 
 fbe_arena *fbe_arena_new(void) {
-  fbe_arena *a = calloc(1, sizeof *a);
+  fbe_arena *a = fbe_mem_calloc(1, sizeof *a);
   return a;
 }
 
@@ -20,10 +21,10 @@ void fbe_arena_free(fbe_arena *a) {
   block *b = a->head;
   while (b) {
     block *next = b->next;
-    free(b);
+    fbe_mem_free(b);
     b = next;
   }
-  free(a);
+  fbe_mem_free(a);
 }
 
 void fbe_arena_reset(fbe_arena *a) {
@@ -33,7 +34,7 @@ void fbe_arena_reset(fbe_arena *a) {
   while (b->next) {
     block *next = b->next;
     a->reserved -= HEADER_SIZE + b->size;
-    free(b);
+    fbe_mem_free(b);
     b = next;
   }
   a->head = b;
@@ -47,7 +48,7 @@ static void *arena_alloc_slow(fbe_arena *a, size_t size) {
   size_t want = a->head ? a->head->size * 2 : FIRST_BLOCK;
   if (want < size) want = size;
   if (want > SIZE_MAX - HEADER_SIZE) return NULL;
-  block *b = malloc(HEADER_SIZE + want);
+  block *b = fbe_mem_alloc(HEADER_SIZE + want);
   if (!b) return NULL;
   b->size = want;
   b->next = a->head;

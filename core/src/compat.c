@@ -19,6 +19,7 @@
 #include "error_internal.h"
 #include "float_text.h"
 #include "schema_model.h"
+#include "memory_internal.h"
 
 #define SAFE FBE_COMPAT_SAFE
 #define OLD FBE_COMPAT_BREAKS_OLD_READERS
@@ -231,7 +232,7 @@ static int seen(cmp *c, const void *o, const void *n) {
     if (c->done[i].o == o && c->done[i].n == n) return 1;
   if (c->ndone == c->done_cap) {
     size_t cap = c->done_cap ? c->done_cap * 2 : 32;
-    pair *p = realloc(c->done, cap * sizeof *p);
+    pair *p = fbe_mem_realloc(c->done, cap * sizeof *p);
     if (!p) {
       c->oom = 1;
       return 1;
@@ -253,7 +254,7 @@ static void emit(cmp *c, fbe_compat_kind kind, fbe_compat_effect standard, fbe_c
   fbe_compat_report *r = c->rep;
   if (r->count == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 16;
-    fbe_compat_change *p = realloc(r->changes, cap * sizeof *p);
+    fbe_compat_change *p = fbe_mem_realloc(r->changes, cap * sizeof *p);
     if (!p) {
       c->oom = 1;
       return;
@@ -264,7 +265,7 @@ static void emit(cmp *c, fbe_compat_kind kind, fbe_compat_effect standard, fbe_c
   const char *src[4] = {path, old_text ? old_text : "", new_text ? new_text : "", note ? note : ""};
   size_t len[4], total = 0;
   for (int i = 0; i < 4; i++) total += (len[i] = strlen(src[i])) + 1;
-  char *block = malloc(total), *p = block;
+  char *block = fbe_mem_alloc(total), *p = block;
   if (!block) {
     c->oom = 1;
     return;
@@ -342,7 +343,7 @@ static fbe_kind wire_class(fbe_kind k) {
 static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, const fbe_enum *n) {
   char path[256];
   text a, b, note;
-  unsigned char *paired = calloc(n->nvalues + 1, 1); /* new values taken as renames */
+  unsigned char *paired = fbe_mem_calloc(n->nvalues + 1, 1); /* new values taken as renames */
   if (!paired) {
     c->oom = 1;
     return;
@@ -406,7 +407,7 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
            "old readers get an unknown number and keep it as is");
     }
   }
-  free(paired);
+  fbe_mem_free(paired);
 }
 
 /* Compares two enum/flags types once; label names the new one in paths. */
@@ -640,8 +641,8 @@ static void field_common(cmp *c, const char *label, const fmap *m, const fbe_str
  * same slot with the same bytes (a rename: the wire cannot tell it from one). */
 static int match_fields(fmap *m, const fbe_struct *o, const fbe_struct *n) {
   size_t no = o->nfields, nn = n->nfields;
-  m->o2n = malloc((no + nn + 1) * sizeof *m->o2n);
-  m->renamed = calloc(no + 1, 1);
+  m->o2n = fbe_mem_alloc((no + nn + 1) * sizeof *m->o2n);
+  m->renamed = fbe_mem_calloc(no + 1, 1);
   if (!m->o2n || !m->renamed) return -1;
   m->n2o = m->o2n + no;
   for (size_t i = 0; i < no + nn; i++) m->o2n[i] = -1;
@@ -688,8 +689,8 @@ static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const
     for (; k < o->nfields; k++)
       if (m.o2n[k] < 0) field_removed(c, label, n, &o->fields[k]);
   }
-  free(m.o2n);
-  free(m.renamed);
+  fbe_mem_free(m.o2n);
+  fbe_mem_free(m.renamed);
 }
 
 /* ------------------------------------------------------------------ structs */
@@ -862,7 +863,7 @@ fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *ne
   c.nroot = new_schema->root;
   c.rep = report;
   compare_packages(&c);
-  free(c.done);
+  fbe_mem_free(c.done);
   if (c.oom) {
     fbe_compat_report_free(report);
     return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory comparing schemas");
@@ -881,8 +882,8 @@ fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *ne
 
 void fbe_compat_report_free(fbe_compat_report *report) {
   if (!report) return;
-  for (size_t i = 0; i < report->count; i++) free((void *)report->changes[i].path);
-  free(report->changes);
+  for (size_t i = 0; i < report->count; i++) fbe_mem_free((void *)report->changes[i].path);
+  fbe_mem_free(report->changes);
   memset(report, 0, sizeof *report);
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "value.h"
+#include "memory_internal.h"
 
 /* Divides a 96-bit little-endian magnitude (three u32 limbs) by 10; returns the remainder. */
 static uint32_t div10(uint32_t m[3]) {
@@ -148,19 +149,19 @@ static int value_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
       continue;
     }
     if (depth == cap) {
-      frame *bigger = malloc(sizeof(frame) * cap * 2);
+      frame *bigger = fbe_mem_alloc(sizeof(frame) * cap * 2);
       if (!bigger) {
         equal = 0;
         break;
       }
       memcpy(bigger, stack, sizeof(frame) * depth);
-      if (stack != local) free(stack);
+      if (stack != local) fbe_mem_free(stack);
       stack = bigger;
       cap *= 2;
     }
     stack[depth++] = (frame){ct, ca, cb, 0, (uint32_t)cn};
   }
-  if (stack != local) free(stack);
+  if (stack != local) fbe_mem_free(stack);
   return equal;
 }
 

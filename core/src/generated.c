@@ -6,10 +6,11 @@
 #include "budget.h"
 #include "error_internal.h"
 #include "value.h"
+#include "memory_internal.h"
 
 static void *malloc_hook(void *ctx, size_t size) {
   (void)ctx;
-  return malloc(size ? size : 1);
+  return fbe_mem_alloc(size ? size : 1);
 }
 
 static void *arena_hook(void *ctx, size_t size) { return fbe_arena_alloc((fbe_arena *)ctx, size); }
@@ -20,7 +21,7 @@ void *fbe_gen_alloc(const fbe_allocator *a, size_t size) {
 
 void fbe_gen_free(const fbe_allocator *a, void *ptr) {
   if (!ptr) return;
-  if (!a) free(ptr);
+  if (!a) fbe_mem_free(ptr);
   else if (a->free) a->free(a->ctx, ptr);
 }
 

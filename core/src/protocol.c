@@ -6,6 +6,7 @@
 #include "endian.h"
 #include "error_internal.h"
 #include "value.h"
+#include "memory_internal.h"
 
 /* The message types of a package's protocol in lookup order: its own, then those of
  * its imports (recursively, in import order). */
@@ -28,7 +29,7 @@ static int collect(protocol *p, const fbe_package *pkg, size_t *cap, int depth) 
     if (!st->is_message || already(p, st)) continue;
     if (p->count == *cap) {
       size_t bigger = *cap ? *cap * 2 : 8;
-      const fbe_struct **m = realloc(p->messages, bigger * sizeof *m);
+      const fbe_struct **m = fbe_mem_realloc(p->messages, bigger * sizeof *m);
       if (!m) return -1;
       p->messages = m;
       *cap = bigger;
@@ -52,7 +53,7 @@ static int protocol_init(protocol *p, const fbe_schema *schema, const char *pack
   if (!schema || !(p->pkg = find_package(schema, package))) return -1;
   size_t cap = 0;
   if (collect(p, p->pkg, &cap, 0)) {
-    free(p->messages);
+    fbe_mem_free(p->messages);
     return -1;
   }
   return 0;
@@ -69,7 +70,7 @@ const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *packag
   protocol p;
   if (protocol_init(&p, schema, package)) return NULL;
   const fbe_struct *st = protocol_lookup(&p, type_id);
-  free(p.messages);
+  fbe_mem_free(p.messages);
   return st;
 }
 
@@ -88,10 +89,10 @@ struct fbe_sender {
 fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model model,
                            fbe_sink_fn sink, void *sink_ctx) {
   if (!sink) return NULL;
-  fbe_sender *s = calloc(1, sizeof *s);
+  fbe_sender *s = fbe_mem_calloc(1, sizeof *s);
   if (!s) return NULL;
   if (protocol_init(&s->proto, schema, package)) {
-    free(s);
+    fbe_mem_free(s);
     return NULL;
   }
   s->schema = fbe_schema_retain(schema);
@@ -104,9 +105,9 @@ fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model mo
 void fbe_sender_free(fbe_sender *s) {
   if (!s) return;
   fbe_buffer_free(&s->buf);
-  free(s->proto.messages);
+  fbe_mem_free(s->proto.messages);
   fbe_schema_release(s->schema);
-  free(s);
+  fbe_mem_free(s);
 }
 
 uint64_t fbe_sender_bytes(const fbe_sender *s) { return s ? s->bytes : 0; }
@@ -149,11 +150,11 @@ fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_mode
                                const fbe_limits *limits, fbe_handler_fn handler,
                                void *handler_ctx) {
   if (!handler) return NULL;
-  fbe_receiver *r = calloc(1, sizeof *r);
+  fbe_receiver *r = fbe_mem_calloc(1, sizeof *r);
   if (!r) return NULL;
   if (protocol_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
-    free(r->proto.messages);
-    free(r);
+    fbe_mem_free(r->proto.messages);
+    fbe_mem_free(r);
     return NULL;
   }
   r->schema = fbe_schema_retain(schema);
@@ -169,9 +170,9 @@ void fbe_receiver_free(fbe_receiver *r) {
   fbe_buffer_free(&r->pending);
   fbe_buffer_free(&r->held);
   fbe_arena_free(r->arena);
-  free(r->proto.messages);
+  fbe_mem_free(r->proto.messages);
   fbe_schema_release(r->schema);
-  free(r);
+  fbe_mem_free(r);
 }
 
 void fbe_receiver_reset(fbe_receiver *r) {

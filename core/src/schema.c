@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_resolve.h"
+#include "memory_internal.h"
 
 /* ---- diagnostics ---- */
 
@@ -20,7 +21,7 @@ static int compare_diags(const void *a, const void *b) {
 static bool export_item(fbe_diagnostic *item, fbe_severity severity, const char *file,
                         uint32_t line, uint32_t col, const char *message) {
   size_t file_len = strlen(file), message_len = strlen(message);
-  char *block = malloc(file_len + message_len + 2);
+  char *block = fbe_mem_alloc(file_len + message_len + 2);
   if (!block) return false;
   memcpy(block, file, file_len + 1);
   memcpy(block + file_len + 1, message, message_len + 1);
@@ -39,7 +40,7 @@ static void export_diagnostics(fbe_sctx *ctx, bool out_of_memory, fbe_diagnostic
   out->items = NULL;
   if (ctx->ndiags > 1) qsort(ctx->diags, ctx->ndiags, sizeof *ctx->diags, compare_diags);
   size_t capacity = (size_t)ctx->ndiags + 1;
-  out->items = calloc(capacity, sizeof *out->items);
+  out->items = fbe_mem_calloc(capacity, sizeof *out->items);
   if (!out->items) return;
   for (uint32_t i = 0; i < ctx->ndiags; i++) {
     const fbe_sdiag *d = &ctx->diags[i];
@@ -54,15 +55,15 @@ static void export_diagnostics(fbe_sctx *ctx, bool out_of_memory, fbe_diagnostic
     out->count++;
   }
   if (out->count == 0) { /* nothing to free when there is nothing to say */
-    free(out->items);
+    fbe_mem_free(out->items);
     out->items = NULL;
   }
 }
 
 void fbe_diagnostics_free(fbe_diagnostics *diags) {
   if (!diags) return;
-  for (size_t i = 0; i < diags->count; i++) free((void *)diags->items[i].file);
-  free(diags->items);
+  for (size_t i = 0; i < diags->count; i++) fbe_mem_free((void *)diags->items[i].file);
+  fbe_mem_free(diags->items);
   diags->items = NULL;
   diags->count = 0;
 }

@@ -9,19 +9,20 @@
 #include <string.h>
 #include "schema_parser.h"
 #include "schema_resolve.h"
+#include "memory_internal.h"
 
 /* Reads a whole file into a malloc'd buffer; NULL when it cannot be read. */
 static char *read_file(const char *path, size_t *length) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t len = 0, cap = 4096;
-  char *buf = malloc(cap);
+  char *buf = fbe_mem_alloc(cap);
   while (buf) {
     len += fread(buf + len, 1, cap - len, f);
     if (len < cap) break;
-    char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    char *grown = cap <= SIZE_MAX / 2 ? fbe_mem_realloc(buf, cap * 2) : NULL;
     if (!grown) {
-      free(buf);
+      fbe_mem_free(buf);
       buf = NULL;
       break;
     }
@@ -29,7 +30,7 @@ static char *read_file(const char *path, size_t *length) {
     cap *= 2;
   }
   if (buf && ferror(f)) {
-    free(buf);
+    fbe_mem_free(buf);
     buf = NULL;
   }
   fclose(f);
@@ -43,7 +44,7 @@ static const char *read_into_work(fbe_sload *L, const char *path, size_t *length
   if (!buf) return NULL;
   char *text = fbe_arena_alloc(L->ctx->work, *length ? *length : 1);
   if (text) memcpy(text, buf, *length);
-  free(buf); /* before a possible out-of-memory jump */
+  fbe_mem_free(buf); /* before a possible out-of-memory jump */
   if (!text) fbe_sctx_out_of_memory(L->ctx);
   return text;
 }

@@ -609,6 +609,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   g_schemas_dir = argv[1];
+  size_t memory_base = fbe_memory_in_use(); /* generated code's NULL allocator is counted too */
   int records = argc > 3;
   int rounds = records ? (argc > 4 ? atoi(argv[4]) : 20) : atoi(argv[2]);
   if (rounds < 0) rounds = 0;
@@ -620,6 +621,8 @@ int main(int argc, char **argv) {
   constant_checks();
   round_trips(rounds);
   for (size_t i = 0; i < NPACKAGES; i++) fbe_schema_release(g_packages[i].schema);
+  CHECK(fbe_memory_in_use() == memory_base, "the core holds %zu bytes more than at the start (a leak)",
+        fbe_memory_in_use() - memory_base);
   printf("test_gen: %d vector records, %d malformed records, %d versioning records, %d random rounds per "
          "type and model; %d checks, %d failed\n",
          nvec, nmal, nver, rounds, g_checks, g_failed);

@@ -13,6 +13,7 @@
 #include "fbe/fbe.h"
 #include "schema_model.h"
 #include "value.h"
+#include "memory_internal.h" /* the walk's own blocks are counted with the core's */
 
 /* One per loaded schema: its structs in the order of the Java StructType[] (packages
  * in dependency order, declaration order inside each), and a sorted pointer -> index

@@ -41,9 +41,9 @@ static int handler(void *ctx, const fbe_msg *msg) {
   int64_t *num_heap = NULL;
   uint8_t *bytes_heap = NULL;
   if (jf_tape_write(r->core, &tp, msg, &need_n, &need_p)) {
-    if (need_n > INT32_MAX || need_p > INT32_MAX || !(num_heap = malloc(need_n * 8 + 8)) ||
-        !(bytes_heap = malloc(need_p + 1))) {
-      free(num_heap);
+    if (need_n > INT32_MAX || need_p > INT32_MAX || !(num_heap = fbe_mem_alloc(need_n * 8 + 8)) ||
+        !(bytes_heap = fbe_mem_alloc(need_p + 1))) {
+      fbe_mem_free(num_heap);
       jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
       return 1;
     }
@@ -56,8 +56,8 @@ static int handler(void *ctx, const fbe_msg *msg) {
     (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
     (*env)->SetByteArrayRegion(env, bytes, 0, (jsize)need_p, (const jbyte *)tp.bytes);
   }
-  free(num_heap);
-  free(bytes_heap);
+  fbe_mem_free(num_heap);
+  fbe_mem_free(bytes_heap);
   if (bytes) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, num, bytes);
   (*env)->DeleteLocalRef(env, num);
   (*env)->DeleteLocalRef(env, bytes);
@@ -72,20 +72,20 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderNew(JNIEnv *env, jcl
                                                               jstring pkg, jint model) {
   (void)cls;
   const jf_core *c = (const jf_core *)(intptr_t)core;
-  jf_sender *s = c ? calloc(1, sizeof *s) : NULL;
+  jf_sender *s = c ? fbe_mem_calloc(1, sizeof *s) : NULL;
   if (!s) {
     jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
     return 0;
   }
   const char *name = package_of(env, pkg);
   if (pkg && !name) {
-    free(s);
+    fbe_mem_free(s);
     return 0;
   }
   s->sender = fbe_sender_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, sink, s);
   if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
   if (!s->sender) {
-    free(s);
+    fbe_mem_free(s);
     jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
     return 0;
   }
@@ -99,7 +99,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   if (!s) return;
   fbe_sender_free(s->sender);
   fbe_buffer_free(&s->frame);
-  free(s);
+  fbe_mem_free(s);
 }
 
 static int op_send(void *ctx, jf_tape *tp, fbe_msg *m, fbe_msg *unused, jf_scratch *s, fbe_error *err) {
@@ -144,21 +144,21 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, j
                                                                 jstring pkg, jint model) {
   (void)cls;
   const jf_core *c = (const jf_core *)(intptr_t)core;
-  jf_receiver *r = c ? calloc(1, sizeof *r) : NULL;
+  jf_receiver *r = c ? fbe_mem_calloc(1, sizeof *r) : NULL;
   if (!r) {
     jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
     return 0;
   }
   const char *name = package_of(env, pkg);
   if (pkg && !name) {
-    free(r);
+    fbe_mem_free(r);
     return 0;
   }
   r->receiver = fbe_receiver_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, NULL,
                                  handler, r);
   if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
   if (!r->receiver) {
-    free(r);
+    fbe_mem_free(r);
     jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
     return 0;
   }
@@ -171,7 +171,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, j
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   if (!r) return;
   fbe_receiver_free(r->receiver);
-  free(r);
+  fbe_mem_free(r);
 }
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, jclass cls, jlong h,
@@ -198,7 +198,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   }
   /* The handler calls into Java, so the bytes are copied out of the array first. */
   uint8_t stack[4096];
-  uint8_t *bytes = len <= (jint)sizeof stack ? stack : malloc((size_t)len);
+  uint8_t *bytes = len <= (jint)sizeof stack ? stack : fbe_mem_alloc((size_t)len);
   if (!bytes) {
     jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
     return;
@@ -212,7 +212,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   fbe_status st = fbe_receiver_feed(r->receiver, bytes, (size_t)len, &err);
   r->busy = 0;
   r->self = NULL;
-  if (bytes != stack) free(bytes);
+  if (bytes != stack) fbe_mem_free(bytes);
   if (st && !(*env)->ExceptionCheck(env)) jf_throw_fbe(env, &err);
 }
 

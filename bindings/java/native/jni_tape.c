@@ -81,7 +81,7 @@ int jf_progs_compile(jf_core *c) {
   size_t names = 0;
   for (uint32_t i = 0; i < c->nstructs; i++) measure(c->structs[i], 0, &nops, &names);
   size_t head = sizeof(jf_prog) * (c->nstructs + 1), body = sizeof(jf_op) * ((size_t)nops + 1);
-  uint8_t *block = calloc(1, head + body + names + 1);
+  uint8_t *block = fbe_mem_calloc(1, head + body + names + 1);
   if (!block) return -1;
   c->progs = (jf_prog *)(void *)block;
   jf_op *op = (jf_op *)(void *)(block + head);

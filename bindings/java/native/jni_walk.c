@@ -44,7 +44,7 @@ jstring jf_string_from_utf8(JNIEnv *env, const uint8_t *s, size_t n) {
   if (!n) return (*env)->NewStringUTF(env, "");
   jchar stack[256];
   stack[0] = 0; /* (never read unset; silences -Wmaybe-uninitialized) */
-  jchar *buf = n <= 256 ? stack : malloc(n * sizeof(jchar));
+  jchar *buf = n <= 256 ? stack : fbe_mem_alloc(n * sizeof(jchar));
   if (!buf) return NULL;
   size_t o = 0;
   for (size_t i = 0; i < n;) {
@@ -70,7 +70,7 @@ jstring jf_string_from_utf8(JNIEnv *env, const uint8_t *s, size_t n) {
     }
   }
   jstring out = (*env)->NewString(env, buf, (jsize)o);
-  if (buf != stack) free(buf);
+  if (buf != stack) fbe_mem_free(buf);
   return out;
 }
 
@@ -108,7 +108,7 @@ static void scratch_free(jf_scratch *s) {
   if (!s) return;
   fbe_arena_free(s->arena);
   fbe_buffer_free(&s->buf);
-  free(s);
+  fbe_mem_free(s);
 }
 
 jf_scratch *jf_scratch_get(void) {
@@ -117,8 +117,8 @@ jf_scratch *jf_scratch_get(void) {
     s->busy = 1;
     return s;
   }
-  if (!(s = calloc(1, sizeof *s)) || !(s->arena = fbe_arena_new())) {
-    free(s);
+  if (!(s = fbe_mem_calloc(1, sizeof *s)) || !(s->arena = fbe_arena_new())) {
+    fbe_mem_free(s);
     return NULL;
   }
   /* The thread's own is kept for its next calls (and freed with the thread's last
@@ -164,11 +164,11 @@ int jf_struct_index(const jf_core *core, const fbe_struct *st) {
 
 static void core_free(jf_core *c) {
   if (!c) return;
-  free(c->structs);
-  free(c->struct_map);
-  free(c->progs);
+  fbe_mem_free(c->structs);
+  fbe_mem_free(c->struct_map);
+  fbe_mem_free(c->progs);
   fbe_schema_release(c->schema);
-  free(c);
+  fbe_mem_free(c);
 }
 
 /* ------------------------------------------------------------------ init */
@@ -190,15 +190,15 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_init(JNIEnv *env, jclass wa
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_bind(JNIEnv *env, jclass cls, jlong schema_ptr) {
   (void)cls;
   fbe_schema *schema = (fbe_schema *)(intptr_t)schema_ptr;
-  jf_core *c = schema ? calloc(1, sizeof *c) : NULL;
+  jf_core *c = schema ? fbe_mem_calloc(1, sizeof *c) : NULL;
   if (!c) {
     jf_throw_code(env, schema ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, schema ? "out of memory" : "no schema");
     return 0;
   }
   c->schema = fbe_schema_retain(schema);
   for (uint32_t p = 0; p < schema->npackages; p++) c->nstructs += schema->packages[p]->nstructs;
-  c->structs = calloc(c->nstructs + 1, sizeof *c->structs);
-  c->struct_map = calloc(c->nstructs + 1, sizeof *c->struct_map);
+  c->structs = fbe_mem_calloc(c->nstructs + 1, sizeof *c->structs);
+  c->struct_map = fbe_mem_calloc(c->nstructs + 1, sizeof *c->struct_map);
   if (!c->structs || !c->struct_map) {
     core_free(c);
     jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");

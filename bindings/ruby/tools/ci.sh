@@ -44,7 +44,8 @@ ruby -e 'require "fbe"; f = $LOADED_FEATURES.grep(%r{/fbe/core\.so\z}).first
 done_step
 
 step "minitest bindings/ruby/test"
-(cd "$out" && ruby -e 'ARGV.each { |f| require f }' "$repo"/bindings/ruby/test/test_*.rb)
+# A fixed seed: the same test order on every run (SEED=... to try another order).
+(cd "$out" && SEED=${SEED:-1} ruby -e 'ARGV.each { |f| require f }' "$repo"/bindings/ruby/test/test_*.rb)
 done_step
 
 step "fbe-conformance"

@@ -12,7 +12,7 @@ extern "C" {
 
 /* Plain struct: zero-initialise it (or call fbe_buffer_init), free with fbe_buffer_free. */
 typedef struct fbe_buffer {
-  uint8_t *data;   /* owned, malloc'd; NULL while empty */
+  uint8_t *data;   /* owned; NULL while empty; released by fbe_buffer_free, not free() */
   size_t size;     /* bytes in use */
   size_t capacity; /* bytes allocated */
 } fbe_buffer;

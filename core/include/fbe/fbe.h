@@ -5,6 +5,7 @@
 #include "fbe/export.h"
 #include "fbe/version.h"
 #include "fbe/error.h"
+#include "fbe/memory.h"
 #include "fbe/arena.h"
 #include "fbe/buffer.h"
 #include "fbe/schema.h"

@@ -73,10 +73,10 @@ static VALUE native_set_error_classes(VALUE self, VALUE classes) {
 static rf_scratch *shared_scratch; /* the GVL serialises its users; busy catches nesting */
 
 static rf_scratch *scratch_new(void) {
-  rf_scratch *s = calloc(1, sizeof *s);
+  rf_scratch *s = fbe_mem_calloc(1, sizeof *s);
   if (!s) return NULL;
   if (!(s->arena = fbe_arena_new())) {
-    free(s);
+    fbe_mem_free(s);
     return NULL;
   }
   return s;
@@ -99,7 +99,7 @@ void rf_scratch_put(rf_scratch *s) {
   if (s->temp) {
     fbe_arena_free(s->arena);
     fbe_buffer_free(&s->buf);
-    free(s);
+    fbe_mem_free(s);
     return;
   }
   fbe_arena_reset(s->arena);
@@ -129,13 +129,13 @@ static void core_mark(void *p) {
 
 static void core_free(void *p) {
   rf_core *c = p;
-  for (uint32_t i = 0; i < c->nstructs; i++) free(c->structs[i].fields);
-  free(c->structs);
-  free(c->enums);
-  free(c->map);
+  for (uint32_t i = 0; i < c->nstructs; i++) fbe_mem_free(c->structs[i].fields);
+  fbe_mem_free(c->structs);
+  fbe_mem_free(c->enums);
+  fbe_mem_free(c->map);
   if (c->mem) fbe_arena_free(c->mem);
   if (c->schema) fbe_schema_release(c->schema);
-  free(c);
+  xfree(c); /* TypedData_Make_Struct's, from Ruby's allocator */
 }
 
 static size_t core_size(const void *p) {
@@ -274,11 +274,11 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
   core->schema = fbe_schema_retain(schema);
   core->mem = fbe_arena_new();
   long ns = RARRAY_LEN(structs), ne = RARRAY_LEN(enums);
-  core->structs = calloc((size_t)ns + 1, sizeof(rf_struct));
-  core->enums = calloc((size_t)ne + 1, sizeof(rf_enum));
+  core->structs = fbe_mem_calloc((size_t)ns + 1, sizeof(rf_struct));
+  core->enums = fbe_mem_calloc((size_t)ne + 1, sizeof(rf_enum));
   size_t cap = 16;
   while (cap < 2 * (size_t)ns + 2) cap *= 2;
-  core->map = calloc(cap, sizeof(rf_struct *));
+  core->map = fbe_mem_calloc(cap, sizeof(rf_struct *));
   core->map_mask = cap - 1;
   if (!core->mem || !core->structs || !core->enums || !core->map) rb_memerror();
   for (long i = 0; i < ne; i++) {
@@ -313,7 +313,7 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
   for (uint32_t i = 0; i < core->nstructs; i++) {
     rf_struct *si = &core->structs[i];
     const fbe_struct *st = si->st;
-    si->fields = calloc(st->nfields ? st->nfields : 1, sizeof(rf_field));
+    si->fields = fbe_mem_calloc(st->nfields ? st->nfields : 1, sizeof(rf_field));
     if (!si->fields) rb_memerror();
     for (uint32_t j = 0; j < st->nfields; j++) {
       rf_field *rf = &si->fields[j];

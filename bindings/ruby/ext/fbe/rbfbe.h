@@ -22,6 +22,7 @@
 #include "fbe/fbe.h"
 #include "schema_model.h"
 #include "value.h"
+#include "memory_internal.h" /* the walk's own blocks are counted with the core's */
 
 typedef struct rf_struct rf_struct;
 typedef struct rf_core rf_core;

@@ -1,24 +1,34 @@
 package org.libfbe;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.libfbe.internal.FbeCore;
 
 /**
- * A million encode/decode cycles (plus JSON, verify, errors and schema loads) with
- * stable native memory: the process's resident size (VmRSS) after the run is within a
- * few MiB of what it was after a warm-up (the JVM heap is capped by surefire's -Xmx,
- * so what could grow is native memory).
+ * Memory, counted exactly (no resident-size guesses, which move with the allocator, the
+ * kernel, the JVM and the machine's load):
+ * <ul>
+ *   <li>the bytes the C core and the JNI walk hold ({@code FbeCore.memory_in_use()}, an
+ *       exact count kept by the core) come back to exactly where they were after a
+ *       million encode/decode cycles (plus JSON, verify, errors and schema loads), and
+ *       after thousands of schemas dropped unclosed, once the Cleaner has run;
+ *   <li>the Java heap after full GCs does not grow with the number of cycles: a leaked
+ *       object (a JNI global reference, say) per cycle would keep at least 16 MB over a
+ *       million; the bound is 4 MiB, a margin of four to one on the smallest leak, while
+ *       what the JVM keeps between full GCs varies by well under 1 MiB.
+ * </ul>
+ * Surefire runs each test class in a JVM of its own (pom.xml: reuseForks=false), so no
+ * other class's unclosed schemas are released by the Cleaner in the middle of a count.
  */
+@TestMethodOrder(MethodOrderer.MethodName.class)
 class MemoryTest {
-  static long rssKiB() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/status")))
-      if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
-    throw new IllegalStateException("no VmRSS");
-  }
+  static final long HEAP_SLACK = 4L << 20;
 
   static long cycles(Schema s, int n) {
     StructType t = s.struct("Account");
@@ -40,43 +50,89 @@ class MemoryTest {
     return sum;
   }
 
-  @Test
-  void millionCyclesKeepNativeMemoryStable() throws IOException {
-    if (!Files.exists(Path.of("/proc/self/status"))) throw new IllegalStateException("needs /proc (Linux)");
+  /**
+   * Full GCs until the Cleaner has released every unreachable schema (Schema.LIVE down to
+   * {@code live}). Each round is System.gc() and then a wait for the Cleaner to run a
+   * sentinel action registered before that GC, so the Cleaner has been at work after it;
+   * the loop ends when LIVE reaches {@code live}, or after 100 rounds in a row in which
+   * it did not move (a number of GCs, never a time).
+   */
+  static void drainCleaner(long live) throws InterruptedException {
+    long last = Schema.LIVE.get();
+    for (int idle = 0; Schema.LIVE.get() > live && idle < 100; ) {
+      CountDownLatch ran = new CountDownLatch(1);
+      Schema.CLEANER.register(new Object(), ran::countDown); // unreachable at once
+      System.gc();
+      ran.await();
+      long now = Schema.LIVE.get();
+      idle = now < last ? 0 : idle + 1;
+      last = now;
+    }
+  }
+
+  /** [bytes the core holds, Java heap in use] after the Cleaner is done and a full GC. */
+  static long[] settled(long live) throws InterruptedException {
+    drainCleaner(live);
+    System.gc();
+    return new long[] {FbeCore.memory_in_use(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()};
+  }
+
+  static void assertNoGrowth(long[] before, long[] after, String what) {
+    System.out.println("memory: " + what + ": core " + before[0] + " -> " + after[0] + " bytes, Java heap "
+        + before[1] / 1024 + " -> " + after[1] / 1024 + " KiB");
+    assertEquals(before[0], after[0], what + ": the core holds " + (after[0] - before[0]) + " more bytes");
+    assertTrue(after[1] - before[1] < HEAP_SLACK, what + ": the Java heap grew by " + (after[1] - before[1]) + " bytes");
+  }
+
+  /** Makes this thread's scratch (an arena block and a buffer the JNI walk keeps for the
+   * thread's next calls) exist before a count starts. */
+  static void warmUp() {
     try (Schema s = Fixtures.proto()) {
-      cycles(s, 200_000);
-      for (int i = 0; i < 200; i++) Fixtures.proto().close();
-      System.gc();
-      long before = rssKiB();
-      assertTrue(cycles(s, 1_000_000) > 0);
-      for (int i = 0; i < 500; i++) Fixtures.proto().close();
-      System.gc();
-      long after = rssKiB();
-      System.out.println("memory: VmRSS " + before + " KiB -> " + after + " KiB after 1,000,000 cycles");
-      // A leak of one arena block, buffer or reference per cycle would be gigabytes (or
-      // 16 MiB for a JNI global reference); the JVM's own noise stays within ~10 MiB.
-      assertTrue(after - before < 24 * 1024, "VmRSS grew by " + (after - before) + " KiB");
+      s.struct("Account").decode(Fixtures.account(s).encode());
     }
   }
 
   @Test
-  void unclosedSchemasAreCleaned() throws Exception {
+  void a_memoryInUseCountsTheCore() throws Exception {
+    warmUp();
+    long live = Schema.LIVE.get();
+    long base = settled(live)[0];
+    try (Schema s = Fixtures.proto()) {
+      assertTrue(FbeCore.memory_in_use() > base, "a loaded schema is counted");
+      s.struct("Account").newMessage().encode();
+    }
+    assertEquals(base, settled(live)[0], "a closed schema is uncounted");
+  }
+
+  @Test
+  void b_millionCyclesDoNotLeak() throws Exception {
+    long live = Schema.LIVE.get();
+    try (Schema s = Fixtures.proto()) {
+      cycles(s, 200_000); // warm up: JIT, the thread's scratch arena and buffer
+      for (int i = 0; i < 200; i++) Fixtures.proto().close();
+      long[] before = settled(live + 1);
+      assertTrue(cycles(s, 1_000_000) > 0);
+      for (int i = 0; i < 500; i++) Fixtures.proto().close();
+      assertNoGrowth(before, settled(live + 1), "1,000,000 cycles and 500 schemas closed");
+    }
+  }
+
+  @Test
+  void c_unclosedSchemasAreCleaned() throws Exception {
     // Schemas dropped without close(): the Cleaner must release every native schema
     // once the garbage collector finds them unreachable.
+    warmUp();
     long live = Schema.LIVE.get();
+    long[] before = settled(live);
     Schema last = null;
     for (int i = 0; i < 3000; i++) {
       last = Fixtures.proto();
       last.struct("Account").newMessage().encode();
     }
-    assertTrue(Schema.LIVE.get() > live, "loading did not count the native schemas");
+    assertTrue(Schema.LIVE.get() > live, "loading did not count the native schemas"); // `last` is live
     last = null; // now every one of them is unreachable
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (Schema.LIVE.get() > live && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-    }
-    // (<=: schemas other tests dropped may be released meanwhile too)
-    assertTrue(Schema.LIVE.get() <= live, (Schema.LIVE.get() - live) + " native schemas the Cleaner did not release");
+    long[] after = settled(live);
+    assertEquals(live, Schema.LIVE.get(), (Schema.LIVE.get() - live) + " native schemas the Cleaner did not release");
+    assertNoGrowth(before, after, "3000 schemas dropped unclosed");
   }
 }
