@@ -482,6 +482,58 @@ static void expect_error(const fbe_struct *st, fbe_model model, const uint8_t *d
   free(r.text);
 }
 
+/* Text that is not UTF-8 and decimals with a scale above 28 or reserved bits: the dump
+ * shows the value, then stops with verify's reason at the bad byte. */
+static void test_malformed_values(void **state) {
+  fixture *f = *state;
+  size_t n;
+  uint8_t *data = account_bytes(FBE_MODEL_STANDARD, &n);
+  data[0x2b] = 0xff; /* name "T\xffst" */
+  expect_error(f->account, FBE_MODEL_STANDARD, data, n,
+               "!! offset 0x002b: string is not valid UTF-8: the byte 0xff, which UTF-8 never uses "
+               "at byte 1 of 4 at 'name'",
+               0x2b, 1);
+  free(data);
+  data = account_bytes(FBE_MODEL_FINAL, &n);
+  size_t at = 0;
+  for (size_t i = 0; i + 4 <= n && !at; i++) /* "Test" in the final model */
+    if (!memcmp(data + i, "Test", 4)) at = i;
+  assert_int_not_equal(at, 0);
+  data[at + 1] = 0xed, data[at + 2] = 0xa0, data[at + 3] = 0x80; /* "T" + U+D800's 3 bytes */
+  char want[200];
+  snprintf(want, sizeof want,
+           "!! offset 0x%04zx: string is not valid UTF-8: a UTF-16 surrogate (U+D800) at byte 1 of 4 "
+           "at 'name'", at + 1);
+  expect_error(f->account, FBE_MODEL_FINAL, data, n, want, at + 1, 1);
+  free(data);
+
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  const fbe_struct *simple = t_struct(f->test, "test.StructSimple");
+  fbe_msg *m = t_build_simple(arena, simple);
+  for (int final = 0; final < 2; final++) {
+    fbe_model model = final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbe_buffer b = t_encode(m, model);
+    /* f29 = 123456.123456: its 16 bytes (scale 6) */
+    static const uint8_t dec[16] = {0x40, 0xf2, 0x8e, 0xbe, 0x1c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0};
+    size_t d = 0;
+    for (size_t i = 0; i + 16 <= b.size && !d; i++)
+      if (!memcmp(b.data + i, dec, 16)) d = i;
+    assert_int_not_equal(d, 0);
+    b.data[d + 14] = 29;
+    snprintf(want, sizeof want, "!! offset 0x%04zx: decimal scale 29 is above 28 at 'f29'", d + 14);
+    expect_error(simple, model, b.data, b.size, want, d + 14, 1);
+    b.data[d + 14] = 6;
+    b.data[d + 15] = 0x81;
+    snprintf(want, sizeof want,
+             "!! offset 0x%04zx: decimal has reserved bits set (byte 15 is 0x81: bytes 12-13 must be 0, "
+             "byte 15 holds only the sign bit 0x80) at 'f29'", d + 15);
+    expect_error(simple, model, b.data, b.size, want, d + 15, 1);
+    fbe_buffer_free(&b);
+  }
+  fbe_arena_free(arena);
+}
+
 static void test_malformed_count(void **state) {
   fixture *f = *state;
   size_t n;
@@ -657,7 +709,7 @@ static void test_deep_nesting(void **state) {
   fbe_msg *m = t_new(arena, node);
   fbe_ref r = fbe_msg_ref(m);
   for (int i = 0; i < 100; i++) r = (i % 2) ? t_emplace(r, "next") : t_append(r, "kids");
-  fbe_limits small = {40, FBE_DEFAULT_MAX_MODEL_SIZE};
+  fbe_limits small = {40, FBE_DEFAULT_MAX_MODEL_SIZE, 0};
   for (int mi = 0; mi < 2; mi++) {
     fbe_model model = mi ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
     fbe_buffer b = t_encode(m, model);
@@ -912,19 +964,20 @@ static void test_values(void **state) {
   fbe_arena_free(arena);
 
   /* odd bytes: a bool of 5, an undeclared enum value, flags with unknown bits,
-   * non-UTF-8 text, a decimal with reserved bits, an absent optional's stray pointer */
+   * control characters in text, an absent optional's stray pointer (text that is not
+   * UTF-8 and bad decimals stop the walk: test_malformed_values) */
   size_t n;
   uint8_t *acc = account_bytes(FBE_MODEL_STANDARD, &n);
   acc[0x18] = 0x46;  /* state: initialized|calculated|0x40 */
   acc[0xb4] = 7;     /* orders[1].side */
-  acc[0x2b] = 0xff;  /* name "T\xffst" */
-  acc[0x2c] = 0x01;  /* name "T\xff\x01t" */
+  acc[0x2b] = 0x7f;  /* name "T\x7fst" */
+  acc[0x2c] = 0x01;  /* name "T\x7f\x01t" */
   dump_result r = dump(f->account, FBE_MODEL_STANDARD, acc, n, NULL);
   parsed p = parse(&r, acc, n);
   assert_int_equal(r.status, FBE_OK);
   expect_line(&p, "state = 0x46 (initialized|calculated|0x40)");
   expect_line(&p, "orders[1].side = 7 (undeclared)");
-  expect_line(&p, "name = \"T\\xff\\x01t\"");
+  expect_line(&p, "name = \"T\\x7f\\x01t\"");
   free(p.lines);
   free(r.text);
   free(acc);
@@ -1030,7 +1083,7 @@ static void test_arguments(void **state) {
   assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, data, n, NULL, &out, NULL), FBE_OK);
   assert_true(!memcmp(out.data, "keep# proto.Account, final model", 32));
   /* a model size over the limit */
-  fbe_limits lim = {FBE_DEFAULT_MAX_DEPTH, 100};
+  fbe_limits lim = {FBE_DEFAULT_MAX_DEPTH, 100, 0};
   fbe_buffer_reset(&out);
   assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, data, n, &lim, &out, &err), FBE_ERR_LIMIT);
   assert_int_equal(err.offset, 0);
@@ -1045,6 +1098,7 @@ int main(void) {
       cmocka_unit_test(test_golden_final),
       cmocka_unit_test(test_spec_table_standard),
       cmocka_unit_test(test_spec_table_final),
+      cmocka_unit_test(test_malformed_values),
       cmocka_unit_test(test_malformed_count),
       cmocka_unit_test(test_malformed_other),
       cmocka_unit_test(test_truncated),

@@ -12,6 +12,7 @@
 
 #include "fbe/fbe.h"
 #include "float_text.h"
+#include "value.h"
 
 /* ---------------------------------------------------------------- fixture */
 
@@ -573,17 +574,32 @@ static void test_strings(void **state) {
                               "\xf0\x9f\x98\x80\x7f\","));
   free(out);
 
-  /* lone surrogates become U+FFFD */
-  m = from_json(f, "test.StructSimple", "{\"f31\":\"\\ud800x\\udc00\\ud83d\"}");
-  assert_int_equal(fbe_ref_get_bytes(field(m, "f31"), &data, &size), FBE_OK);
-  assert_int_equal(size, 10);
-  assert_memory_equal(data, "\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd", 10);
+  /* lone surrogates are refused, never replaced with U+FFFD */
+  fbe_error e = read_error(f, "test.StructSimple", "{\"f31\":\"\\ud800x\"}", FBE_ERR_JSON, "f31", 8);
+  assert_string_equal(e.message, "string is not valid UTF-8: a UTF-16 surrogate (U+D800) without its pair");
+  read_error(f, "test.StructSimple", "{\"f31\":\"x\\udc00\"}", FBE_ERR_JSON, "f31", 9);
+  read_error(f, "test.StructSimple", "{\"f31\":\"\\ud83d\"}", FBE_ERR_JSON, "f31", 8);
+  read_error(f, "test.StructSimple", "{\"f31\":\"\\ud83d\\ud83d\"}", FBE_ERR_JSON, "f31", 8);
 
-  /* bytes that are not UTF-8 are written as \ufffd, one per byte: still valid JSON */
-  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "a\xff\xc3(\xe2\x82", 6), FBE_OK);
-  out = to_json(m, 0);
-  assert_non_null(strstr(out, "\"f31\":\"a\\ufffd\\ufffd(\\ufffd\\ufffd\","));
-  free(out);
+  /* the setters refuse bytes that are not UTF-8 in a string (not in bytes) */
+  m = from_json(f, "test.StructSimple", "{\"f31\":\"ok\"}");
+  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "a\xff", 2), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_ref_set_string(field(m, "f31"), "\xed\xa0\x80"), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_ref_get_bytes(field(m, "f31"), &data, &size), FBE_OK);
+  assert_int_equal(size, 2); /* unchanged */
+  fbe_msg *raw = from_json(f, "test.StructBytes", "{\"f1\":\"\"}");
+  assert_int_equal(fbe_ref_set_bytes(field(raw, "f1"), "a\xff", 2), FBE_OK);
+
+  /* a value built past the setters with bytes that are not UTF-8: the writer refuses it */
+  fbe_ref f31 = field(m, "f31");
+  assert_int_equal(fbe_str_assign(f31.slot, f31.arena, "a\xc3(", 3), 0);
+  fbe_buffer b;
+  fbe_buffer_init(&b);
+  assert_int_equal(fbe_msg_to_json(m, 0, &b, &e), FBE_ERR_ARGUMENT);
+  assert_string_equal(e.message, "string is not valid UTF-8: a sequence cut short (0x28 is not a "
+                                 "continuation byte) at byte 1 of 3");
+  assert_string_equal(e.path, "f31");
+  fbe_buffer_free(&b);
 
   /* a string with 4-byte characters and NULs round-trips */
   assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "\xf0\x9f\x98\x80\0\xf4\x8f\xbf\xbf", 9),
@@ -601,11 +617,12 @@ static void test_strings(void **state) {
   read_error(f, "test.StructSimple", "{\"f31\":\"\\u12\"}", FBE_ERR_JSON, "f31", 8);
   read_error(f, "test.StructSimple", "{\"f31\":\"\\u12G4\"}", FBE_ERR_JSON, "f31", 8);
   read_error(f, "test.StructSimple", "{\"f31\":\"\xc3(\"}", FBE_ERR_JSON, "f31", 8);
-  read_error(f, "test.StructSimple", "{\"f31\":\"\xed\xa0\x80\"}", FBE_ERR_JSON, "f31", 8);
+  e = read_error(f, "test.StructSimple", "{\"f31\":\"ab\xed\xa0\x80\"}", FBE_ERR_JSON, "f31", 10);
+  assert_string_equal(e.message, "string is not valid UTF-8: a UTF-16 surrogate (U+D800) at byte 2 of 5");
   read_error(f, "test.StructSimple", "{\"f31\":\"abc", FBE_ERR_JSON, "f31", 11);
   read_error(f, "test.StructSimple", "{\"f31\":\"abc\\", FBE_ERR_JSON, "f31", 12);
   read_error(f, "test.StructSimple", "{\"f31\":\"abc\\\"", FBE_ERR_JSON, "f31", 13);
-  fbe_error e = read_error(f, "test.StructSimple", "{\"f31\":5}", FBE_ERR_TYPE, "f31", 7);
+  e = read_error(f, "test.StructSimple", "{\"f31\":5}", FBE_ERR_TYPE, "f31", 7);
   assert_string_equal(e.message, "expected a string for a string field, found a number");
 }
 
@@ -881,17 +898,18 @@ static void test_pretty(void **state) {
 
 static void test_depth_limit(void **state) {
   fixture *f = *state;
-  /* 256 nested containers are fine (the struct's object counts), 257 are not */
-  char *json = malloc(1024);
-  for (int extra = 255; extra <= 256; extra++) {
+  /* 832 nested containers are fine (the struct's object counts), 833 are not (an
+   * unknown member, skipped: no level of the core's rule, only JSON nesting) */
+  char *json = malloc(2048);
+  for (int extra = 831; extra <= 832; extra++) {
     size_t n = 5;
     memcpy(json, "{\"x\":", n);
     for (int i = 0; i < extra; i++) json[n++] = '[';
     for (int i = 0; i < extra; i++) json[n++] = ']';
     json[n++] = '}';
     json[n] = 0;
-    if (extra == 255) from_json(f, "proto.Order", json);
-    else read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 255);
+    if (extra == 831) from_json(f, "proto.Order", json);
+    else read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 831);
   }
   free(json);
   /* far deeper input fails the same way without exhausting the stack */
@@ -900,13 +918,15 @@ static void test_depth_limit(void **state) {
   memcpy(json, "{\"x\":", 5);
   memset(json + 5, '[', big);
   json[big + 5] = 0;
-  read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 255);
+  read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 831);
   memset(json + 5, '{', big);
   read_error(f, "proto.Order", json, FBE_ERR_JSON, "", 6);
   free(json);
 }
 
-/* The writer refuses what the reader would refuse: more than 256 nested containers. */
+/* The core's depth rule on both sides: 256 optionals nested (257 objects) are written
+ * and read back, 257 are refused by the writer and by the reader, as by encode and
+ * decode. */
 static void test_write_depth_limit(void **state) {
   fixture *f = *state;
   static const char schema[] = "package rec\nstruct Node { int32 v; Node? next; }\n";
@@ -915,19 +935,32 @@ static void test_write_depth_limit(void **state) {
   const fbe_struct *node = fbe_schema_find_struct(rec, "rec.Node");
   fbe_msg *m = fbe_msg_new(f->arena, node);
   fbe_ref r = fbe_msg_ref(m);
-  for (int i = 0; i < 255; i++) r = fbe_ref_emplace(fbe_ref_field(r, "next"));
+  for (int i = 0; i < 256; i++) r = fbe_ref_emplace(fbe_ref_field(r, "next"));
   assert_true(fbe_ref_ok(r));
-  char *out = to_json(m, 0); /* 256 objects */
+  char *out = to_json(m, 0); /* 256 levels, 257 objects */
   fbe_msg *back = NULL;
   fbe_error err;
   assert_int_equal(fbe_msg_from_json(node, out, strlen(out), f->arena, &back, &err), FBE_OK);
   assert_true(fbe_msg_equal(m, back));
-  free(out);
-  fbe_ref_emplace(fbe_ref_field(r, "next")); /* 257 */
   fbe_buffer b;
   fbe_buffer_init(&b);
+  assert_int_equal(fbe_encode(m, FBE_MODEL_STANDARD, &b, &err), FBE_OK);
+  fbe_buffer_free(&b);
+  /* one level more: {"next": <the 256 levels>} */
+  size_t len = strlen(out);
+  char *deeper = malloc(len + 16);
+  assert_non_null(deeper);
+  snprintf(deeper, len + 16, "{\"next\":%s}", out);
+  assert_int_equal(fbe_msg_from_json(node, deeper, strlen(deeper), f->arena, &back, &err), FBE_ERR_LIMIT);
+  assert_string_equal(err.message, "nesting deeper than 256 levels (max_depth)");
+  free(deeper);
+  free(out);
+  fbe_ref_emplace(fbe_ref_field(r, "next")); /* 257 */
+  fbe_buffer_init(&b);
   assert_int_equal(fbe_msg_to_json(m, 0, &b, &err), FBE_ERR_LIMIT);
+  assert_string_equal(err.message, "nesting deeper than 256 levels (max_depth)");
   assert_int_equal(b.size, 0);
+  assert_int_equal(fbe_encode(m, FBE_MODEL_STANDARD, &b, &err), FBE_ERR_LIMIT);
   fbe_buffer_free(&b);
   fbe_schema_release(rec);
 }

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fbe/codec.h"
+#include "fbe/json.h"
+#include "fbe/message.h"
 #include "fbe/schema.h"
 #include "schema_model.h"
 
@@ -403,6 +406,46 @@ static void test_defaults(void **state) {
   fbe_schema_release(enums);
 }
 
+/* Constant defaults of optional fields whose element is 16 bytes in memory (string,
+ * decimal, uuid): the default's storage must be sized for the element. A new value
+ * shows the defaults, and the standard model writes them. */
+static void test_optional_defaults(void **state) {
+  (void)state;
+  fbe_schema *schema = load_text(
+      "package optdef\n"
+      "struct S {\n"
+      "  string? a = \"abc\"; string? b = \"defgh\";\n"
+      "  decimal? c = 1.5; decimal? d = -7922816251426433759354395033.5;\n"
+      "  uuid? e = \"123e4567-e89b-12d3-a456-426655440000\"; uuid? f = uuid0;\n"
+      "  int32? g = -7; double? h = 0.25; bool? i = true;\n"
+      "}\n");
+  const fbe_struct *st = find_struct(schema, "optdef.S");
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  fbe_msg *m = fbe_msg_new(arena, st);
+  assert_non_null(m);
+  fbe_buffer b;
+  fbe_buffer_init(&b);
+  assert_int_equal(fbe_msg_to_json(m, 0, &b, NULL), FBE_OK);
+  static const char want[] =
+      "{\"a\":\"abc\",\"b\":\"defgh\",\"c\":\"1.5\","
+      "\"d\":\"-7922816251426433759354395033.5\","
+      "\"e\":\"123e4567-e89b-12d3-a456-426655440000\","
+      "\"f\":\"00000000-0000-0000-0000-000000000000\",\"g\":-7,\"h\":0.25,\"i\":true}";
+  assert_int_equal(b.size, strlen(want));
+  assert_memory_equal(b.data, want, b.size);
+  /* the standard model: 1.5 is magnitude 15, scale 1 (FORMAT.md 3.2) */
+  fbe_buffer_reset(&b);
+  assert_int_equal(fbe_encode(m, FBE_MODEL_STANDARD, &b, NULL), FBE_OK);
+  static const uint8_t one_and_a_half[16] = {15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
+  int found = 0;
+  for (size_t at = 0; at + 16 <= b.size; at++) found |= !memcmp(b.data + at, one_and_a_half, 16);
+  assert_true(found);
+  fbe_buffer_free(&b);
+  fbe_arena_free(arena);
+  fbe_schema_release(schema);
+}
+
 /* ---- packages, loading paths and lookups ---- */
 
 static void test_packages(void **state) {
@@ -639,6 +682,7 @@ int main(void) {
       cmocka_unit_test(test_inheritance),
       cmocka_unit_test(test_field_types),
       cmocka_unit_test(test_defaults),
+      cmocka_unit_test(test_optional_defaults),
       cmocka_unit_test(test_packages),
       cmocka_unit_test(test_load_string_and_package),
       cmocka_unit_test(test_extra_constructs),

@@ -274,7 +274,7 @@ static void test_missing_files(void **state) {
   (void)state;
   fbe_diagnostics diags;
   fbe_schema *schema = fbe_schema_load_file(FIXTURES "no_such_file.fbe", NULL, &diags);
-  assert_single_diagnostic(schema, &diags, FIXTURES "no_such_file.fbe: Cannot read file");
+  assert_single_diagnostic(schema, &diags, FIXTURES "no_such_file.fbe: Cannot read file: no such file");
 
   schema = fbe_schema_load_package("nosuch", &options, &diags);
   assert_single_diagnostic(schema, &diags,
@@ -319,7 +319,7 @@ static void test_root_on_include_dirs(void **state) {
 
   /* absolute paths are taken as given */
   schema = fbe_schema_load_file(FIXTURES "nested/protoex.fbe", &options, &diags);
-  assert_single_diagnostic(schema, &diags, FIXTURES "nested/protoex.fbe: Cannot read file");
+  assert_single_diagnostic(schema, &diags, FIXTURES "nested/protoex.fbe: Cannot read file: no such file");
 }
 
 /* Plain struct nesting is limited (1000 levels): layout and codecs recurse on it. */

@@ -596,6 +596,213 @@ static void test_depth_limit(void **state) {
   expect_depth(f, 100000, NULL, 0); /* deep enough to overflow a recursive walk's stack */
 }
 
+/* The core's depth rule exactly: optionals and collections count one level each, 256
+ * levels are accepted and 257 refused (FBE_ERR_LIMIT) by encode (both models), verify,
+ * decode, trusted decode, the JSON reader and the JSON writer. The innermost level is
+ * an int32[] (a vector of fixed-size elements, which encode copies in one block). */
+static void test_depth_boundary(void **state) {
+  (void)state;
+  fbe_schema *s = t_load_text("package edge\n\nstruct W\n{\n    W? next;\n    int32[] xs;\n}\n", "edge.fbe");
+  const fbe_struct *w = t_struct(s, "edge.W");
+  for (int levels = 256; levels <= 257; levels++) {
+    fbe_arena *arena = fbe_arena_new();
+    assert_non_null(arena);
+    fbe_msg *m = fbe_msg_new(arena, w);
+    fbe_ref r = fbe_msg_ref(m);
+    for (int i = 0; i < levels - 1; i++) r = fbe_ref_emplace(fbe_ref_field(r, "next"));
+    assert_int_equal(fbe_ref_set_int(fbe_ref_append(fbe_ref_field(r, "xs")), 7), FBE_OK);
+    int ok = levels == 256;
+    fbe_error err;
+    for (int model = 0; model < 2; model++) {
+      fbe_buffer b;
+      fbe_buffer_init(&b);
+      fbe_status rc = fbe_encode(m, (fbe_model)model, &b, &err);
+      assert_int_equal(rc, ok ? FBE_OK : FBE_ERR_LIMIT);
+      if (ok) {
+        fbe_msg *out;
+        assert_int_equal(fbe_verify(w, (fbe_model)model, b.data, b.size, NULL, NULL, &err), FBE_OK);
+        assert_int_equal(fbe_decode(w, (fbe_model)model, b.data, b.size, arena, NULL, &out, NULL, &err), FBE_OK);
+        assert_true(fbe_msg_equal(out, m));
+        assert_int_equal(fbe_decode_trusted(w, (fbe_model)model, b.data, b.size, arena, NULL, &out, NULL, &err),
+                         FBE_OK);
+        /* the same bytes with one more level: what the encoder refused, the readers refuse */
+        fbe_limits one_less = fbe_limits_default();
+        one_less.max_depth = 255;
+        assert_int_equal(fbe_verify(w, (fbe_model)model, b.data, b.size, &one_less, NULL, &err), FBE_ERR_LIMIT);
+        assert_int_equal(fbe_decode(w, (fbe_model)model, b.data, b.size, arena, &one_less, &out, NULL, &err),
+                         FBE_ERR_LIMIT);
+        assert_int_equal(fbe_decode_trusted(w, (fbe_model)model, b.data, b.size, arena, &one_less, &out, NULL,
+                                            &err), FBE_ERR_LIMIT);
+      }
+      fbe_buffer_free(&b);
+    }
+    fbe_buffer json;
+    fbe_buffer_init(&json);
+    assert_int_equal(fbe_msg_to_json(m, 0, &json, &err), ok ? FBE_OK : FBE_ERR_LIMIT);
+    if (ok) {
+      fbe_msg *back;
+      assert_int_equal(fbe_msg_from_json(w, (const char *)json.data, json.size, arena, &back, &err), FBE_OK);
+      assert_true(fbe_msg_equal(back, m));
+      /* one more level in the text */
+      fbe_buffer more;
+      fbe_buffer_init(&more);
+      assert_int_equal(fbe_buffer_append(&more, "{\"next\":", 8), 0);
+      assert_int_equal(fbe_buffer_append(&more, json.data, json.size), 0);
+      assert_int_equal(fbe_buffer_append(&more, "}", 1), 0);
+      assert_int_equal(fbe_msg_from_json(w, (const char *)more.data, more.size, arena, &back, &err),
+                       FBE_ERR_LIMIT);
+      fbe_buffer_free(&more);
+    }
+    fbe_buffer_free(&json);
+    fbe_arena_free(arena);
+  }
+  fbe_schema_release(s);
+}
+
+/* Strings are UTF-8 and decimals have scale 0..28 with no reserved bit (codec.h): verify
+ * refuses anything else with FBE_ERR_MALFORMED at the bad byte and the field's path, and
+ * decode and trusted decode refuse it with the same error, in both models. */
+static void expect_bad_value(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                             size_t offset, const char *path, const char *message) {
+  fbe_error err, derr, terr;
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  fbe_msg *out;
+  fbe_status v = verify(st, model, data, n, NULL, NULL, &err);
+  fbe_status d = fbe_decode(st, model, data, n, arena, NULL, &out, NULL, &derr);
+  fbe_status t = fbe_decode_trusted(st, model, data, n, arena, NULL, &out, NULL, &terr);
+  if (v != FBE_ERR_MALFORMED || err.offset != offset || strcmp(err.path, path) || strcmp(err.message, message))
+    fail_msg("verify: %s '%s' at '%s' offset %zu; want '%s' at '%s' offset %zu", fbe_status_name(v),
+             err.message, err.path, err.offset, message, path, offset);
+  assert_int_equal(d, FBE_ERR_MALFORMED);
+  assert_int_equal(t, FBE_ERR_MALFORMED);
+  assert_int_equal(derr.offset, offset);
+  assert_int_equal(terr.offset, offset);
+  assert_string_equal(derr.message, message);
+  assert_string_equal(terr.message, message);
+  assert_string_equal(derr.path, path);
+  assert_string_equal(terr.path, path);
+  fbe_arena_free(arena);
+}
+
+static size_t find_bytes(const uint8_t *data, size_t n, const void *what, size_t len) {
+  for (size_t i = 0; i + len <= n; i++)
+    if (!memcmp(data + i, what, len)) return i;
+  fail_msg("bytes not found");
+  return 0;
+}
+
+static void test_value_rules(void **state) {
+  fixture *f = *state;
+  /* Account.name is "Test": 4 bytes replaced by each case; `bad` = index of the bad byte */
+  static const struct {
+    const char *bytes, *message;
+    size_t bad;
+  } text[] = {
+      {"T\xc0\x80t", "an overlong form (0xc0 0x80)", 1},
+      {"\xe0\x80\x80t", "an overlong form (0xe0 0x80)", 0},
+      {"\xf0\x80\x80\x80", "an overlong form (0xf0 0x80)", 0},
+      {"T\xed\xa0\x80", "a UTF-16 surrogate (U+D800)", 1},
+      {"T\xed\xbf\xbf", "a UTF-16 surrogate (U+DFFF)", 1},
+      {"\xf4\x90\x80\x80", "a code point above U+10FFFF", 0},
+      {"\xf5\x80\x80\x80", "a code point above U+10FFFF", 0},
+      {"Te\xe2\x82", "a sequence cut short by the end of the string", 2},
+      {"T\xe2\x82t", "a sequence cut short (0x74 is not a continuation byte)", 1},
+      {"Tes\x80", "a stray continuation byte 0x80", 3},
+      {"T\xffst", "the byte 0xff, which UTF-8 never uses", 1},
+  };
+  static const char *good[] = {"T\xc3\xa9t", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xef\xbf\xbft",
+                               "T\xed\x9f\xbf", "\x7f\x00\x01t"};
+  for (int model = 0; model < 2; model++) {
+    size_t n;
+    uint8_t *p = t_hex(model ? T_ACCOUNT_FIN : T_ACCOUNT_STD, &n);
+    size_t at = find_bytes(p, n, "Test", 4);
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+      memcpy(p + at, text[i].bytes, 4);
+      char message[200];
+      snprintf(message, sizeof message, "string is not valid UTF-8: %s at byte %zu of 4", text[i].message,
+               text[i].bad);
+      expect_bad_value(f->account, (fbe_model)model, p, n, at + text[i].bad, "name", message);
+      assert_int_equal(fbe_utf8_check(text[i].bytes, 4, NULL), FBE_ERR_ARGUMENT);
+    }
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+      memcpy(p + at, good[i], 4);
+      expect_valid(f->account, (fbe_model)model, p, n, n, good[i]);
+      assert_int_equal(fbe_utf8_check(good[i], 4, NULL), FBE_OK);
+    }
+    free(p);
+  }
+  /* the public check: what is wrong and where */
+  fbe_error err;
+  assert_int_equal(fbe_utf8_check("ab\xed\xa0\x80", 5, &err), FBE_ERR_ARGUMENT);
+  assert_int_equal(err.offset, 2);
+  assert_string_equal(err.message, "string is not valid UTF-8: a UTF-16 surrogate (U+D800) at byte 2 of 5");
+  assert_int_equal(fbe_utf8_check(NULL, 0, NULL), FBE_OK);
+
+  /* decimals: StructSimple.f29 = 123456.123456; in a vector, an optional and an array too */
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  static const uint8_t dec[16] = {0x40, 0xf2, 0x8e, 0xbe, 0x1c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0};
+  const fbe_struct *simple = t_struct(f->test, "test.StructSimple");
+  fbe_msg *m = t_build_simple(arena, simple);
+  fbe_schema *s = t_load_text("package dec\n\nstruct D\n{\n    decimal[] v;\n    decimal? o;\n    decimal[2] a;\n}\n",
+                              "dec.fbe");
+  const fbe_struct *d = t_struct(s, "dec.D");
+  fbe_msg *dm = fbe_msg_new(arena, d);
+  fbe_ref dr = fbe_msg_ref(dm);
+  fbe_decimal value;
+  memcpy(value.bytes, dec, 16);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_append(fbe_ref_field(dr, "v")), &value), FBE_OK);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_emplace(fbe_ref_field(dr, "o")), &value), FBE_OK);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_at(fbe_ref_field(dr, "a"), 1), &value), FBE_OK);
+  for (int model = 0; model < 2; model++) {
+    fbe_buffer b = t_encode(m, (fbe_model)model);
+    size_t at = find_bytes(b.data, b.size, dec, 16);
+    b.data[at + 14] = 29;
+    expect_bad_value(simple, (fbe_model)model, b.data, b.size, at + 14, "f29", "decimal scale 29 is above 28");
+    b.data[at + 14] = 255;
+    expect_bad_value(simple, (fbe_model)model, b.data, b.size, at + 14, "f29", "decimal scale 255 is above 28");
+    b.data[at + 14] = 28;
+    expect_valid(simple, (fbe_model)model, b.data, b.size, b.size, "scale 28");
+    b.data[at + 15] = 0x80;
+    expect_valid(simple, (fbe_model)model, b.data, b.size, b.size, "negative");
+    static const size_t reserved[] = {12, 13, 15};
+    for (size_t i = 0; i < 3; i++) {
+      uint8_t keep = b.data[at + reserved[i]];
+      b.data[at + reserved[i]] = reserved[i] == 15 ? 0x81 : 0x01; /* byte 15: the sign bit is fine */
+      char message[200];
+      snprintf(message, sizeof message,
+               "decimal has reserved bits set (byte %zu is 0x%02x: bytes 12-13 must be 0, byte 15 holds only "
+               "the sign bit 0x80)", reserved[i], b.data[at + reserved[i]]);
+      expect_bad_value(simple, (fbe_model)model, b.data, b.size, at + reserved[i], "f29", message);
+      b.data[at + reserved[i]] = keep;
+    }
+    fbe_buffer_free(&b);
+    b = t_encode(dm, (fbe_model)model);
+    /* in wire order: the standard model has the array inline in the body, the rest after it */
+    static const char *std_paths[] = {"a[1]", "v[0]", "o"}, *fin_paths[] = {"v[0]", "o", "a[1]"};
+    const char **paths = model ? fin_paths : std_paths;
+    size_t from = 0;
+    for (size_t i = 0; i < 3; i++) {
+      size_t at = from + find_bytes(b.data + from, b.size - from, dec, 16);
+      from = at + 16;
+      b.data[at + 14] = 40;
+      expect_bad_value(d, (fbe_model)model, b.data, b.size, at + 14, paths[i], "decimal scale 40 is above 28");
+      b.data[at + 14] = 6;
+    }
+    fbe_buffer_free(&b);
+  }
+  /* the setter keeps the same rule */
+  value.bytes[14] = 29;
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_field(dr, "o"), &value), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value), FBE_ERR_RANGE);
+  value.bytes[14] = 6;
+  value.bytes[12] = 1;
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value), FBE_ERR_RANGE);
+  fbe_schema_release(s);
+  fbe_arena_free(arena);
+}
+
 /* codec.h fbe_limits.max_model_size: a model larger than the limit is FBE_ERR_LIMIT;
  * the limit is about the model, so bytes after it do not count. */
 static void test_model_size_limit(void **state) {
@@ -726,6 +933,8 @@ int main(void) {
       T(test_standard_hostile_collections),
       T(test_final_hostile),
       T(test_depth_limit),
+      T(test_depth_boundary),
+      T(test_value_rules),
       T(test_model_size_limit),
       T(test_cycles),
       T(test_verify_arguments),

@@ -19,6 +19,7 @@ typedef struct cli_options {
   int final;                /* --final */
   int pretty;               /* --pretty */
   int trusted;              /* --trusted: decode without verifying */
+  fbe_limits limits;        /* --max-depth, --max-size, --max-memory (0: the default) */
   const char *positional[64];
   size_t positional_count;
 } cli_options;
@@ -34,8 +35,12 @@ int cli_parse(int argc, char **argv, cli_options *o);
 /* Loads the schema named by -s or -p, printing every diagnostic to stderr. */
 fbe_schema *cli_load_schema(const cli_options *o);
 
-/* Reads a whole file ("-" or NULL = stdin). Returns malloc'd data or NULL (message printed). */
+/* Reads a whole regular file ("-" or NULL = stdin) of at most the default max_model_size
+ * (1 GiB, codec.h): the largest model the codecs take. Returns the data (NUL-terminated;
+ * free with cli_free_file) or NULL with the reason printed ("not a regular file",
+ * "too large: N bytes, the limit is M", "out of memory", the system's reason). */
 uint8_t *cli_read_file(const char *path, size_t *size);
+void cli_free_file(uint8_t *data);
 
 /* Writes data to path (NULL or "-" = stdout). 0 on success. */
 int cli_write_file(const char *path, const void *data, size_t size);

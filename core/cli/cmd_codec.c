@@ -33,7 +33,7 @@ static int job_open(job *j, int argc, char **argv, const char *usage) {
 }
 
 static void job_close(job *j) {
-  free(j->input);
+  cli_free_file(j->input);
   fbe_schema_release(j->schema);
 }
 
@@ -52,7 +52,8 @@ int cmd_encode(int argc, char **argv) {
   fbe_buffer_init(&out);
   fbe_error err;
   fbe_msg *msg = NULL;
-  if (fbe_msg_from_json(j.type, (const char *)j.input, j.input_size, arena, &msg, &err)) {
+  if (fbe_msg_from_json_limited(j.type, (const char *)j.input, j.input_size, arena, &j.o.limits, &msg,
+                                &err)) {
     cli_print_error("invalid JSON input", &err);
     rc = 1;
   } else if (fbe_encode(msg, job_model(&j), &out, &err)) {
@@ -82,14 +83,19 @@ int cmd_decode(int argc, char **argv) {
   fbe_msg *msg = NULL;
   /* verified unless --trusted (e.g. a sibling type read by another schema version) */
   cli_decode_fn decode = j.o.trusted ? fbe_decode_trusted : fbe_decode;
-  if (decode(j.type, job_model(&j), j.input, j.input_size, arena, NULL, &msg, NULL, &err)) {
+  size_t model_size = 0;
+  if (decode(j.type, job_model(&j), j.input, j.input_size, arena, &j.o.limits, &msg, &model_size, &err)) {
     cli_print_error("cannot decode", &err);
     rc = 1;
-  } else if (fbe_msg_to_json(msg, j.o.pretty, &out, &err) || fbe_buffer_append(&out, "\n", 1)) {
-    cli_print_error("cannot write JSON", &err);
-    rc = 1;
   } else {
-    rc = cli_write_file(j.o.output, out.data, out.size) ? 1 : 0;
+    /* the text, like the decode, is bounded by the model's size (json.h, codec.h) */
+    fbe_limits text = {0, 0, FBE_DEFAULT_OUTPUT_FACTOR * (uint64_t)model_size + FBE_DEFAULT_MEMORY_FLOOR};
+    if (fbe_msg_to_json_limited(msg, j.o.pretty, &text, &out, &err) || fbe_buffer_append(&out, "\n", 1)) {
+      cli_print_error("cannot write JSON", &err);
+      rc = 1;
+    } else {
+      rc = cli_write_file(j.o.output, out.data, out.size) ? 1 : 0;
+    }
   }
   fbe_buffer_free(&out);
   fbe_arena_free(arena);
@@ -107,7 +113,7 @@ int cmd_verify(int argc, char **argv) {
   }
   fbe_error err;
   size_t size = 0;
-  if (fbe_verify(j.type, job_model(&j), j.input, j.input_size, NULL, &size, &err)) {
+  if (fbe_verify(j.type, job_model(&j), j.input, j.input_size, &j.o.limits, &size, &err)) {
     cli_print_error("invalid", &err);
     rc = 1;
   } else {

@@ -45,7 +45,7 @@ int cmd_dump(int argc, char **argv) {
     rc = cli_write_file(o.output, out.data, out.size) || s != FBE_OK ? 1 : 0;
   }
   fbe_buffer_free(&out);
-  free(input);
+  cli_free_file(input);
   fbe_schema_release(schema);
   return rc;
 }

@@ -60,7 +60,7 @@ static int print_message(void *ctx, const fbe_msg *msg) {
 static int stream_decode(fbe_schema *schema, const cli_options *o, const uint8_t *in, size_t size) {
   printer pr = {{0}, 0};
   fbe_receiver *receiver = fbe_receiver_new(schema, o->package, o->final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD,
-                                            NULL, print_message, &pr);
+                                            &o->limits, print_message, &pr);
   int rc = receiver ? 0 : 1;
   fbe_error err;
   if (receiver && fbe_receiver_feed(receiver, in, size, &err)) {
@@ -99,7 +99,7 @@ int cmd_stream(int argc, char **argv) {
   size_t size = 0;
   uint8_t *in = cli_read_file(o.positional_count ? o.positional[0] : NULL, &size);
   int rc = in ? (encode ? stream_encode(schema, &o, in, size) : stream_decode(schema, &o, in, size)) : 1;
-  free(in);
+  cli_free_file(in);
   fbe_schema_release(schema);
   return rc;
 }

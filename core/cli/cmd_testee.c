@@ -1,23 +1,22 @@
 /* fbe testee: the C testee of the cross-language conformance runner
  * (tests/conformance/README.md). One JSON request per stdin line, one JSON response
- * per stdout line; requests: load, encode, decode, verify, stream-encode, stream-decode. */
+ * per stdout line; requests: load, encode, decode, verify, stream-encode, stream-decode,
+ * describe. Names and schema texts have no length limit, a session any number of
+ * packages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "package_cache.h"
 #include "record.h"
 #include "stream_item.h"
-
-#define TESTEE_MAX_INCLUDES 32
+#include "testee_packages.h"
 
 typedef struct testee {
-  char *includes[TESTEE_MAX_INCLUDES];
+  char **includes; /* the load's include directories, the packages' directory first */
   size_t include_count;
-  struct {
-    char package[64];
-    fbe_schema *schema;
-  } cache[32];
-  size_t cached;
+  testee_packages packages; /* the schema texts of the load, written to a directory */
+  package_cache cache;
   fbe_arena *arena;
   fbe_buffer out, tmp;
 } testee;
@@ -50,22 +49,18 @@ static span member(const char *line, size_t len, const char *name) {
   return none;
 }
 
-/* Copies a JSON string member into out (simple escapes). 0, or -1 when absent. */
-static int member_string(const char *line, size_t len, const char *name, char *out, size_t size) {
+/* A JSON string member, decoded (malloc'd); NULL when absent, not a string or out of memory. */
+static char *member_text(const char *line, size_t len, const char *name) {
   span s = member(line, len, name);
-  if (!s.at || s.len < 2 || s.at[0] != '"') return -1;
-  size_t n = 0;
-  for (size_t i = 1; i + 1 < s.len && n + 1 < size; i++) {
-    char c = s.at[i];
-    if (c == '\\' && i + 2 < s.len) {
-      c = s.at[++i];
-      if (c == 'n') c = '\n';
-      else if (c == 't') c = '\t';
-    }
-    out[n++] = c;
-  }
-  out[n] = 0;
-  return 0;
+  return s.at ? json_string_decode(s, NULL) : NULL;
+}
+
+/* Whether member `name` is the JSON string `value`. */
+static int member_is(const char *line, size_t len, const char *name, const char *value) {
+  char *text = member_text(line, len, name);
+  int same = text && !strcmp(text, value);
+  free(text);
+  return same;
 }
 
 /* ---- responses ---- */
@@ -137,64 +132,73 @@ static long read_line(char **line, size_t *cap) {
 /* ---- requests ---- */
 
 static fbe_schema *schema_for(testee *t, const char *package, char *why, size_t why_size) {
-  for (size_t i = 0; i < t->cached; i++)
-    if (!strcmp(t->cache[i].package, package)) return t->cache[i].schema;
-  if (t->cached == sizeof t->cache / sizeof t->cache[0]) {
-    snprintf(why, why_size, "too many packages");
-    return NULL;
-  }
   fbe_load_options lo = {(const char *const *)t->includes, t->include_count};
-  fbe_diagnostics diags = {0, NULL};
-  fbe_schema *schema = fbe_schema_load_package(package, &lo, &diags);
+  fbe_diagnostics diags;
+  fbe_schema *schema = package_cache_get(&t->cache, package, &lo, &diags);
   snprintf(why, why_size, "cannot load package '%s'", package);
   if (!schema && diags.count) fbe_diagnostic_format(&diags.items[0], why, why_size);
   fbe_diagnostics_free(&diags);
-  if (schema) {
-    snprintf(t->cache[t->cached].package, sizeof t->cache[0].package, "%s", package);
-    t->cache[t->cached++].schema = schema;
-  }
   return schema;
 }
 
-static void drop_schemas(testee *t) {
-  for (size_t i = 0; i < t->cached; i++) fbe_schema_release(t->cache[i].schema);
-  t->cached = 0;
+static void forget_load(testee *t) {
+  package_cache_clear(&t->cache);
+  for (size_t i = 0; i < t->include_count; i++) free(t->includes[i]);
+  free(t->includes);
+  t->includes = NULL;
+  t->include_count = 0;
+  testee_packages_remove(&t->packages);
 }
 
+static int add_include(testee *t, char *dir) {
+  char **more = realloc(t->includes, (t->include_count + 1) * sizeof *more);
+  if (!more) {
+    free(dir);
+    return -1;
+  }
+  t->includes = more;
+  t->includes[t->include_count++] = dir;
+  return 0;
+}
+
+/* load: "packages" (name -> schema text) are written to a fresh directory that is
+ * searched first, then the "include" directories; "files" are loaded to check them. */
 static void do_load(testee *t, const char *line, size_t len) {
-  drop_schemas(t);
-  for (size_t i = 0; i < t->include_count; i++) free(t->includes[i]);
-  t->include_count = 0;
+  forget_load(t);
   json_iter it;
   span item;
-  char dir[1024], why[600];
+  char why[600];
+  span packages = member(line, len, "packages");
+  if (packages.at) {
+    if (testee_packages_write(&t->packages, packages, why, sizeof why)) return fail(t, why);
+    char *dir = malloc(strlen(t->packages.dir) + 1);
+    if (!dir || add_include(t, strcpy(dir, t->packages.dir))) return fail(t, "out of memory");
+  }
   span inc = member(line, len, "include");
-  if (inc.at && json_iter_init(&it, inc) == 0) {
-    while (json_iter_next(&it, &item) == 1 && t->include_count < TESTEE_MAX_INCLUDES) {
-      if (item.len < 2) continue;
-      snprintf(dir, sizeof dir, "%.*s", (int)(item.len - 2), item.at + 1);
-      size_t dlen = strlen(dir) + 1;
-      char *copy = malloc(dlen);
-      if (!copy) continue;
-      memcpy(copy, dir, dlen);
-      t->includes[t->include_count++] = copy;
+  if (inc.at) {
+    int more = -1;
+    if (json_iter_init(&it, inc) == 0) {
+      while ((more = json_iter_next(&it, &item)) == 1) {
+        char *dir = json_string_decode(item, NULL);
+        if (!dir) break;
+        if (add_include(t, dir)) return fail(t, "out of memory");
+      }
     }
+    if (more != 0) return fail(t, "\"include\" must be an array of directory names");
   }
   span files = member(line, len, "files");
   if (files.at && json_iter_init(&it, files) == 0) {
     fbe_load_options lo = {(const char *const *)t->includes, t->include_count};
     while (json_iter_next(&it, &item) == 1) {
-      if (item.len < 2) continue;
-      snprintf(dir, sizeof dir, "%.*s", (int)(item.len - 2), item.at + 1);
+      char *path = json_string_decode(item, NULL);
+      if (!path) return fail(t, "\"files\" must be an array of file names");
       fbe_diagnostics diags = {0, NULL};
-      fbe_schema *s = fbe_schema_load_file(dir, &lo, &diags);
-      snprintf(why, sizeof why, "cannot load %s", dir);
+      fbe_schema *s = fbe_schema_load_file(path, &lo, &diags);
+      snprintf(why, sizeof why, "cannot load %s", path);
+      free(path);
       if (!s && diags.count) fbe_diagnostic_format(&diags.items[0], why, sizeof why);
       fbe_diagnostics_free(&diags);
-      if (!s) {
-        fail(t, why);
-        return;
-      }
+      if (!s) return fail(t, why);
       fbe_schema_release(s);
     }
   }
@@ -203,9 +207,7 @@ static void do_load(testee *t, const char *line, size_t len) {
 }
 
 static fbe_model model_of(const char *line, size_t len) {
-  char model[32] = "standard";
-  member_string(line, len, "model", model, sizeof model);
-  return !strcmp(model, "final") ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+  return member_is(line, len, "model", "final") ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
 }
 
 /* The decode request: verified unless it says "trusted": true. */
@@ -215,26 +217,42 @@ static cli_decode_fn decode_of(const char *line, size_t len) {
 }
 
 /* The schema and type named by the request; NULL after writing the failure. */
-static const fbe_struct *type_of(testee *t, const char *line, size_t len, fbe_schema **schema_out) {
-  char package[64], type[96], why[600], name[200];
-  if (member_string(line, len, "package", package, sizeof package) ||
-      member_string(line, len, "type", type, sizeof type)) {
+static const fbe_struct *type_of(testee *t, const char *line, size_t len) {
+  char *package = member_text(line, len, "package"), *type = member_text(line, len, "type");
+  char *name = package && type ? malloc(strlen(package) + strlen(type) + 2) : NULL;
+  const fbe_struct *st = NULL;
+  char why[600];
+  if (!package || !type) {
     fail(t, "request needs \"package\" and \"type\"");
-    return NULL;
+  } else if (!name) {
+    fail(t, "out of memory");
+  } else {
+    fbe_schema *schema = schema_for(t, package, why, sizeof why);
+    sprintf(name, "%s.%s", package, type);
+    if (!schema) {
+      fail(t, why);
+    } else if (!(st = fbe_schema_find_struct(schema, name))) {
+      snprintf(why, sizeof why, "no type %s", name);
+      fail(t, why);
+    }
   }
-  fbe_schema *schema = schema_for(t, package, why, sizeof why);
-  if (!schema) {
-    fail(t, why);
-    return NULL;
-  }
-  snprintf(name, sizeof name, "%s.%s", package, type);
-  const fbe_struct *st = fbe_schema_find_struct(schema, name);
-  if (!st) {
-    snprintf(why, sizeof why, "no type %s", name);
-    fail(t, why);
-  }
-  if (schema_out) *schema_out = schema;
+  free(package);
+  free(type);
+  free(name);
   return st;
+}
+
+/* The schema of the request's "package" (*package: its name, malloc'd); NULL after
+ * writing the failure. */
+static fbe_schema *package_of(testee *t, const char *line, size_t len, char **package) {
+  char why[600];
+  if (!(*package = member_text(line, len, "package"))) {
+    fail(t, "request needs \"package\"");
+    return NULL;
+  }
+  fbe_schema *schema = schema_for(t, *package, why, sizeof why);
+  if (!schema) fail(t, why);
+  return schema;
 }
 
 static uint8_t *hex_of(testee *t, const char *line, size_t len, size_t *size) {
@@ -246,7 +264,7 @@ static uint8_t *hex_of(testee *t, const char *line, size_t len, size_t *size) {
 }
 
 static void do_encode(testee *t, const char *line, size_t len) {
-  const fbe_struct *type = type_of(t, line, len, NULL);
+  const fbe_struct *type = type_of(t, line, len);
   if (!type) return;
   span json = member(line, len, "json");
   if (!json.at) return fail(t, "request needs \"json\"");
@@ -262,7 +280,7 @@ static void do_encode(testee *t, const char *line, size_t len) {
 }
 
 static void do_decode(testee *t, const char *line, size_t len) {
-  const fbe_struct *type = type_of(t, line, len, NULL);
+  const fbe_struct *type = type_of(t, line, len);
   if (!type) return;
   size_t size = 0;
   uint8_t *bytes = hex_of(t, line, len, &size);
@@ -281,7 +299,7 @@ static void do_decode(testee *t, const char *line, size_t len) {
 }
 
 static void do_verify(testee *t, const char *line, size_t len) {
-  const fbe_struct *type = type_of(t, line, len, NULL);
+  const fbe_struct *type = type_of(t, line, len);
   if (!type) return;
   size_t size = 0, model_size = 0;
   uint8_t *bytes = hex_of(t, line, len, &size);
@@ -305,33 +323,52 @@ static void do_verify(testee *t, const char *line, size_t len) {
 
 static int append_sink(void *ctx, const uint8_t *data, size_t size) { return fbe_buffer_append(ctx, data, size); }
 
-static void do_stream_encode(testee *t, const char *line, size_t len) {
-  char package[64], why[600];
-  if (member_string(line, len, "package", package, sizeof package)) return fail(t, "request needs \"package\"");
-  fbe_schema *schema = schema_for(t, package, why, sizeof why);
-  if (!schema) return fail(t, why);
+/* Sends the request's messages with the protocol of package into t->tmp. 0, or -1
+ * after writing the failure. */
+static int send_messages(testee *t, const char *line, size_t len, fbe_schema *schema, const char *package) {
+  char why[600];
   json_iter it;
   span item;
   span messages = member(line, len, "messages");
-  if (!messages.at || json_iter_init(&it, messages)) return fail(t, "request needs \"messages\"");
+  if (!messages.at || json_iter_init(&it, messages)) {
+    fail(t, "request needs \"messages\"");
+    return -1;
+  }
   fbe_buffer_reset(&t->tmp);
   fbe_sender *snd = fbe_sender_new(schema, package, model_of(line, len), append_sink, &t->tmp);
-  if (!snd) return fail(t, "cannot create a sender");
+  if (!snd) {
+    fail(t, "cannot create a sender");
+    return -1;
+  }
   int more;
   while ((more = json_iter_next(&it, &item)) == 1) {
     fbe_msg *msg;
     fbe_error err;
     if (stream_item_build(schema, item, t->arena, &msg, why, sizeof why)) {
       fbe_sender_free(snd);
-      return fail(t, why);
+      fail(t, why);
+      return -1;
     }
     if (fbe_sender_send(snd, msg, &err)) {
       fbe_sender_free(snd);
-      return fail_err(t, "send failed", &err);
+      fail_err(t, "send failed", &err);
+      return -1;
     }
   }
   fbe_sender_free(snd);
-  if (more < 0) return fail(t, "malformed \"messages\"");
+  if (more < 0) {
+    fail(t, "malformed \"messages\"");
+    return -1;
+  }
+  return 0;
+}
+
+static void do_stream_encode(testee *t, const char *line, size_t len) {
+  char *package;
+  fbe_schema *schema = package_of(t, line, len, &package);
+  int rc = schema ? send_messages(t, line, len, schema, package) : -1;
+  free(package);
+  if (rc) return;
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"hex\":");
   put_hex(&t->out, t->tmp.data, t->tmp.size);
@@ -408,16 +445,18 @@ static int feed_pieces(testee *t, fbe_receiver *rcv, const char *line, size_t le
 }
 
 static void do_stream_decode(testee *t, const char *line, size_t len) {
-  char package[64], why[600];
-  if (member_string(line, len, "package", package, sizeof package)) return fail(t, "request needs \"package\"");
-  fbe_schema *schema = schema_for(t, package, why, sizeof why);
-  if (!schema) return fail(t, why);
+  char *package;
+  fbe_schema *schema = package_of(t, line, len, &package);
   size_t size = 0;
-  uint8_t *bytes = hex_of(t, line, len, &size);
-  if (!bytes) return;
+  uint8_t *bytes = schema ? hex_of(t, line, len, &size) : NULL;
+  if (!bytes) {
+    free(package);
+    return;
+  }
   fbe_buffer_reset(&t->tmp);
   collector c = {&t->tmp, 0};
   fbe_receiver *rcv = fbe_receiver_new(schema, package, model_of(line, len), NULL, collect, &c);
+  free(package);
   if (!rcv) {
     free(bytes);
     return fail(t, "cannot create a receiver");
@@ -477,10 +516,10 @@ static void put_type(fbe_buffer *b, const fbe_type *t) {
 }
 
 static void do_describe(testee *t, const char *line, size_t len) {
-  char package[64], why[600];
-  if (member_string(line, len, "package", package, sizeof package)) return fail(t, "request needs \"package\"");
-  fbe_schema *schema = schema_for(t, package, why, sizeof why);
-  if (!schema) return fail(t, why);
+  char *package;
+  fbe_schema *schema = package_of(t, line, len, &package);
+  free(package);
+  if (!schema) return;
   const fbe_package *pkg = fbe_schema_root(schema);
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"structs\":[");
@@ -521,25 +560,26 @@ int cmd_testee(int argc, char **argv) {
     size_t len = (size_t)n;
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
     if (!len) continue;
-    char op[32] = "";
     fbe_arena_reset(t->arena);
-    member_string(line, len, "op", op, sizeof op);
-    if (!strcmp(op, "load")) do_load(t, line, len);
-    else if (!strcmp(op, "encode")) do_encode(t, line, len);
-    else if (!strcmp(op, "decode")) do_decode(t, line, len);
-    else if (!strcmp(op, "verify")) do_verify(t, line, len);
-    else if (!strcmp(op, "stream-encode")) do_stream_encode(t, line, len);
-    else if (!strcmp(op, "stream-decode")) do_stream_decode(t, line, len);
-    else if (!strcmp(op, "describe")) do_describe(t, line, len);
-    else if (!strcmp(op, "quit")) break;
-    else fail(t, "unknown op");
+    char *op = member_text(line, len, "op");
+    const char *o = op ? op : "";
+    int quit = !strcmp(o, "quit");
+    if (!strcmp(o, "load")) do_load(t, line, len);
+    else if (!strcmp(o, "encode")) do_encode(t, line, len);
+    else if (!strcmp(o, "decode")) do_decode(t, line, len);
+    else if (!strcmp(o, "verify")) do_verify(t, line, len);
+    else if (!strcmp(o, "stream-encode")) do_stream_encode(t, line, len);
+    else if (!strcmp(o, "stream-decode")) do_stream_decode(t, line, len);
+    else if (!strcmp(o, "describe")) do_describe(t, line, len);
+    else if (!quit) fail(t, "unknown op");
+    free(op);
+    if (quit) break;
     fwrite(t->out.data, 1, t->out.size, stdout);
     fputc('\n', stdout);
     fflush(stdout);
   }
   free(line);
-  drop_schemas(t);
-  for (size_t i = 0; i < t->include_count; i++) free(t->includes[i]);
+  forget_load(t);
   fbe_buffer_free(&t->out);
   fbe_buffer_free(&t->tmp);
   fbe_arena_free(t->arena);

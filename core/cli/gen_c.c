@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "schema_model.h"
+#include "error_internal.h"
+#include "cost.h"
 
 #define NAME_MAX_LEN 512
 
@@ -31,18 +33,49 @@ static const char *const C_KEYWORDS[] = {
     "_Static_assert", "_Thread_local", "alignas", "alignof", "constexpr", "nullptr", "static_assert",
     "thread_local", "typeof", "typeof_unqual", NULL};
 
-/* A field or value name usable as a C identifier (keywords get a trailing '_'). */
+/* Object-like macros of the headers the generated code (or code including it) uses:
+ * <stddef.h>, <stdint.h>, <stdbool.h>, <math.h>, <string.h>, <stdio.h>, <errno.h>, and
+ * what GNU modes predefine. The reserved patterns are checked in is_macro_name. */
+static const char *const C_MACROS[] = {
+    "NULL", "errno", "EOF", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX", "L_tmpnam",
+    "SEEK_CUR", "SEEK_END", "SEEK_SET", "TMP_MAX", "stdin", "stdout", "stderr", "NAN",
+    "INFINITY", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "math_errhandling", "SIZE_MAX",
+    "PTRDIFF_MIN", "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "WCHAR_MIN", "WCHAR_MAX",
+    "WINT_MIN", "WINT_MAX", "linux", "unix", "i386", NULL};
+
+static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+static int ends(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Names C reserves for macros of the standard headers (C11 7.31): E + digit or capital
+ * (<errno.h>), INT/UINT..._MAX/_MIN/_C (<stdint.h>), FP_/MATH_ + capital (<math.h>),
+ * PRI/SCN + letter (<inttypes.h>), and _ + capital or _ (reserved everywhere). */
+static int is_macro_name(const char *n) {
+  for (int i = 0; C_MACROS[i]; i++)
+    if (!strcmp(n, C_MACROS[i])) return 1;
+  if (n[0] == 'E' && ((n[1] >= 'A' && n[1] <= 'Z') || (n[1] >= '0' && n[1] <= '9'))) return 1;
+  if ((starts(n, "INT") || starts(n, "UINT")) && (ends(n, "_MAX") || ends(n, "_MIN") || ends(n, "_C")))
+    return 1;
+  if ((starts(n, "FP_") && n[3] >= 'A' && n[3] <= 'Z') || (starts(n, "MATH_") && n[5] >= 'A' && n[5] <= 'Z'))
+    return 1;
+  if ((starts(n, "PRI") || starts(n, "SCN")) && n[3] >= 'a' && n[3] <= 'z') return 1;
+  return n[0] == '_' && ((n[1] >= 'A' && n[1] <= 'Z') || n[1] == '_');
+}
+
+/* A field name usable as a C member: a keyword or a reserved macro name gets a trailing
+ * '_' (NULL -> NULL_); gen_check_names refuses a schema where that meets another field. */
 static const char *ident(const char *name) {
   static char buf[8][NAME_MAX_LEN];
   static int next;
-  for (int i = 0; C_KEYWORDS[i]; i++) {
-    if (!strcmp(name, C_KEYWORDS[i])) {
-      char *b = buf[next++ % 8];
-      snprintf(b, NAME_MAX_LEN, "%s_", name);
-      return b;
-    }
-  }
-  return name;
+  int escape = is_macro_name(name);
+  for (int i = 0; !escape && C_KEYWORDS[i]; i++) escape = !strcmp(name, C_KEYWORDS[i]);
+  if (!escape) return name;
+  char *b = buf[next++ % 8];
+  snprintf(b, NAME_MAX_LEN, "%s_", name);
+  return b;
 }
 
 /* "proto.Account" -> "proto_Account" (package names may hold dots). */
@@ -215,6 +248,11 @@ static void load_scalar(const gen *g, FILE *o, const char *ind, const fbe_type *
  * `return fbe_gen_in(g, "field", -1)` so that errors carry the field path. */
 static char FAIL[NAME_MAX_LEN] = "return -1";
 
+/* In a loop over elements `i`: a failure names the element's index. */
+static void fail_at_index(int on) {
+  snprintf(FAIL, sizeof FAIL, on ? "return fbe_gen_at(g, i, -1)" : "return -1");
+}
+
 /* ------------------------------------------------------------ per-type statements
  * Each emits the statements for one value of type t held in lvalue `lv`:
  *   put_std  writer w, slot and base positions (size_t expressions)
@@ -254,10 +292,12 @@ static void get_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, c
                     const char *base, const char *lv) {
   char p[NAME_MAX_LEN], h[NAME_MAX_LEN];
   if (is_fixed(t)) {
+    if (t->wire == FBE_KIND_DECIMAL) fprintf(o, "%sif (fbe_gen_check_decimal(g, %s)) %s;\n", ind, slot, FAIL);
     snprintf(p, sizeof p, "g->r.data + %s", slot);
     load_scalar(g, o, ind, t, p, lv);
   } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
-    fprintf(o, "%sif (fbe_gen_std_blob(g, %s, %s, &%s)) %s;\n", ind, slot, base, lv, FAIL);
+    fprintf(o, "%sif (fbe_gen_std_%s(g, %s, %s, &%s)) %s;\n", ind,
+            t->wire == FBE_KIND_STRING ? "string" : "blob", slot, base, lv, FAIL);
   } else {
     helper_name(g, h, "get_std", t);
     fprintf(o, "%sif (%s(g, %s, %s, &%s)) %s;\n", ind, h, slot, base, lv, FAIL);
@@ -266,6 +306,7 @@ static void get_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, c
 
 /* Whether verification has anything to look at in a value of t. */
 static int needs_check(const fbe_type *t) {
+  if (t->wire == FBE_KIND_DECIMAL) return 1; /* scale and reserved bits */
   if (is_fixed(t)) return 0;
   if (t->kind == FBE_KIND_ARRAY) return needs_check(t->elem);
   return 1;
@@ -275,8 +316,11 @@ static void chk_std(const gen *g, FILE *o, const char *ind, const fbe_type *t, c
                     const char *base) {
   char h[NAME_MAX_LEN];
   if (!needs_check(t)) return;
-  if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
-    fprintf(o, "%sif (fbe_gen_std_check_blob(g, %s, %s)) %s;\n", ind, slot, base, FAIL);
+  if (t->wire == FBE_KIND_DECIMAL) {
+    fprintf(o, "%sif (fbe_gen_check_decimal(g, %s)) %s;\n", ind, slot, FAIL);
+  } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
+    fprintf(o, "%sif (fbe_gen_std_check_%s(g, %s, %s)) %s;\n", ind,
+            t->wire == FBE_KIND_STRING ? "string" : "blob", slot, base, FAIL);
   } else {
     helper_name(g, h, "chk_std", t);
     fprintf(o, "%sif (%s(g, %s, %s)) %s;\n", ind, h, slot, base, FAIL);
@@ -302,10 +346,12 @@ static void get_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t, c
   if (is_fixed(t)) {
     fprintf(o, "%sif (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_short(g, *pos);\n", ind,
             t->wire_size);
+    if (t->wire == FBE_KIND_DECIMAL) fprintf(o, "%sif (fbe_gen_check_decimal(g, *pos)) %s;\n", ind, FAIL);
     load_scalar(g, o, ind, t, "g->r.data + *pos", lv);
     fprintf(o, "%s*pos += %" PRIu32 ";\n", ind, t->wire_size);
   } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
-    fprintf(o, "%sif (fbe_gen_fin_blob(g, pos, &%s)) %s;\n", ind, lv, FAIL);
+    fprintf(o, "%sif (fbe_gen_fin_%s(g, pos, &%s)) %s;\n", ind,
+            t->wire == FBE_KIND_STRING ? "string" : "blob", lv, FAIL);
   } else {
     helper_name(g, h, "get_fin", t);
     fprintf(o, "%sif (%s(g, pos, &%s)) %s;\n", ind, h, lv, FAIL);
@@ -317,9 +363,11 @@ static void chk_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t) {
   if (is_fixed(t)) {
     fprintf(o, "%sif (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_short(g, *pos);\n", ind,
             t->wire_size);
+    if (t->wire == FBE_KIND_DECIMAL) fprintf(o, "%sif (fbe_gen_check_decimal(g, *pos)) %s;\n", ind, FAIL);
     fprintf(o, "%s*pos += %" PRIu32 ";\n", ind, t->wire_size);
   } else if (t->wire == FBE_KIND_STRING || t->wire == FBE_KIND_BYTES) {
-    fprintf(o, "%sif (fbe_gen_fin_check_blob(g, pos)) %s;\n", ind, FAIL);
+    fprintf(o, "%sif (fbe_gen_fin_check_%s(g, pos)) %s;\n", ind,
+            t->wire == FBE_KIND_STRING ? "string" : "blob", FAIL);
   } else {
     helper_name(g, h, "chk_fin", t);
     fprintf(o, "%sif (%s(g, pos)) %s;\n", ind, h, FAIL);
@@ -456,7 +504,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at);\n", e->wire_size);
   fprintf(c, "  if (rc < 0) return fbe_gen_bad_pointer(g, slot + 1);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, at, sizeof(%s))) return -1;\n", et);
+  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
   if (sp) {
     fprintf(c, "  void *value = NULL;\n");
     fprintf(c, "  if (fbe_gen_zalloc(g, at, sizeof(%s), &value)) return -1;\n", sn);
@@ -474,7 +522,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "    return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"optional marked present has no value\");\n");
   fprintf(c, "  if (fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at) < 0) return fbe_gen_bad_pointer(g, slot + 1);\n",
           e->wire_size);
-  fprintf(c, "  if (fbe_gen_enter(g, at, 1)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
   chk_std(g, c, "  ", e, "at", "at");
   fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
 
@@ -488,7 +536,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
   fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, sizeof(%s))) return -1;\n", et);
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
   if (sp) fprintf(c, "  void *value = NULL;\n  if (fbe_gen_zalloc(g, *pos, sizeof(%s), &value)) return -1;\n  *v = value;\n", sn);
   else fprintf(c, "  v->has = true;\n");
   get_fin(g, c, "  ", e, val);
@@ -498,7 +546,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
   fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, 1)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
   chk_fin(g, c, "  ", e);
   fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
 
@@ -539,14 +587,19 @@ static void array_helpers(const gen *g, const fbe_type *t, const char *m, const 
   fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", m, ct);
   if (is_fixed(e)) fprintf(c, "  (void)base;\n");
   fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  fail_at_index(1);
   if (is_fixed(e)) get_std(g, c, "    ", e, slot, "base", "v->items[i]");
   else fprintf(c, "    if (get_std_item_%s(g, slot, base, v, i)) return fbe_gen_at(g, i, -1);\n", m);
+  fail_at_index(0);
   fprintf(c, "  }\n  return 0;\n}\n\n");
 
   if (needs_check(t)) {
     fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", m);
+    if (is_fixed(e)) fprintf(c, "  (void)base;\n");
     fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+    fail_at_index(1);
     chk_std(g, c, "    ", e, slot, "base");
+    fail_at_index(0);
     fprintf(c, "  }\n  return 0;\n}\n\n");
   }
 
@@ -557,12 +610,16 @@ static void array_helpers(const gen *g, const fbe_type *t, const char *m, const 
 
   fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v) {\n", m, ct);
   fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  fail_at_index(1);
   get_fin(g, c, "    ", e, "v->items[i]");
+  fail_at_index(0);
   fprintf(c, "  }\n  return 0;\n}\n\n");
 
   fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
   fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++) {\n", n);
+  fail_at_index(1);
   chk_fin(g, c, "    ", e);
+  fail_at_index(0);
   fprintf(c, "  }\n  return 0;\n}\n\n");
 
   if (needs_free(t)) {
@@ -583,6 +640,10 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   char vslot[64];
   snprintf(vslot, sizeof vslot, k ? "at + %" PRIu32 : "at", k ? k->wire_size : 0);
   int fixed = !k && is_fixed(e);
+  /* the core's charge for n items (cost.h: fbe_cost_sequence), the same in all four */
+  char cost[96];
+  snprintf(cost, sizeof cost, "fbe_gen_cost_items(n, %" PRIu32 "u, %" PRIu64 "u)", k ? t->pair_stride : e->mem_size,
+           e->cost + (k ? k->cost : 0));
 
   fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v) {\n", m, ct);
   fprintf(c, "  size_t d = fbe_std_write_sequence(w, slot, base, v->count, %" PRIu32 ");\n", stride);
@@ -607,7 +668,7 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  uint64_t items = 0;\n  uint32_t n = 0;\n");
   fprintf(c, "  if (fbe_std_read_sequence(&g->r, slot, base, %" PRIu32 ", &items, &n)) return fbe_gen_bad_sequence(g, slot);\n", stride);
   fprintf(c, "  if (!n) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, items, (uint64_t)n * sizeof *v->data)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, items, %s)) return -1;\n", cost);
   fprintf(c, "  void *data = NULL;\n");
   fprintf(c, "  if (fbe_gen_zalloc(g, items, (size_t)n * sizeof *v->data, &data)) return -1;\n");
   fprintf(c, "  v->data = data;\n  v->count = n;\n");
@@ -615,7 +676,9 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
   fprintf(c, "    uint64_t at = items + (uint64_t)i * %" PRIu32 ";\n", stride);
   if (fixed) {
+    fail_at_index(1);
     get_std(g, c, "    ", e, vslot, "base", item);
+    fail_at_index(0);
   } else {
     fprintf(c, "    if (get_std_item_%s(g, at, base, v, i)) return fbe_gen_at(g, i, -1);\n", m);
   }
@@ -632,7 +695,7 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "static int chk_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", m);
   fprintf(c, "  uint64_t items = 0;\n  uint32_t n = 0;\n");
   fprintf(c, "  if (fbe_std_read_sequence(&g->r, slot, base, %" PRIu32 ", &items, &n)) return fbe_gen_bad_sequence(g, slot);\n", stride);
-  fprintf(c, "  if (fbe_gen_enter(g, items, n)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, items, %s)) return -1;\n", cost);
   if (needs_check(e) || (k && needs_check(k))) {
     fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
     fprintf(c, "    uint64_t at = items + (uint64_t)i * %" PRIu32 ";\n", stride);
@@ -659,7 +722,7 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  uint32_t n = 0;\n");
   fprintf(c, "  if (fbe_fin_read_count(&g->r, pos, %" PRIu32 ", &n)) return fbe_gen_bad_count(g, *pos);\n", least);
   fprintf(c, "  if (!n) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, (uint64_t)n * sizeof *v->data)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %s)) return -1;\n", cost);
   fprintf(c, "  void *data = NULL;\n");
   fprintf(c, "  if (fbe_gen_zalloc(g, *pos, (size_t)n * sizeof *v->data, &data)) return -1;\n");
   fprintf(c, "  v->data = data;\n  v->count = n;\n");
@@ -675,7 +738,7 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
   fprintf(c, "  uint32_t n = 0;\n");
   fprintf(c, "  if (fbe_fin_read_count(&g->r, pos, %" PRIu32 ", &n)) return fbe_gen_bad_count(g, *pos);\n", least);
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, n)) return -1;\n");
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %s)) return -1;\n", cost);
   fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
   fprintf(c, "    if (chk_fin_item_%s(g, pos)) return fbe_gen_at(g, i, -1);\n", m);
   fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
@@ -876,6 +939,8 @@ static void field_reads(const gen *g, const fbe_struct *st, int short_body) {
     if (dflt && (is_blob(t) || t->kind == FBE_KIND_OPTIONAL)) {
       if (is_blob(t)) fprintf(c, "%sif (fbe_load32(g->r.data + %s) == 0) {\n", ind, slot);
       else fprintf(c, "%sif (g->r.data[%s] == 0 || fbe_load32(g->r.data + %s + 1) == 0) {\n", ind, slot, slot);
+      if (f->default_cost)
+        fprintf(c, "%s  if (fbe_gen_charge(g, %s, %" PRIu64 "u)) %s;\n", ind, slot, f->default_cost, FAIL);
       fprintf(c, "%s  if (%s_field_default(v, %" PRIu32 ", g->a)) return fbe_gen_oom(g, %s);\n", ind, n, i, slot);
       fprintf(c, "%s} else {\n", ind);
       get_std(g, c, ind2, t, slot, "b", lv);
@@ -885,6 +950,8 @@ static void field_reads(const gen *g, const fbe_struct *st, int short_body) {
     }
     snprintf(FAIL, sizeof FAIL, "return -1");
     if (!short_body) continue;
+    if (f->default_cost)
+      fprintf(c, "  } else if (fbe_gen_charge(g, b, %" PRIu64 "u)) {\n    return -1;\n", f->default_cost);
     if (dflt) {
       fprintf(c, "  } else if (%s_field_default(v, %" PRIu32 ", g->a)) {\n", n, i);
       fprintf(c, "    return fbe_gen_oom(g, b);\n");
@@ -956,9 +1023,9 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "int %s_get_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v) {\n", n, n);
   fprintf(c, "  uint64_t b = 0;\n");
   fprintf(c, "  if (fbe_load32(g->r.data + slot) == 0) /* reads as the default struct */\n");
-  fprintf(c, "    return %s_defaults_(v, g->a) ? fbe_gen_oom(g, slot) : 0;\n", n);
+  fprintf(c, "    return fbe_gen_charge(g, slot, %" PRIu64 "u) ? -1 : %s_defaults_(v, g->a) ? fbe_gen_oom(g, slot) : 0;\n",
+          st->default_cost, n);
   fprintf(c, "  if (fbe_std_target(&g->r, slot, base, 8, &b)) return fbe_gen_bad_pointer(g, slot);\n");
-  fprintf(c, "  if (fbe_gen_charge(g, b, 8)) return -1;\n");
   fprintf(c, "  uint32_t size = fbe_load32(g->r.data + b);\n");
   fprintf(c, "  if (size < 8 || size > g->r.end - b) return fbe_gen_bad_struct(g, b);\n");
   if (st->nfields) {
@@ -971,7 +1038,6 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  uint64_t b = 0;\n");
   fprintf(c, "  if (fbe_load32(g->r.data + slot) == 0) return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"struct pointer is 0\");\n");
   fprintf(c, "  if (fbe_std_target(&g->r, slot, base, 8, &b)) return fbe_gen_bad_pointer(g, slot);\n");
-  fprintf(c, "  if (fbe_gen_charge(g, b, 1)) return -1;\n");
   fprintf(c, "  uint32_t size = fbe_load32(g->r.data + b);\n");
   fprintf(c, "  if (size < 8 || size > g->r.end - b) return fbe_gen_bad_struct(g, b);\n");
   fprintf(c, "  if (fbe_load32(g->r.data + b + 4) != %s_TYPE_ID)\n", n);
@@ -992,7 +1058,17 @@ static void struct_source(gen *g, const fbe_struct *st) {
     set_fail(f);
     fprintf(c, "  if (full || (%s%" PRIu32 " <= size)) {\n", i < st->ninherited ? "inherited && " : "",
             f->wire_offset + f->type->wire_size);
-    chk_std(g, c, "    ", f->type, slot, "b");
+    if (f->default_cost && (is_blob(f->type) || f->type->kind == FBE_KIND_OPTIONAL)) {
+      if (is_blob(f->type)) fprintf(c, "    if (fbe_load32(g->r.data + %s) == 0) {\n", slot);
+      else fprintf(c, "    if (g->r.data[%s] == 0) {\n", slot);
+      fprintf(c, "      if (fbe_gen_charge(g, %s, %" PRIu64 "u)) %s;\n    } else {\n", slot, f->default_cost, FAIL);
+      chk_std(g, c, "      ", f->type, slot, "b");
+      fprintf(c, "    }\n");
+    } else {
+      chk_std(g, c, "    ", f->type, slot, "b");
+    }
+    if (f->default_cost)
+      fprintf(c, "  } else if (fbe_gen_charge(g, b, %" PRIu64 "u)) {\n    return -1;\n", f->default_cost);
     fprintf(c, "  }\n");
     snprintf(FAIL, sizeof FAIL, "return -1");
   }
@@ -1045,6 +1121,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
         fprintf(c, "  if (fbe_fin_need(&g->r, *pos, %" PRIu32 ")) return fbe_gen_in(g, \"%s\", fbe_gen_short(g, *pos));\n",
                 covered, f->name);
       }
+      if (f->type->wire == FBE_KIND_DECIMAL)
+        fprintf(c, "  if (fbe_gen_check_decimal(g, *pos + %" PRIu32 ")) %s;\n", at, FAIL);
       snprintf(p, sizeof p, "g->r.data + *pos + %" PRIu32, at);
       load_scalar(g, c, "  ", f->type, p, lv);
       at += f->type->wire_size;
@@ -1073,6 +1151,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
                 covered, f->name);
         fprintf(c, "  *pos += %" PRIu32 ";\n", covered);
       }
+      if (f->type->wire == FBE_KIND_DECIMAL) /* the run is behind *pos already */
+        fprintf(c, "  if (fbe_gen_check_decimal(g, *pos - %" PRIu32 ")) %s;\n", covered, FAIL);
       covered -= f->type->wire_size;
     } else if (f->type->kind == FBE_KIND_STRUCT) {
       char sn[NAME_MAX_LEN];
@@ -1119,6 +1199,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (fbe_load32(data + 4) == 0) {\n");
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"root pointer is 0\");\n    return err->code;\n  }\n");
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbe_cost_root(st));
   fprintf(c, "  if (%s_get_std_(&g, 4, 0, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
@@ -1132,6 +1213,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
           st->full_name, st->type_id);
   fprintf(c, "  uint64_t pos = 8;\n");
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbe_cost_root(st));
   fprintf(c, "  if (%s_get_fin_(&g, &pos, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
@@ -1151,7 +1233,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_STANDARD, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
-  fprintf(c, "  if (%s_chk_std_(&g, 4, 0)) return err->code;\n", n);
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) || %s_chk_std_(&g, 4, 0)) return err->code;\n",
+          fbe_cost_root(st), n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
   fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
@@ -1162,7 +1245,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
           st->full_name, st->type_id);
   fprintf(c, "  uint64_t pos = 8;\n");
-  fprintf(c, "  if (%s_chk_fin_(&g, &pos)) return err->code;\n", n);
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) || %s_chk_fin_(&g, &pos)) return err->code;\n",
+          fbe_cost_root(st), n);
   fprintf(c, "  if (pos != g.r.end) {\n");
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, pos, \"fields end before the model size\");\n    return err->code;\n  }\n");
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
@@ -1291,6 +1375,200 @@ static void define_struct(gen *g, const fbe_struct *st) {
   struct_header(g, st);
 }
 
+/* ------------------------------------------------------------ name collisions
+ * Every C name the generated files declare, with what it stands for. Two different
+ * things with one C name (struct A's A_init and a struct A_init, a struct named like a
+ * compound type vec_int32, packages a with b_C and a.b with C, fields NULL and NULL_)
+ * would not compile: such a schema is refused, naming both. */
+
+typedef struct name_use {
+  char *name, *what;
+} name_use;
+
+typedef struct name_table {
+  name_use *items;
+  size_t n, cap;
+  int oom;
+} name_table;
+
+static char *copy_text(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, s, n);
+  return c;
+}
+
+FBE_PRINTF(3, 4)
+static void use(name_table *t, const char *name, const char *fmt, ...) {
+  if (t->oom) return;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    name_use *grown = realloc(t->items, cap * sizeof *grown);
+    if (!grown) {
+      t->oom = 1;
+      return;
+    }
+    t->items = grown;
+    t->cap = cap;
+  }
+  char what[NAME_MAX_LEN * 2];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  name_use *u = &t->items[t->n];
+  u->name = copy_text(name);
+  u->what = copy_text(what);
+  if (!u->name || !u->what) {
+    free(u->name);
+    free(u->what);
+    t->oom = 1;
+    return;
+  }
+  t->n++;
+}
+
+static int by_name(const void *a, const void *b) {
+  const name_use *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : strcmp(x->what, y->what);
+}
+
+/* Sorts the table; prints every C name that stands for two things. Returns how many. */
+static int report_clashes(name_table *t, const char *scope) {
+  int clashes = 0;
+  if (t->n > 1) qsort(t->items, t->n, sizeof *t->items, by_name);
+  for (size_t i = 1; i < t->n; i++) {
+    const name_use *a = &t->items[i - 1], *b = &t->items[i];
+    if (strcmp(a->name, b->name) || !strcmp(a->what, b->what)) continue;
+    fprintf(stderr, "fbe: gen c: %sthe C name %s stands for both %s and %s; rename one of them\n",
+            scope, a->name, a->what, b->what);
+    clashes++;
+  }
+  for (size_t i = 0; i < t->n; i++) free(t->items[i].name), free(t->items[i].what);
+  free(t->items);
+  memset(t, 0, sizeof *t);
+  return clashes;
+}
+
+/* What a compound type is, in schema words (list/set share vector's C type, hash map's). */
+static void describe_type(char *out, size_t cap, const fbe_type *t) {
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  switch (t->kind) {
+    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: snprintf(out, cap, "%s", t->enm->full_name); return;
+    case FBE_KIND_STRUCT: snprintf(out, cap, "%s", t->st->full_name); return;
+    case FBE_KIND_OPTIONAL: describe_type(a, sizeof a, t->elem); snprintf(out, cap, "%s?", a); return;
+    case FBE_KIND_ARRAY:
+      describe_type(a, sizeof a, t->elem);
+      snprintf(out, cap, "%s[%" PRIu32 "]", a, t->array_size);
+      return;
+    case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
+      describe_type(a, sizeof a, t->elem);
+      snprintf(out, cap, "%s[]", a);
+      return;
+    case FBE_KIND_MAP: case FBE_KIND_HASH:
+      describe_type(a, sizeof a, t->key);
+      describe_type(b, sizeof b, t->elem);
+      snprintf(out, cap, "%s<%s>", b, a);
+      return;
+    default: snprintf(out, cap, "%s", fbe_kind_name(t->kind)); return;
+  }
+}
+
+/* The names a compound type of package `prefix` declares: its typedef (and a map's entry
+ * struct) and its static helpers. */
+static void use_compound(name_table *t, const char *prefix, const fbe_type *ty) {
+  static const char *const helpers[] = {"put_std_", "get_std_", "chk_std_", "put_fin_", "get_fin_",
+                                        "chk_fin_", "free_", "get_std_item_", "chk_std_item_",
+                                        "get_fin_item_", "chk_fin_item_"};
+  if (!is_compound(ty)) return;
+  if (ty->key) use_compound(t, prefix, ty->key);
+  use_compound(t, prefix, ty->elem);
+  char m[NAME_MAX_LEN], d[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
+  mangle(m, ty);
+  describe_type(d, sizeof d, ty);
+  snprintf(n, sizeof n, "%s_%s", prefix, m);
+  use(t, n, "the C type of %s", d);
+  if (ty->wire == FBE_KIND_MAP) {
+    snprintf(n, sizeof n, "%s_%s_entry", prefix, m);
+    use(t, n, "the C type of %s", d);
+  }
+  for (size_t i = 0; i < sizeof helpers / sizeof *helpers; i++) {
+    snprintf(n, sizeof n, "%s%s", helpers[i], m);
+    use(t, n, "a helper of %s", d); /* static: the same type in two packages is no clash */
+  }
+}
+
+/* Every name declared per struct, enum and package (keep in step with struct_prototypes,
+ * struct_source, enum_decl and type_table). */
+static void use_package(name_table *t, const fbe_package *pkg) {
+  static const char *const struct_names[] = {
+      "", "_TYPE_ID", "_chk_fin_", "_chk_std_", "_decode", "_decode_any", "_decode_trusted",
+      "_decode_trusted_any", "_decode_trusted_final", "_decode_trusted_standard", "_defaults_",
+      "_encode", "_encode_any", "_encode_final", "_encode_standard", "_field_default", "_free",
+      "_free_any", "_from_json", "_from_json_any", "_get_fin_", "_get_short", "_get_std_", "_init",
+      "_init_any", "_put_fin_", "_put_std_", "_to_json", "_to_json_any", "_verify",
+      "_verify_final", "_verify_standard"};
+  char prefix[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
+  c_name(prefix, pkg->name);
+  use(t, prefix, "the files and header guard of package %s", pkg->name);
+  snprintf(n, sizeof n, "%s_types", prefix);
+  use(t, n, "the type table of package %s", pkg->name);
+  snprintf(n, sizeof n, "%s_TYPE_COUNT", prefix);
+  use(t, n, "the type count of package %s", pkg->name);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) {
+    const fbe_struct *st = pkg->structs[s];
+    char cn[NAME_MAX_LEN];
+    c_name(cn, st->full_name);
+    for (size_t i = 0; i < sizeof struct_names / sizeof *struct_names; i++) {
+      snprintf(n, sizeof n, "%s%s", cn, struct_names[i]);
+      use(t, n, "struct %s", st->full_name);
+    }
+    for (uint32_t i = 0; i < st->nfields; i++) use_compound(t, prefix, st->fields[i].type);
+  }
+  for (uint32_t e = 0; e < pkg->nenums; e++) {
+    const fbe_enum *en = pkg->enums[e];
+    char cn[NAME_MAX_LEN];
+    c_name(cn, en->full_name);
+    use(t, cn, "enum %s", en->full_name);
+    snprintf(n, sizeof n, "%s_entries", cn);
+    use(t, n, "the name table of enum %s", en->full_name);
+    snprintf(n, sizeof n, "%s_name", cn);
+    use(t, n, "the name function of enum %s", en->full_name);
+    for (uint32_t v = 0; v < en->nvalues; v++) {
+      snprintf(n, sizeof n, "%s_%s", cn, en->values[v].name);
+      use(t, n, "value %s.%s", en->full_name, en->values[v].name);
+    }
+  }
+}
+
+/* 0 when every package can be generated without two things meeting in one C name. */
+static int gen_check_names(const fbe_schema *schema) {
+  name_table t = {NULL, 0, 0, 0};
+  int clashes = 0;
+  for (uint32_t p = 0; p < schema->npackages; p++) {
+    const fbe_package *pkg = schema->packages[p];
+    use_package(&t, pkg);
+    for (uint32_t s = 0; s < pkg->nstructs; s++) { /* members: per struct */
+      const fbe_struct *st = pkg->structs[s];
+      name_table m = {NULL, 0, 0, 0};
+      for (uint32_t i = 0; i < st->nfields; i++)
+        use(&m, ident(st->fields[i].name), "field %s", st->fields[i].name);
+      char scope[NAME_MAX_LEN];
+      snprintf(scope, sizeof scope, "struct %s: ", st->full_name);
+      if (m.oom) t.oom = 1;
+      clashes += report_clashes(&m, scope);
+    }
+  }
+  if (t.oom) {
+    report_clashes(&t, "");
+    fprintf(stderr, "fbe: gen c: out of memory\n");
+    return -1;
+  }
+  clashes += report_clashes(&t, "");
+  return clashes ? -1 : 0;
+}
+
 static FILE *open_out(const char *dir, const char *name, const char *ext) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
@@ -1374,6 +1652,10 @@ int cmd_gen(int argc, char **argv) {
   o.schema_file = o.positional[0];
   fbe_schema *schema = cli_load_schema(&o);
   if (!schema) return 1;
+  if (gen_check_names(schema)) {
+    fbe_schema_release(schema);
+    return 1;
+  }
   mkdir(o.output, 0777); /* may exist already; fopen reports real problems */
   int rc = 0;
   for (uint32_t p = 0; p < schema->npackages && !rc; p++)

@@ -1,8 +1,11 @@
 /* Option parsing, schema loading and file helpers shared by the commands. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "file_read.h"
+#include "memory_internal.h"
 
 int cli_parse(int argc, char **argv, cli_options *o) {
   memset(o, 0, sizeof *o);
@@ -35,6 +38,23 @@ int cli_parse(int argc, char **argv, cli_options *o) {
       continue;
     } else if (!strcmp(a, "--trusted")) {
       o->trusted = 1;
+      continue;
+    } else if (!strcmp(a, "--max-depth") || !strcmp(a, "--max-size") || !strcmp(a, "--max-memory")) {
+      /* the core's rule for limit values (fbe_limits_set), as in every binding */
+      const char *name = a[6] == 'd' ? "max_depth" : a[6] == 's' ? "max_model_size" : "max_memory";
+      char *end = NULL;
+      errno = 0;
+      long long n = i + 1 < argc ? strtoll(argv[i + 1], &end, 10) : 0;
+      fbe_error err;
+      if (!end || end == argv[i + 1] || *end || errno) {
+        fprintf(stderr, "fbe: option '%s' needs a number\n", a);
+        return -1;
+      }
+      if (fbe_limits_set(&o->limits, name, n, &err) != FBE_OK) {
+        fprintf(stderr, "fbe: option '%s': %s\n", a, err.message);
+        return -1;
+      }
+      i++;
       continue;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fbe: unknown option '%s'\n", a);
@@ -83,36 +103,19 @@ fbe_schema *cli_load_schema(const cli_options *o) {
 
 uint8_t *cli_read_file(const char *path, size_t *size) {
   int use_stdin = !path || !strcmp(path, "-");
-  FILE *f = use_stdin ? stdin : fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "fbe: cannot open '%s'\n", path);
+  uint64_t max = fbe_limits_default().max_model_size;
+  fbe_file_result r = use_stdin ? fbe_file_read_stream(stdin, max) : fbe_file_read(path, max);
+  if (r.status != FBE_FILE_OK) {
+    char reason[160];
+    fbe_file_describe(&r, max, reason, sizeof reason);
+    fprintf(stderr, "fbe: cannot read '%s': %s\n", use_stdin ? "<stdin>" : path, reason);
     return NULL;
   }
-  size_t cap = 4096, n = 0;
-  uint8_t *data = malloc(cap + 1);
-  while (data) {
-    n += fread(data + n, 1, cap - n, f);
-    if (n < cap) break;
-    uint8_t *bigger = realloc(data, cap * 2 + 1);
-    if (!bigger) {
-      free(data);
-      data = NULL;
-      break;
-    }
-    data = bigger;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  if (!use_stdin) fclose(f);
-  if (!data || bad) {
-    free(data);
-    fprintf(stderr, "fbe: cannot read '%s'\n", use_stdin ? "<stdin>" : path);
-    return NULL;
-  }
-  data[n] = 0; /* text users may treat it as a C string */
-  *size = n;
-  return data;
+  *size = (size_t)r.size;
+  return r.data;
 }
+
+void cli_free_file(uint8_t *data) { fbe_mem_free(data); }
 
 int cli_write_file(const char *path, const void *data, size_t size) {
   int use_stdout = !path || !strcmp(path, "-");

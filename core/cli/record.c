@@ -52,19 +52,114 @@ const char *json_skip_value(const char *p, const char *end, int depth) {
   return p > start ? p : NULL;
 }
 
-/* Copies a JSON string (p at the opening quote) into out; simple escapes only. */
-static int copy_string(const char *p, const char *stop, char *out, size_t size) {
-  size_t n = 0;
-  for (p++; p < stop - 1 && n + 1 < size; p++) {
-    char c = *p;
-    if (c == '\\' && p + 1 < stop - 1) {
-      c = *++p;
-      if (c == 'n') c = '\n';
-      else if (c == 't') c = '\t';
-    }
-    out[n++] = c;
+static int hex4(const char *p, unsigned *out) {
+  unsigned v = 0;
+  for (int i = 0; i < 4; i++) {
+    char c = p[i];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = v << 4 | (unsigned)d;
   }
+  *out = v;
+  return 0;
+}
+
+static size_t put_utf8(char *out, unsigned cp) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | cp >> 6);
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | cp >> 12);
+    out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | cp >> 18);
+  out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+  out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+char *json_string_decode(span s, size_t *len) {
+  if (s.len < 2 || s.at[0] != '"' || s.at[s.len - 1] != '"') return NULL;
+  const char *p = s.at + 1, *end = s.at + s.len - 1;
+  char *out = malloc(s.len); /* the decoded text is never longer than the escaped one */
+  if (!out) return NULL;
+  size_t n = 0;
+  while (p < end) {
+    char c = *p++;
+    if (c != '\\') {
+      out[n++] = c;
+      continue;
+    }
+    if (p >= end) break;
+    c = *p++;
+    unsigned cp, low;
+    switch (c) {
+      case '"': case '\\': case '/': out[n++] = c; break;
+      case 'b': out[n++] = '\b'; break;
+      case 'f': out[n++] = '\f'; break;
+      case 'n': out[n++] = '\n'; break;
+      case 'r': out[n++] = '\r'; break;
+      case 't': out[n++] = '\t'; break;
+      case 'u':
+        if (end - p < 4 || hex4(p, &cp)) goto bad;
+        p += 4;
+        if (cp >= 0xD800 && cp < 0xDC00 && end - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
+            !hex4(p + 2, &low) && low >= 0xDC00 && low < 0xE000) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          p += 6;
+        }
+        n += put_utf8(out + n, cp); /* at most 4 bytes for the 6 or 12 read */
+        break;
+      default: goto bad;
+    }
+  }
+  if (p != end) goto bad;
   out[n] = 0;
+  if (len) *len = n;
+  return out;
+bad:
+  free(out);
+  return NULL;
+}
+
+/* A string member, decoded; "" for a value that is not a string. NULL when out of memory. */
+static char *string_member(const char *value, const char *value_end) {
+  char *text = json_string_decode((span){value, (size_t)(value_end - value)}, NULL);
+  if (!text && (text = malloc(1))) text[0] = 0;
+  return text;
+}
+
+static int set_member(char **slot, const char *value, const char *value_end) {
+  free(*slot);
+  return (*slot = string_member(value, value_end)) ? 0 : -1;
+}
+
+#define RECORD_STRINGS(r)                                                                    \
+  {&(r)->id, &(r)->schema, &(r)->type, &(r)->format, &(r)->writer_schema, &(r)->writer_type, \
+   &(r)->reader_schema, &(r)->reader_type}
+
+void record_free(record *r) {
+  char **all[] = RECORD_STRINGS(r);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    free(*all[i]);
+    *all[i] = NULL;
+  }
+}
+
+/* Members that were absent become "". */
+static int fill_absent(record *r) {
+  char **all[] = RECORD_STRINGS(r);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (!*all[i] && !(*all[i] = calloc(1, 1))) return -1;
   return 0;
 }
 
@@ -76,6 +171,7 @@ int record_parse(const char *line, size_t len, record *r, char *error, size_t er
   p = skip_blank(p, end);
   if (p >= end || *p != '{') {
     snprintf(error, error_size, "a record must be a JSON object");
+    (void)fill_absent(r);
     return -1;
   }
   p = skip_blank(p + 1, end);
@@ -89,25 +185,37 @@ int record_parse(const char *line, size_t len, record *r, char *error, size_t er
     size_t klen = (size_t)(key_end - key) - 2;
     const char *k = key + 1;
 #define KEY(name) (klen == strlen(name) && !memcmp(k, name, klen))
-    if (KEY("id")) copy_string(value, value_end, r->id, sizeof r->id);
-    else if (KEY("schema")) copy_string(value, value_end, r->schema, sizeof r->schema);
-    else if (KEY("type")) copy_string(value, value_end, r->type, sizeof r->type);
-    else if (KEY("format")) copy_string(value, value_end, r->format, sizeof r->format);
+    int rc = 0;
+    if (KEY("id")) rc = set_member(&r->id, value, value_end);
+    else if (KEY("schema")) rc = set_member(&r->schema, value, value_end);
+    else if (KEY("type")) rc = set_member(&r->type, value, value_end);
+    else if (KEY("format")) rc = set_member(&r->format, value, value_end);
     else if (KEY("json")) r->json = (span){value, (size_t)(value_end - value)};
     else if (KEY("hex") && *value == '"') r->hex = (span){value + 1, (size_t)(value_end - value) - 2};
     else if (KEY("size")) r->size = strtoll(value, NULL, 10);
     else if (KEY("verify")) r->verify = *value == 't';
     else if (KEY("decode_only")) r->decode_only = *value == 't';
-    else if (KEY("writer_schema")) copy_string(value, value_end, r->writer_schema, sizeof r->writer_schema);
-    else if (KEY("writer_type")) copy_string(value, value_end, r->writer_type, sizeof r->writer_type);
-    else if (KEY("reader_schema")) copy_string(value, value_end, r->reader_schema, sizeof r->reader_schema);
-    else if (KEY("reader_type")) copy_string(value, value_end, r->reader_type, sizeof r->reader_type);
+    else if (KEY("_meta")) r->meta = 1;
+    else if (KEY("writer_schema")) rc = set_member(&r->writer_schema, value, value_end);
+    else if (KEY("writer_type")) rc = set_member(&r->writer_type, value, value_end);
+    else if (KEY("reader_schema")) rc = set_member(&r->reader_schema, value, value_end);
+    else if (KEY("reader_type")) rc = set_member(&r->reader_type, value, value_end);
 #undef KEY
+    if (rc) {
+      snprintf(error, error_size, "out of memory");
+      (void)fill_absent(r);
+      return -1;
+    }
     p = skip_blank(value_end, end);
     if (p < end && *p == ',') p = skip_blank(p + 1, end);
   }
   if (p >= end || *p != '}') {
     snprintf(error, error_size, "malformed JSON near byte %zu", (size_t)(p - line));
+    (void)fill_absent(r);
+    return -1;
+  }
+  if (fill_absent(r)) {
+    snprintf(error, error_size, "out of memory");
     return -1;
   }
   return 0;

@@ -10,18 +10,28 @@ typedef struct span {
   size_t len;
 } span;
 
+/* The string members are malloc'd and NUL-terminated, "" when absent (names have no
+ * length limit: the schema language has none); record_free releases them. */
 typedef struct record {
-  char id[160], schema[64], type[96], format[32];
-  char writer_schema[64], writer_type[96], reader_schema[64], reader_type[96]; /* versioning */
+  char *id, *schema, *type, *format;
+  char *writer_schema, *writer_type, *reader_schema, *reader_type; /* versioning */
   span json;       /* raw JSON text of "json", len 0 when absent */
   span hex;        /* the hex digits (inside the quotes) */
   int64_t size;    /* -1 when absent */
   int verify;      /* -1 absent, 0 false, 1 true */
   int decode_only; /* 1 when "decode_only": true */
+  int meta;        /* 1 when the line has a "_meta" member (a header, not a record) */
 } record;
 
-/* Parses one JSON object line. Returns 0, or -1 with a message in error. */
+/* Parses one JSON object line. Returns 0, or -1 with a message in error; either way
+ * the string members are set (unless out of memory) and record_free releases them. */
 int record_parse(const char *line, size_t len, record *r, char *error, size_t error_size);
+void record_free(record *r);
+
+/* The text of a JSON string value (s spans it, quotes included), every escape decoded
+ * (\uXXXX and surrogate pairs to UTF-8): malloc'd, NUL-terminated, its length in *len
+ * (may be NULL). NULL when s is not a well-formed JSON string or out of memory. */
+char *json_string_decode(span s, size_t *len);
 
 /* Walks the elements of a JSON array: init with the array's span, then next() gives
  * each element's span: 1, 0 at the end, -1 on malformed JSON. */

@@ -18,6 +18,8 @@
 #include "fbe/protocol.h"
 #include "error_internal.h"
 #include "float_text.h"
+#include "index_table.h"
+#include "protocol_index.h"
 #include "schema_model.h"
 #include "memory_internal.h"
 
@@ -216,32 +218,57 @@ typedef struct pair {
   const void *o, *n;
 } pair;
 
+/* The structs and enums of a root package by name. */
+typedef struct names {
+  fbe_index_table structs, enums;
+} names;
+
 typedef struct cmp {
   const fbe_schema *olds, *news;
   const fbe_package *oroot, *nroot;
+  names onames, nnames;
+  fbe_protocol_index oproto, nproto; /* what each side's receivers take */
   fbe_compat_report *rep;
   size_t cap;
   pair *done; /* struct and enum pairs already compared (each is compared once) */
   size_t ndone, done_cap;
+  fbe_index_table done_index; /* of done */
   int oom;
 } cmp;
 
+static uint64_t pair_hash(const void *o, const void *n) {
+  return fbe_hash_words((uint64_t)(uintptr_t)o, (uint64_t)(uintptr_t)n);
+}
+
+static int pair_match(const void *items, uint32_t index, const void *key) {
+  const pair *p = (const pair *)items + index, *k = key;
+  return p->o == k->o && p->n == k->n;
+}
+
 /* Records (o, n) as compared; returns 1 when it already was (or on out of memory). */
 static int seen(cmp *c, const void *o, const void *n) {
-  for (size_t i = 0; i < c->ndone; i++)
-    if (c->done[i].o == o && c->done[i].n == n) return 1;
+  pair key = {o, n};
+  uint64_t hash = pair_hash(o, n);
+  if (c->done_index.slots && fbe_index_table_find(&c->done_index, hash, pair_match, c->done, &key) >= 0)
+    return 1;
   if (c->ndone == c->done_cap) {
     size_t cap = c->done_cap ? c->done_cap * 2 : 32;
     pair *p = fbe_mem_realloc(c->done, cap * sizeof *p);
-    if (!p) {
+    fbe_index_table bigger;
+    if (!p || fbe_index_table_init(&bigger, cap)) {
+      if (p) c->done = p;
       c->oom = 1;
       return 1;
     }
     c->done = p;
     c->done_cap = cap;
+    fbe_index_table_free(&c->done_index);
+    c->done_index = bigger;
+    for (size_t i = 0; i < c->ndone; i++)
+      fbe_index_table_add(&c->done_index, pair_hash(c->done[i].o, c->done[i].n), (uint32_t)i);
   }
-  c->done[c->ndone].o = o;
-  c->done[c->ndone].n = n;
+  c->done[c->ndone] = key;
+  fbe_index_table_add(&c->done_index, hash, (uint32_t)c->ndone);
   c->ndone++;
   return 0;
 }
@@ -287,16 +314,38 @@ static void emit(cmp *c, fbe_compat_kind kind, fbe_compat_effect standard, fbe_c
   ch->warning = warning;
 }
 
-static const fbe_struct *pkg_struct(const fbe_package *p, const char *name) {
-  for (uint32_t i = 0; i < p->nstructs; i++)
-    if (!strcmp(p->structs[i]->name, name)) return p->structs[i];
-  return NULL;
+static int struct_named(const void *items, uint32_t index, const void *key) {
+  return !strcmp(((const fbe_struct *const *)items)[index]->name, key);
 }
 
-static const fbe_enum *pkg_enum(const fbe_package *p, const char *name) {
+static int enum_named(const void *items, uint32_t index, const void *key) {
+  return !strcmp(((const fbe_enum *const *)items)[index]->name, key);
+}
+
+static int names_init(names *m, const fbe_package *p) {
+  if (fbe_index_table_init(&m->structs, p->nstructs) || fbe_index_table_init(&m->enums, p->nenums))
+    return -1;
+  for (uint32_t i = 0; i < p->nstructs; i++)
+    fbe_index_table_add(&m->structs, fbe_hash_string(p->structs[i]->name), i);
   for (uint32_t i = 0; i < p->nenums; i++)
-    if (!strcmp(p->enums[i]->name, name)) return p->enums[i];
-  return NULL;
+    fbe_index_table_add(&m->enums, fbe_hash_string(p->enums[i]->name), i);
+  return 0;
+}
+
+static void names_free(names *m) {
+  fbe_index_table_free(&m->structs);
+  fbe_index_table_free(&m->enums);
+}
+
+/* The struct / enum of the root package p (indexed by m) with this name, or NULL. */
+static const fbe_struct *pkg_struct(const names *m, const fbe_package *p, const char *name) {
+  int64_t i = fbe_index_table_find(&m->structs, fbe_hash_string(name), struct_named, p->structs, name);
+  return i < 0 ? NULL : p->structs[i];
+}
+
+static const fbe_enum *pkg_enum(const names *m, const fbe_package *p, const char *name) {
+  int64_t i = fbe_index_table_find(&m->enums, fbe_hash_string(name), enum_named, p->enums, name);
+  return i < 0 ? NULL : p->enums[i];
 }
 
 /* Root pairs are compared in declaration order by the package walk; pairs met only
@@ -307,26 +356,119 @@ static int is_root_pair(const cmp *c, const fbe_struct *o, const fbe_struct *n) 
 
 /* ------------------------------------------------------------------ enums */
 
-static const fbe_enum_value *value_named(const fbe_enum *e, const char *name) {
-  for (uint32_t i = 0; i < e->nvalues; i++)
-    if (!strcmp(e->values[i].name, name)) return &e->values[i];
-  return NULL;
+/* The values of one side's enum by name and by number, so that comparing two enums is
+ * linear in their values. */
+typedef struct value_index {
+  const fbe_enum *e;
+  fbe_index_table by_name, by_number;
+  fbe_index_table kept; /* values whose name means the same number in the other enum */
+} value_index;
+
+static int value_has_name(const void *items, uint32_t index, const void *key) {
+  return !strcmp(((const fbe_enum_value *)items)[index].name, key);
 }
 
-/* A value of e with number v whose name means v in `other` too (an unchanged name). */
-static const fbe_enum_value *kept_value(const fbe_enum *e, uint64_t v, const fbe_enum *other) {
+static int value_has_number(const void *items, uint32_t index, const void *key) {
+  return ((const fbe_enum_value *)items)[index].value == *(const uint64_t *)key;
+}
+
+static uint64_t number_hash(uint64_t v) { return fbe_hash_words(v, 0); }
+
+static const fbe_enum_value *value_named(const value_index *x, const char *name) {
+  int64_t i = fbe_index_table_find(&x->by_name, fbe_hash_string(name), value_has_name,
+                                   x->e->values, name);
+  return i < 0 ? NULL : &x->e->values[i];
+}
+
+/* The first value of e numbered v. */
+static const fbe_enum_value *value_numbered(const value_index *x, uint64_t v) {
+  int64_t i = fbe_index_table_find(&x->by_number, number_hash(v), value_has_number, x->e->values, &v);
+  return i < 0 ? NULL : &x->e->values[i];
+}
+
+/* The first value of e numbered v whose name means v in the other enum too (an
+ * unchanged name). */
+static const fbe_enum_value *kept_value(const value_index *x, uint64_t v) {
+  int64_t i = fbe_index_table_find(&x->kept, number_hash(v), value_has_number, x->e->values, &v);
+  return i < 0 ? NULL : &x->e->values[i];
+}
+
+static int value_index_init(value_index *x, const fbe_enum *e) {
+  memset(x, 0, sizeof *x);
+  x->e = e;
+  if (fbe_index_table_init(&x->by_name, e->nvalues) || fbe_index_table_init(&x->by_number, e->nvalues) ||
+      fbe_index_table_init(&x->kept, e->nvalues))
+    return -1;
   for (uint32_t i = 0; i < e->nvalues; i++) {
-    if (e->values[i].value != v) continue;
-    const fbe_enum_value *w = value_named(other, e->values[i].name);
-    if (w && w->value == v) return &e->values[i];
+    fbe_index_table_add(&x->by_name, fbe_hash_string(e->values[i].name), i);
+    fbe_index_table_add(&x->by_number, number_hash(e->values[i].value), i);
   }
-  return NULL;
+  return 0;
 }
 
-static const fbe_enum_value *value_numbered(const fbe_enum *e, uint64_t v) {
-  for (uint32_t i = 0; i < e->nvalues; i++)
-    if (e->values[i].value == v) return &e->values[i];
-  return NULL;
+static void value_index_kept(value_index *x, const value_index *other) {
+  for (uint32_t i = 0; i < x->e->nvalues; i++) {
+    const fbe_enum_value *w = value_named(other, x->e->values[i].name);
+    if (w && w->value == x->e->values[i].value)
+      fbe_index_table_add(&x->kept, number_hash(w->value), i);
+  }
+}
+
+static void value_index_free(value_index *x) {
+  fbe_index_table_free(&x->by_name);
+  fbe_index_table_free(&x->by_number);
+  fbe_index_table_free(&x->kept);
+}
+
+/* New values that may be old values renamed: those whose name the old enum lacks, per
+ * number in declaration order; each is taken once, first declared first. */
+typedef struct rename_pool {
+  fbe_index_table heads; /* the first candidate of each number */
+  uint32_t *next;        /* the next candidate with the same number, UINT32_MAX at the end */
+  uint32_t *cursor;      /* at a head: its first candidate not yet taken */
+} rename_pool;
+
+static int rename_pool_init(rename_pool *r, const value_index *n, const value_index *o) {
+  uint32_t count = n->e->nvalues;
+  memset(r, 0, sizeof *r);
+  r->next = fbe_mem_alloc(((size_t)count + 1) * 2 * sizeof *r->next);
+  if (!r->next || fbe_index_table_init(&r->heads, count)) return -1;
+  r->cursor = r->next + count + 1;
+  uint32_t *tail = r->cursor; /* while building: at a head, its last candidate */
+  const fbe_enum_value *values = n->e->values;
+  for (uint32_t j = 0; j < count; j++) {
+    r->next[j] = UINT32_MAX;
+    if (value_named(o, values[j].name)) continue;
+    uint64_t v = values[j].value;
+    int64_t h = fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
+    if (h < 0) {
+      fbe_index_table_add(&r->heads, number_hash(v), j);
+      tail[j] = j;
+    } else {
+      r->next[tail[h]] = j;
+      tail[h] = j;
+    }
+  }
+  for (uint32_t j = 0; j < count; j++) {
+    uint64_t v = values[j].value;
+    if (fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v) == j)
+      r->cursor[j] = j;
+  }
+  return 0;
+}
+
+/* Takes the first candidate numbered v not taken yet, or returns -1. */
+static int64_t rename_pool_take(rename_pool *r, const fbe_enum_value *values, uint64_t v) {
+  int64_t h = fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
+  if (h < 0 || r->cursor[h] == UINT32_MAX) return -1;
+  uint32_t j = r->cursor[h];
+  r->cursor[h] = r->next[j];
+  return j;
+}
+
+static void rename_pool_free(rename_pool *r) {
+  fbe_index_table_free(&r->heads);
+  fbe_mem_free(r->next);
 }
 
 /* Integer classes with identical bytes on the wire and in JSON (FORMAT.md 2, 10). */
@@ -340,18 +482,15 @@ static fbe_kind wire_class(fbe_kind k) {
   }
 }
 
-static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, const fbe_enum *n) {
+static void compare_values(cmp *c, const char *label, const fbe_enum *o, const fbe_enum *n,
+                           const value_index *ox, const value_index *nx, rename_pool *pool,
+                           unsigned char *paired) {
   char path[256];
   text a, b, note;
-  unsigned char *paired = fbe_mem_calloc(n->nvalues + 1, 1); /* new values taken as renames */
-  if (!paired) {
-    c->oom = 1;
-    return;
-  }
   const char *what = n->is_flags ? "flags" : "enum";
   for (uint32_t i = 0; i < o->nvalues; i++) {
     const fbe_enum_value *ov = &o->values[i];
-    const fbe_enum_value *nv = value_named(n, ov->name);
+    const fbe_enum_value *nv = value_named(nx, ov->name);
     snprintf(path, sizeof path, "%s.%s", label, ov->name);
     text_reset(&a), text_reset(&b), text_reset(&note);
     put_enum_value(&a, o, ov);
@@ -362,11 +501,8 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
       emit(c, FBE_COMPAT_ENUM_VALUE_RENUMBERED, BOTH, INCOMPAT, 0, path, a.s, b.s, note.s);
       continue;
     }
-    uint32_t j = 0;
-    for (; j < n->nvalues; j++)
-      if (!paired[j] && n->values[j].value == ov->value && !value_named(o, n->values[j].name))
-        break;
-    if (j < n->nvalues) {
+    int64_t j = rename_pool_take(pool, n->values, ov->value);
+    if (j >= 0) {
       paired[j] = 1;
       snprintf(path, sizeof path, "%s.%s", label, n->values[j].name); /* as renamed fields */
       put_enum_value(&b, n, &n->values[j]);
@@ -374,8 +510,8 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
            "same number: no effect on the wire or in JSON");
       continue;
     }
-    const fbe_enum_value *kept = kept_value(n, ov->value, o);
-    const fbe_enum_value *other = value_numbered(n, ov->value);
+    const fbe_enum_value *kept = kept_value(nx, ov->value);
+    const fbe_enum_value *other = value_numbered(nx, ov->value);
     if (kept) {
       put(&note, "the number is still declared as %s", kept->name);
       emit(c, FBE_COMPAT_ENUM_VALUE_REMOVED, SAFE, COMPAT, 0, path, a.s, "", note.s);
@@ -390,12 +526,12 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
   }
   for (uint32_t j = 0; j < n->nvalues; j++) {
     const fbe_enum_value *nv = &n->values[j];
-    if (paired[j] || value_named(o, nv->name)) continue;
+    if (paired[j] || value_named(ox, nv->name)) continue;
     snprintf(path, sizeof path, "%s.%s", label, nv->name);
     text_reset(&b), text_reset(&note);
     put_enum_value(&b, n, nv);
-    const fbe_enum_value *kept = kept_value(o, nv->value, n);
-    const fbe_enum_value *other = value_numbered(o, nv->value);
+    const fbe_enum_value *kept = kept_value(ox, nv->value);
+    const fbe_enum_value *other = value_numbered(ox, nv->value);
     if (kept) {
       put(&note, "another name for %s, which old readers know", kept->name);
       emit(c, FBE_COMPAT_ENUM_VALUE_ADDED, SAFE, COMPAT, 0, path, "", b.s, note.s);
@@ -407,6 +543,27 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
            "old readers get an unknown number and keep it as is");
     }
   }
+}
+
+static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, const fbe_enum *n) {
+  unsigned char *paired = fbe_mem_calloc(n->nvalues + 1, 1); /* new values taken as renames */
+  value_index ox, nx;
+  rename_pool pool;
+  memset(&pool, 0, sizeof pool);
+  int failed = (paired == NULL) | value_index_init(&ox, o) | value_index_init(&nx, n);
+  if (!failed) {
+    value_index_kept(&ox, &nx);
+    value_index_kept(&nx, &ox);
+    failed = rename_pool_init(&pool, &nx, &ox);
+  }
+  if (failed) {
+    c->oom = 1;
+  } else {
+    compare_values(c, label, o, n, &ox, &nx, &pool, paired);
+  }
+  rename_pool_free(&pool);
+  value_index_free(&ox);
+  value_index_free(&nx);
   fbe_mem_free(paired);
 }
 
@@ -548,6 +705,7 @@ static void field_extras(cmp *c, const char *path, const fbe_field *of, const fb
 typedef struct fmap {
   int32_t *o2n, *n2o;   /* matched field index on the other side, -1 when none */
   unsigned char *renamed; /* per old field */
+  unsigned char *reordered; /* per old field: its order among the common fields changed */
 } fmap;
 
 static void field_removed(cmp *c, const char *label, const fbe_struct *n, const fbe_field *f) {
@@ -562,13 +720,36 @@ static void field_removed(cmp *c, const char *label, const fbe_struct *n, const 
               : "old readers read other new data in its slot");
 }
 
-/* Whether common field pair (i, j) changed order relative to another common field. */
-static int reordered(const fmap *m, const fbe_struct *o, int32_t i, int32_t j) {
-  for (uint32_t k = 0; k < o->nfields; k++) {
-    int32_t jk = m->o2n[k];
-    if (jk < 0 || (int32_t)k == i) continue;
-    if (((int32_t)k < i) != (jk < j)) return 1;
+/* Marks each common field pair (i, j) whose order changed relative to another common
+ * field: some common k has k < i on one side only. With A = common old fields before i,
+ * B = common fields before j in the new order and C = those before i and j on both,
+ * the order is kept exactly when A = B = C. C comes from a Fenwick tree over the new
+ * indexes of the old fields seen so far: O(F log F), not F^2. */
+static int mark_reordered(fmap *m, const fbe_struct *o, const fbe_struct *n) {
+  size_t nn = n->nfields;
+  uint32_t *tree = fbe_mem_calloc(nn + 1, sizeof *tree);   /* 1-based */
+  uint32_t *before = fbe_mem_alloc((nn + 1) * sizeof *before); /* common new fields before j */
+  if (!tree || !before) {
+    fbe_mem_free(tree);
+    fbe_mem_free(before);
+    return -1;
   }
+  for (uint32_t j = 0, common = 0; j <= nn; j++) {
+    before[j] = common;
+    if (j < nn && m->n2o[j] >= 0) common++;
+  }
+  uint32_t seen_common = 0;
+  for (uint32_t i = 0; i < o->nfields; i++) {
+    int32_t j = m->o2n[i];
+    if (j < 0) continue;
+    uint32_t both = 0;
+    for (uint32_t x = (uint32_t)j; x > 0; x -= x & (0u - x)) both += tree[x];
+    m->reordered[i] = !(seen_common == both && before[j] == both);
+    for (uint32_t x = (uint32_t)j + 1; x <= nn; x += x & (0u - x)) tree[x]++;
+    seen_common++;
+  }
+  fbe_mem_free(tree);
+  fbe_mem_free(before);
   return 0;
 }
 
@@ -592,8 +773,8 @@ static void field_added(cmp *c, const char *label, const fbe_struct *o, const fb
   }
 }
 
-static void field_common(cmp *c, const char *label, const fmap *m, const fbe_struct *o,
-                         const fbe_field *f, const fbe_field *g) {
+static void field_common(cmp *c, const char *label, const fmap *m, const fbe_field *f,
+                         const fbe_field *g) {
   char path[256];
   text a, b;
   snprintf(path, sizeof path, "%s.%s", label, g->name);
@@ -626,7 +807,7 @@ static void field_common(cmp *c, const char *label, const fmap *m, const fbe_str
     text_reset(&a), text_reset(&b);
     put(&a, "offset %" PRIu32, f->wire_offset);
     put(&b, "offset %" PRIu32, g->wire_offset);
-    if (reordered(m, o, (int32_t)f->index, (int32_t)g->index))
+    if (m->reordered[f->index])
       emit(c, FBE_COMPAT_FIELD_REORDERED, BOTH, INCOMPAT, 0, path, a.s, b.s,
            "its order among the fields changed: each side reads it from the wrong slot");
     else
@@ -637,13 +818,25 @@ static void field_common(cmp *c, const char *label, const fmap *m, const fbe_str
   field_extras(c, path, f, g, eq);
 }
 
+/* The field of st whose slot starts at offset, or -1 (fields are in slot order). */
+static int64_t field_at_offset(const fbe_struct *st, uint32_t offset) {
+  uint32_t lo = 0, hi = st->nfields;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (st->fields[mid].wire_offset < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < st->nfields && st->fields[lo].wire_offset == offset ? (int64_t)lo : -1;
+}
+
 /* Matches fields by name, then an unmatched old field to an unmatched new one in the
  * same slot with the same bytes (a rename: the wire cannot tell it from one). */
 static int match_fields(fmap *m, const fbe_struct *o, const fbe_struct *n) {
   size_t no = o->nfields, nn = n->nfields;
   m->o2n = fbe_mem_alloc((no + nn + 1) * sizeof *m->o2n);
-  m->renamed = fbe_mem_calloc(no + 1, 1);
+  m->renamed = fbe_mem_calloc(2 * no + 1, 1);
   if (!m->o2n || !m->renamed) return -1;
+  m->reordered = m->renamed + no;
   m->n2o = m->o2n + no;
   for (size_t i = 0; i < no + nn; i++) m->o2n[i] = -1;
   for (size_t i = 0; i < no; i++) {
@@ -654,24 +847,21 @@ static int match_fields(fmap *m, const fbe_struct *o, const fbe_struct *n) {
   }
   for (size_t i = 0; i < no; i++) {
     if (m->o2n[i] >= 0) continue;
-    for (size_t j = 0; j < nn; j++) {
-      tnotes scratch;
-      memset(&scratch, 0, sizeof scratch);
-      if (m->n2o[j] >= 0 || n->fields[j].wire_offset != o->fields[i].wire_offset ||
-          !same_wire(o->fields[i].type, n->fields[j].type, &scratch))
-        continue;
-      m->o2n[i] = (int32_t)j;
-      m->n2o[j] = (int32_t)i;
-      m->renamed[i] = 1;
-      break;
-    }
+    int64_t j = field_at_offset(n, o->fields[i].wire_offset); /* slots are distinct */
+    tnotes scratch;
+    memset(&scratch, 0, sizeof scratch);
+    if (j < 0 || m->n2o[j] >= 0 || !same_wire(o->fields[i].type, n->fields[j].type, &scratch))
+      continue;
+    m->o2n[i] = (int32_t)j;
+    m->n2o[j] = (int32_t)i;
+    m->renamed[i] = 1;
   }
-  return 0;
+  return mark_reordered(m, o, n);
 }
 
 /* Walks the new fields in order, listing each removed old field where it stood. */
 static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const fbe_struct *n) {
-  fmap m = {NULL, NULL, NULL};
+  fmap m = {NULL, NULL, NULL, NULL};
   if (match_fields(&m, o, n)) {
     c->oom = 1;
   } else {
@@ -684,7 +874,7 @@ static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const
       }
       for (; k < (uint32_t)i; k++)
         if (m.o2n[k] < 0) field_removed(c, label, n, &o->fields[k]);
-      field_common(c, label, &m, o, &o->fields[i], &n->fields[j]);
+      field_common(c, label, &m, &o->fields[i], &n->fields[j]);
     }
     for (; k < o->nfields; k++)
       if (m.o2n[k] < 0) field_removed(c, label, n, &o->fields[k]);
@@ -698,10 +888,10 @@ static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const
 /* What the other side's receiver does with frames of id (FORMAT.md 9.3-9.4): SAFE when
  * it takes them as a message of that name, or skips them and `skip_ok` (a message that
  * side never knew); else the breaking bit. The words go to note. */
-static fbe_compat_effect dispatch(text *note, const char *who, const fbe_schema *rx_schema,
+static fbe_compat_effect dispatch(text *note, const char *who, const fbe_protocol_index *rx_proto,
                                   uint32_t id, const char *name, fbe_compat_effect bit,
                                   int skip_ok) {
-  const fbe_struct *rx = fbe_protocol_find(rx_schema, NULL, id);
+  const fbe_struct *rx = fbe_protocol_index_find(rx_proto, id);
   if (note->n) put(note, "; ");
   if (!rx) {
     put(note, "%s receivers skip id %" PRIu32, who, id);
@@ -719,7 +909,7 @@ static void message_added(cmp *c, fbe_compat_kind kind, const char *label, const
   text b, note;
   text_reset(&b), text_reset(&note);
   put(&b, "message %s (id %" PRIu32 ")", label, n->type_id);
-  fbe_compat_effect e = dispatch(&note, "old", c->olds, n->type_id, n->name, OLD, 1);
+  fbe_compat_effect e = dispatch(&note, "old", &c->oproto, n->type_id, n->name, OLD, 1);
   const char *was = kind == FBE_COMPAT_MESSAGE_ADDED ? "" : "struct";
   emit(c, kind, e, e ? INCOMPAT : COMPAT, 0, label, was, b.s, note.s);
 }
@@ -729,7 +919,7 @@ static void message_removed(cmp *c, fbe_compat_kind kind, const char *label,
   text a, note;
   text_reset(&a), text_reset(&note);
   put(&a, "message %s (id %" PRIu32 ")", struct_label(o, c->oroot), o->type_id);
-  fbe_compat_effect e = dispatch(&note, "new", c->news, o->type_id, o->name, NEW, 0);
+  fbe_compat_effect e = dispatch(&note, "new", &c->nproto, o->type_id, o->name, NEW, 0);
   emit(c, kind, e, e ? INCOMPAT : COMPAT, 0, label, a.s,
        kind == FBE_COMPAT_MESSAGE_REMOVED ? "" : "struct", note.s);
 }
@@ -740,12 +930,12 @@ static void message_id_changed(cmp *c, const char *label, const fbe_struct *o,
   text_reset(&a), text_reset(&b), text_reset(&note);
   put(&a, "id %" PRIu32, o->type_id);
   put(&b, "id %" PRIu32, n->type_id);
-  fbe_compat_effect e = dispatch(&note, "old", c->olds, n->type_id, n->name, OLD, 0);
-  e |= dispatch(&note, "new", c->news, o->type_id, o->name, NEW, 0);
+  fbe_compat_effect e = dispatch(&note, "old", &c->oproto, n->type_id, n->name, OLD, 0);
+  e |= dispatch(&note, "new", &c->nproto, o->type_id, o->name, NEW, 0);
   emit(c, FBE_COMPAT_MESSAGE_ID_CHANGED, e, e ? INCOMPAT : COMPAT, 0, label, a.s, b.s, note.s);
   /* New receivers that still take the old id (through an import) read it as that type:
    * compare it with the old message too. */
-  const fbe_struct *rx = fbe_protocol_find(c->news, NULL, o->type_id);
+  const fbe_struct *rx = fbe_protocol_index_find(&c->nproto, o->type_id);
   if (rx && rx != n && !strcmp(rx->name, o->name)) compare_structs(c, o, rx);
 }
 
@@ -806,7 +996,7 @@ static void compare_packages(cmp *c) {
          "changes automatic type ids: the changed ids are listed per struct");
   }
   for (uint32_t i = 0; i < op->nenums; i++) {
-    const fbe_enum *oe = op->enums[i], *ne = pkg_enum(np, oe->name);
+    const fbe_enum *oe = op->enums[i], *ne = pkg_enum(&c->nnames, np, oe->name);
     if (ne) {
       compare_enums(c, oe, ne);
       continue;
@@ -818,13 +1008,13 @@ static void compare_packages(cmp *c) {
   }
   for (uint32_t i = 0; i < np->nenums; i++) {
     const fbe_enum *ne = np->enums[i];
-    if (pkg_enum(op, ne->name)) continue;
+    if (pkg_enum(&c->onames, op, ne->name)) continue;
     text_reset(&b);
     put_enum_decl(&b, ne, np);
     emit(c, FBE_COMPAT_ENUM_ADDED, SAFE, COMPAT, 0, ne->name, "", b.s, "no effect on old data");
   }
   for (uint32_t i = 0; i < op->nstructs; i++) {
-    const fbe_struct *os = op->structs[i], *ns = pkg_struct(np, os->name);
+    const fbe_struct *os = op->structs[i], *ns = pkg_struct(&c->nnames, np, os->name);
     if (ns) {
       compare_structs(c, os, ns);
     } else if (os->is_message) {
@@ -838,7 +1028,7 @@ static void compare_packages(cmp *c) {
   }
   for (uint32_t i = 0; i < np->nstructs; i++) {
     const fbe_struct *ns = np->structs[i];
-    if (pkg_struct(op, ns->name)) continue;
+    if (pkg_struct(&c->onames, op, ns->name)) continue;
     if (ns->is_message) {
       message_added(c, FBE_COMPAT_MESSAGE_ADDED, ns->name, ns);
     } else {
@@ -862,7 +1052,17 @@ fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *ne
   c.oroot = old_schema->root;
   c.nroot = new_schema->root;
   c.rep = report;
-  compare_packages(&c);
+  if (names_init(&c.onames, c.oroot) || names_init(&c.nnames, c.nroot) ||
+      fbe_protocol_index_init(&c.oproto, old_schema, NULL) ||
+      fbe_protocol_index_init(&c.nproto, new_schema, NULL))
+    c.oom = 1;
+  else
+    compare_packages(&c);
+  names_free(&c.onames);
+  names_free(&c.nnames);
+  fbe_protocol_index_free(&c.oproto);
+  fbe_protocol_index_free(&c.nproto);
+  fbe_index_table_free(&c.done_index);
   fbe_mem_free(c.done);
   if (c.oom) {
     fbe_compat_report_free(report);

@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "fbe/codec.h"
-#include "budget.h"
+#include "cost.h"
 #include "endian.h"
 #include "error_internal.h"
+#include "utf8.h"
 #include "value.h"
 #include "arena_internal.h"
 
@@ -16,9 +17,13 @@ typedef struct decoder {
   uint64_t end;      /* the model occupies [0, end) */
   fbe_arena *arena;
   uint32_t depth, max_depth;
-  uint64_t budget;   /* bytes of memory left to allocate: bounds the output (and the work)
-                        for hostile input, e.g. many pointers to one shared block */
+  uint64_t budget;   /* bytes left of the memory budget (cost.h): bounds the output (and
+                        the work) for hostile input, e.g. many pointers to one shared block;
+                        charged exactly as verify.c charges */
+  uint64_t limit;    /* the whole budget, for the error */
+  const fbe_limits *limits;
   fbe_error *err;
+  int check;         /* check strings (UTF-8) and decimals: verify has not (trusted decode) */
 } decoder;
 
 #if defined(__GNUC__)
@@ -41,11 +46,12 @@ COLD static int oom(decoder *d, uint64_t offset) {
 
 COLD static int limit_error(decoder *d, uint64_t offset, int depth) {
   if (depth)
-    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels", d->max_depth);
+    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels (max_depth)",
+                  d->max_depth);
   else
     fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset,
-                  "decoding needs more memory than a %llu-byte model can describe",
-                  (unsigned long long)d->end);
+                  "decoding needs more than the memory budget of %llu bytes (max_memory)",
+                  (unsigned long long)d->limit);
   return -1;
 }
 
@@ -66,15 +72,16 @@ static inline int enter(decoder *d, uint64_t offset, uint64_t bytes) {
  * inside the model and lie after the slot. */
 static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
   fbe_reader r = {d->p, d->end};
-  if (fbe_std_target(&r, slot, base, need, out))
-    return fail(d, slot, "pointer %llu leads outside the model", fbe_load32(d->p + slot));
-  return 0;
+  if (!fbe_std_target(&r, slot, base, need, out)) return 0;
+  uint32_t pointer = fbe_load32(d->p + slot);
+  fbe_error_bad_pointer(d->err, slot, pointer, base + pointer);
+  return -1;
 }
 
 /* Copies n bytes at `at` (the data of a string or bytes, inside the model) into the
  * arena. */
 static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
-  if (charge(d, at, n)) return -1;
+  if (charge(d, at, fbe_cost_bytes(n))) return -1;
   uint8_t *copy = NULL;
   if (n) {
     if (!(copy = fbe_arena_alloc_inline(d->arena, n))) return oom(d, at);
@@ -84,6 +91,24 @@ static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
   out->data = copy;
   out->size = n;
   return 0;
+}
+
+COLD static int bad_text(decoder *d, uint64_t at, uint32_t n, size_t bad) {
+  fbe_utf8_error(d->err, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, bad);
+  return -1;
+}
+
+/* A string's n bytes at `at` must be UTF-8 (fbe_utf8_check's rule) when d->check;
+ * ASCII is checked inline. */
+static inline int check_text(decoder *d, uint64_t at, uint32_t n) {
+  if (!d->check || fbe_utf8_ascii(d->p + at, n)) return 0;
+  size_t ok = fbe_utf8_valid_prefix(d->p + at, n);
+  return ok == n ? 0 : bad_text(d, at, n, ok);
+}
+
+COLD static int bad_decimal(decoder *d, uint64_t at) {
+  fbe_decimal_error(d->err, (size_t)at, d->p + at);
+  return -1;
 }
 
 /* Storage for n elements of `size` bytes, left for the caller to fill. */
@@ -118,6 +143,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
 static int field_default(decoder *d, const fbe_field *f, const uint8_t *image, uint8_t *out,
                          uint64_t at) {
   const fbe_type *t = f->type;
+  if (charge(d, at, f->default_cost)) return -1;
   memcpy(out, image, t->mem_size);
   if (f->def.kind >= FBE_DEF_UTC) {
     if (fbe_field_dynamic_default(f, out, d->arena)) return oom(d, at);
@@ -142,12 +168,15 @@ COLD static int blob_error(decoder *d, uint64_t slot, uint64_t base) {
   return fail(d, at, "size %llu runs past the end of the model", fbe_load32(d->p + at));
 }
 
-static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out) {
+/* text: a string, else bytes. */
+static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out, int text) {
   fbe_reader r = {d->p, d->end};
   const uint8_t *data;
   uint32_t n;
   if (fbe_std_read_blob(&r, slot, base, &data, &n)) return blob_error(d, slot, base);
-  return copy_blob(d, (uint64_t)(data - d->p), n, out);
+  uint64_t at = (uint64_t)(data - d->p);
+  if (text && check_text(d, at, n)) return -1;
+  return copy_blob(d, at, n, out);
 }
 
 /* Decodes the value whose slot is at `slot` into out (uninitialised memory). For a
@@ -163,10 +192,11 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         memset(out, 0, sizeof(fbe_str));
         return 0;
       }
-      return std_blob(d, slot, base, (fbe_str *)(void *)out);
+      return std_blob(d, slot, base, (fbe_str *)(void *)out, t->wire == FBE_KIND_STRING);
     case FBE_KIND_STRUCT:
       if (fbe_load32(d->p + slot) == 0) { /* the reference reads a default struct */
         if (f) return field_default(d, f, image, out, slot);
+        if (charge(d, slot, t->st->default_cost)) return -1;
         return fbe_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
       }
       return std_struct(d, t->st, slot, base, out);
@@ -176,7 +206,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         *(void **)(void *)out = NULL;
         return 0;
       }
-      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, t->elem->mem_size))
+      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, fbe_cost_optional(t)))
         return -1;
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, at);
@@ -207,7 +237,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       uint32_t n = 0;
       if (fbe_load32(d->p + slot) == 0) return 0; /* reads as empty */
       if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(d, slot, base);
-      if (enter(d, at - 4, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, at - 4)) return -1;
+      if (enter(d, at - 4, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, at - 4)) return -1;
       if (!k && t->elem->copyable) {
         if (n) memcpy(vec->data, d->p + at, (size_t)stride * n);
         d->depth--;
@@ -234,6 +264,10 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       d->depth--;
       return 0;
     }
+    case FBE_KIND_DECIMAL:
+      if (d->check && fbe_decimal_bad(d->p + slot)) return bad_decimal(d, slot);
+      memcpy(out, d->p + slot, 16);
+      return 0;
     default:
       load_scalar(t->wire, d->p + slot, out);
       return 0;
@@ -241,7 +275,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
 }
 
 /* A body written by an older schema: the fields that fit are read, the others (and the
- * whole inherited part when it does not fit) keep their defaults. */
+ * whole inherited part when it does not fit) keep their defaults (charged as read). */
 static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t size, uint8_t *out) {
   memcpy(out, st->defaults, st->mem_size);
   uint32_t first = st->base_body_size <= size ? 0 : st->ninherited;
@@ -255,6 +289,8 @@ static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t
       return -1;
     }
   }
+  if (charge(d, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields)))
+    return -1;
   if (st->dynamic_defaults && (fbe_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
                                fbe_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena)))
     return oom(d, b);
@@ -264,8 +300,7 @@ static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t
 static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
                       uint8_t *out) {
   uint64_t b = 0;
-  if (follow(d, slot, base, 8, &b)) return -1;
-  if (charge(d, b, 8)) return -1; /* bodies shared by many pointers must not multiply the work */
+  if (follow(d, slot, base, 8, &b)) return -1; /* its cost was charged with its holder */
   uint32_t size = fbe_load32(d->p + b);
   if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
   if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
@@ -279,7 +314,8 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
       FBE_OP_COPY_CASES(to, d->p + at, op)
       case FBE_OP_BOOL: *to = d->p[at] != 0; break;
       case FBE_OP_BLOB:
-        rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbe_str *)(void *)to)
+        rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbe_str *)(void *)to,
+                                              op->field->type->wire == FBE_KIND_STRING)
                                    : field_default(d, op->field, image + op->mem_offset, to, at);
         break;
       default:
@@ -310,12 +346,14 @@ COLD static int fin_blob_error(decoder *d, uint64_t pos) {
   return fail(d, pos, "size %llu runs past the end of the model", fbe_load32(d->p + pos));
 }
 
-static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out, uint32_t after) {
+/* text: a string, else bytes. */
+static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out, uint32_t after, int text) {
   fbe_reader r = {d->p, d->end};
   const uint8_t *data;
   uint32_t n;
   uint64_t at = *pos;
   if (fbe_fin_read_blob(&r, pos, &data, &n)) return fin_blob_error(d, at);
+  if (text && check_text(d, at + 4, n)) return -1;
   if (copy_blob(d, at + 4, n, (fbe_str *)(void *)out)) return -1;
   return after ? fin_need(d, *pos, after) : 0;
 }
@@ -335,7 +373,8 @@ static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *
         continue;
       }
     } else {
-      rc = op->code == FBE_OP_BLOB ? fin_blob(d, pos, to, op->room - 4)
+      rc = op->code == FBE_OP_BLOB ? fin_blob(d, pos, to, op->room - 4,
+                                              op->field->type->wire == FBE_KIND_STRING)
                                    : fin_value(d, op->field->type, pos, to);
     }
     if (rc) {
@@ -348,7 +387,7 @@ static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *
 
 static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(d, pos, out, 0);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(d, pos, out, 0, t->wire == FBE_KIND_STRING);
     case FBE_KIND_STRUCT: return fin_struct(d, t->st, pos, out);
     case FBE_KIND_OPTIONAL: {
       if (fin_need(d, *pos, 1)) return -1;
@@ -358,7 +397,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       }
       uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, *pos);
-      if (enter(d, *pos, t->elem->mem_size) ||
+      if (enter(d, *pos, fbe_cost_optional(t)) ||
           (t->elem->wire == FBE_KIND_STRUCT ? fin_struct(d, t->elem->st, pos, value)
                                             : fin_value(d, t->elem, pos, value)))
         return -1;
@@ -384,7 +423,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (least * n > d->end - *pos - 4)
         return fail(d, *pos, "%llu elements do not fit in the model", n);
-      if (enter(d, *pos, (uint64_t)n * mem) || alloc_items(d, vec, n, mem, *pos)) return -1;
+      if (enter(d, *pos, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, *pos)) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* least == the exact size, checked above */
         if (n) memcpy(vec->data, d->p + *pos, (size_t)least * n);
@@ -412,6 +451,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
     }
     default:
       if (fin_need(d, *pos, t->wire_size)) return -1;
+      if (t->wire == FBE_KIND_DECIMAL && d->check && fbe_decimal_bad(d->p + *pos)) return bad_decimal(d, *pos);
       load_scalar(t->wire, d->p + *pos, out);
       *pos += t->wire_size;
       return 0;
@@ -438,24 +478,25 @@ static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t 
     return -1;
   }
   d->end = *total;
-  d->budget = fbe_memory_budget(*total);
-  return 0;
+  d->budget = d->limit = fbe_limits_budget(d->limits, *total);
+  return charge(d, 0, fbe_cost_root(st));
 }
 
-fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uint8_t *data,
-                              size_t size, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
-                              size_t *model_size, fbe_error *err) {
+/* check: the strings and decimals too (verify has not looked at them). */
+static fbe_status decode_model(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                               size_t size, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                               size_t *model_size, fbe_cost_report *report, fbe_error *err, int check) {
   fbe_error local;
   if (!err) err = &local;
   if (!type || !arena || !out || (!data && size))
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
   *out = NULL;
-  uint32_t max_depth = limits ? limits->max_depth : FBE_DEFAULT_MAX_DEPTH;
-  uint64_t max_size = limits ? limits->max_model_size : FBE_DEFAULT_MAX_MODEL_SIZE;
+  uint64_t max_size = fbe_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "model size %u exceeds the limit of %llu bytes",
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
+                         "model size %u exceeds the limit of %llu bytes (max_model_size)",
                          fbe_load32(data), (unsigned long long)max_size);
-  decoder d = {data, 0, arena, 0, max_depth, 0, err};
+  decoder d = {data, 0, arena, 0, fbe_limits_depth(limits), 0, 0, limits, err, check};
   fbe_msg *msg = fbe_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   msg->type = type;
@@ -472,10 +513,29 @@ fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uin
                   : check_root(&d, type, model, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
     if (!rc) rc = std_struct(&d, type, 4, 0, value);
   }
+  if (report) {
+    report->charged = d.limit - d.budget;
+    report->visits = 0;
+  }
   if (rc) return err->code;
   *out = msg;
   if (model_size) *model_size = total;
   return FBE_OK;
+}
+
+/* Trusted bytes still get the string and decimal rules: no binding ever sees a string
+ * that is not UTF-8 or a decimal it could not write again. */
+fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                              size_t size, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                              size_t *model_size, fbe_error *err) {
+  return decode_model(type, model, data, size, arena, limits, out, model_size, NULL, err, 1);
+}
+
+fbe_status fbe_decode_trusted_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                                     size_t size, fbe_arena *arena, const fbe_limits *limits,
+                                     fbe_msg **out, size_t *model_size, fbe_cost_report *report,
+                                     fbe_error *err) {
+  return decode_model(type, model, data, size, arena, limits, out, model_size, report, err, 1);
 }
 
 /* The default: nothing verify refuses is decoded, and its error is verify's. */
@@ -489,5 +549,5 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   *out = NULL;
   fbe_status rc = fbe_verify(type, model, data, size, limits, NULL, err);
   if (rc) return rc;
-  return fbe_decode_trusted(type, model, data, size, arena, limits, out, model_size, err);
+  return decode_model(type, model, data, size, arena, limits, out, model_size, NULL, err, 0);
 }

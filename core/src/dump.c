@@ -15,6 +15,7 @@
 #include "float_text.h"
 #include "schema_model.h"
 #include "utf8.h"
+#include "value.h"
 
 /* One byte range and its text (label + meaning), kept in dumper.text. */
 typedef struct range {
@@ -412,18 +413,33 @@ static void scalar_text(const fbe_type *t, const uint8_t *s, char *out, size_t c
   }
 }
 
+/* Stops where verify does, with its words: e is verify's error for the value. */
+static int stop_as_verify(dumper *d, const fbe_error *e) {
+  return stop(d, e->code, e->offset, "%s", e->message);
+}
+
 static int scalar(dumper *d, const fbe_type *t, uint64_t at) {
   char text[320];
   scalar_text(t, d->p + at, text, sizeof text);
-  return VALUE(d, at, t->wire_size, "%s", text);
+  if (VALUE(d, at, t->wire_size, "%s", text)) return -1;
+  fbe_error e;
+  if (t->wire == FBE_KIND_DECIMAL && fbe_decimal_bad(d->p + at))
+    return fbe_decimal_error(&e, (size_t)at, d->p + at), stop_as_verify(d, &e);
+  return 0;
 }
 
-/* The data of a string or bytes value: n bytes at `at`, already bounds-checked. */
+/* The data of a string or bytes value: n bytes at `at`, already bounds-checked. A
+ * string that is not UTF-8 ends the walk, as in verify. */
 static int blob_data(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
   char text[STRING_SHOWN * 6 + 64];
   if (wire == FBE_KIND_STRING) quote(d->p + at, n, text, sizeof text);
   else hex_value(d->p + at, n, text, sizeof text);
-  return VALUE(d, at, n, "%s", text);
+  if (VALUE(d, at, n, "%s", text)) return -1;
+  size_t ok = wire == FBE_KIND_STRING ? fbe_utf8_valid_prefix(d->p + at, n) : n;
+  fbe_error e;
+  if (ok != n)
+    return fbe_utf8_error(&e, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, ok), stop_as_verify(d, &e);
+  return 0;
 }
 
 /* ------------------------------------------------------------ standard model */
@@ -433,8 +449,13 @@ static int blob_data(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
 static int follow(dumper *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
   uint32_t ptr = fbe_load32(d->p + slot);
   uint64_t at = base + ptr;
-  if (at <= slot || at > d->end || need > d->end - at)
-    return FAIL(d, slot, "pointer %u leads outside the %s", ptr, d->where);
+  if (at <= slot || at > d->end || need > d->end - at) {
+    if (!strcmp(d->where, "buffer")) /* truncated input: the walk of what is there */
+      return FAIL(d, slot, "pointer %u leads outside the %s", ptr, d->where);
+    fbe_error e; /* verify's words (error_internal.h) */
+    fbe_error_bad_pointer(&e, slot, ptr, at);
+    return stop(d, e.code, e.offset, "%s", e.message);
+  }
   *out = at;
   return 0;
 }

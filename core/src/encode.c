@@ -196,11 +196,12 @@ static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v
   const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
   size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
   if (!(w = fbe_fin_write_count(&fw->w, w, vec->count, 4 + bulk))) return NULL;
+  if (enter(&fw->depth, &fw->w.failed)) return NULL; /* every collection is a level, as in decode */
   if (!k && t->elem->copyable) {
     if (bulk) memcpy(w, vec->data, bulk);
+    fw->depth--;
     return w + bulk;
   }
-  if (enter(&fw->depth, &fw->w.failed)) return NULL;
   uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
   const uint8_t *item = vec->data, *last = vec->count ? item + (size_t)vec->count * stride : item;
   if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */

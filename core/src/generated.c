@@ -3,8 +3,8 @@
 #include <string.h>
 #include "fbe/generated.h"
 #include "fbe/json.h"
-#include "budget.h"
 #include "error_internal.h"
+#include "utf8.h"
 #include "value.h"
 #include "memory_internal.h"
 
@@ -50,15 +50,22 @@ static fbe_status gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *da
 fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
                         const fbe_allocator *a, fbe_error *err) {
   fbe_status rc = gen_open(g, model, data, size, a, err);
-  if (rc == FBE_OK) g->budget = fbe_memory_budget(g->r.end);
+  if (rc == FBE_OK) g->budget = fbe_limits_memory(NULL, g->r.end);
   return rc;
 }
 
 fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
                                fbe_error *err) {
   fbe_status rc = gen_open(g, model, data, size, NULL, err);
-  if (rc == FBE_OK) g->budget = fbe_work_budget(g->r.end);
+  if (rc == FBE_OK) g->budget = fbe_limits_memory(NULL, g->r.end);
   return rc;
+}
+
+int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset) {
+  fbe_error_set(g->err, FBE_ERR_LIMIT, (size_t)offset,
+                "decoding needs more than the memory budget of %llu bytes (max_memory)",
+                (unsigned long long)fbe_limits_memory(NULL, g->r.end));
+  return -1;
 }
 
 int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message) {
@@ -87,6 +94,17 @@ int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset) {
 }
 int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot) {
   return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, "string or bytes outside the model");
+}
+
+int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size) {
+  size_t ok = fbe_utf8_valid_prefix(data, size);
+  if (ok == size) return 0;
+  fbe_utf8_error(g->err, FBE_ERR_MALFORMED, (size_t)(data - g->r.data), data, size, ok);
+  return -1;
+}
+int fbe_gen_bad_decimal(fbe_gen_reader *g, uint64_t offset) {
+  fbe_decimal_error(g->err, (size_t)offset, g->r.data + offset);
+  return -1;
 }
 
 void fbe_gen_path_field(fbe_gen_reader *g, const char *name) { fbe_error_prepend_field(g->err, name); }

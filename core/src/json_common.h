@@ -6,8 +6,12 @@
 #include <stdint.h>
 #include "fbe/schema.h"
 
-/* Deepest nesting of JSON objects/arrays either side accepts. */
-#define FBE_JSON_MAX_DEPTH 256
+/* Deepest nesting of JSON objects/arrays either side accepts. The depth rule is the
+ * core's (optionals and collections, limits->max_depth, counted by the reader and the
+ * writer as decode does); one of its levels opens at most 3 containers (a map's '[',
+ * a pair's '[', a struct's '{'), so this bound on raw containers (skipped members, the
+ * recursion's stack) does not bind before the default max_depth does. */
+#define FBE_JSON_MAX_DEPTH (3 * 256 + 64)
 
 /* Room for "-9223372036854775808" / "18446744073709551615". */
 #define FBE_INTEGER_TEXT_MAX 21

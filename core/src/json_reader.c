@@ -5,18 +5,25 @@
  * not fit the field (bad Base64, uuid or decimal text, a bad map key); FBE_ERR_TYPE for
  * a JSON value of the wrong kind (a string for an int32, null for a non-optional, a
  * fraction for an integer); FBE_ERR_RANGE for a number too large for its field or an
- * array of the wrong length; FBE_ERR_LIMIT beyond 256 nested containers. The error's
+ * array of the wrong length; FBE_ERR_LIMIT beyond 832 nested containers, beyond
+ * limits->max_depth levels of optionals and collections (the core's depth rule), for a
+ * text over limits->max_model_size bytes, or when what it builds costs more than the
+ * memory budget (cost.h: every allocation and FBE_VALUE_CHARGE per value, defaults
+ * included; default FBE_DEFAULT_MEMORY_FACTOR x the text length + FLOOR). The error's
  * offset is the byte offset in the text, its path the value path ("orders[1].symbol").
  * On error the value may have been partly updated.
  *
  * Strings: escapes are decoded (surrogate pairs joined, \u0000 kept); a lone surrogate
- * escape becomes U+FFFD; raw bytes that are not UTF-8 are an error. */
+ * escape and raw bytes that are not UTF-8 are errors (FBE_ERR_JSON): a string is UTF-8
+ * (fbe_utf8_check's rule) and nothing is replaced with U+FFFD. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fbe/json.h"
 #include "value.h"
+#include "cost.h"
 #include "error_internal.h"
+#include "memory_internal.h"
 #include "base64.h"
 #include "float_text.h"
 #include "json_common.h"
@@ -28,6 +35,8 @@ typedef struct reader {
   fbe_error *err;
   unsigned depth;     /* open JSON containers */
   fbe_buffer scratch; /* decoded text that does not outlive one value (keys, Base64...) */
+  uint32_t levels, max_levels; /* optionals and collections (limits->max_depth) */
+  uint64_t budget, limit;      /* the memory budget: left, whole (cost.h) */
 } reader;
 
 #define TRY(call)                 \
@@ -58,6 +67,67 @@ static int shown(size_t n) { return n > 40 ? 40 : (int)n; }
 
 static fbe_status no_memory(reader *r) {
   return fail(r, FBE_ERR_NOMEM, r->p, "out of memory while reading JSON");
+}
+
+/* Takes `bytes` from the memory budget: an allocation, or the values of a new value. */
+static fbe_status charge(reader *r, uint64_t bytes) {
+  if (bytes <= r->budget) {
+    r->budget -= bytes;
+    return FBE_OK;
+  }
+  return fail(r, FBE_ERR_LIMIT, r->p,
+              "reading JSON needs more than the memory budget of %llu bytes (max_memory)",
+              (unsigned long long)r->limit);
+}
+
+/* Collections grow in the heap while they are read (a doubling buffer, charged while it
+ * lives) and move to the arena, exactly sized, once closed (close_items): so the arena
+ * keeps no outgrown copies, and what it holds is what the value costs (cost.h). */
+
+/* A new zeroed item of `size` bytes at the end of v (NULL: err set); `values`: the
+ * charge for its values and defaults. */
+static void *grow_item(reader *r, fbe_vec *v, uint32_t size, uint64_t values) {
+  if (charge(r, values)) return NULL;
+  if (v->count == v->cap) {
+    uint64_t cap = v->cap ? (uint64_t)v->cap * 2 : 4;
+    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    if (v->count == cap || charge(r, (cap - v->cap) * size)) {
+      if (v->count == cap) fail(r, FBE_ERR_RANGE, r->p, "more than %u elements", (unsigned)UINT32_MAX);
+      return NULL;
+    }
+    void *data = fbe_mem_realloc(v->data, (size_t)(cap * size));
+    if (!data) {
+      no_memory(r);
+      return NULL;
+    }
+    v->data = data;
+    v->cap = (uint32_t)cap;
+  }
+  uint8_t *item = (uint8_t *)v->data + (size_t)v->count++ * size;
+  memset(item, 0, size);
+  return item;
+}
+
+/* Moves the items of v (heap) to out (arena), exactly sized; frees the heap buffer. */
+static fbe_status close_items(reader *r, fbe_vec *v, uint32_t size, fbe_vec *out) {
+  r->budget += (uint64_t)v->cap * size; /* the heap buffer goes */
+  fbe_vec moved = {NULL, v->count, v->count};
+  fbe_status s = charge(r, fbe_cost_bytes((uint64_t)v->count * size));
+  if (!s && v->count && !(moved.data = fbe_arena_alloc(r->arena, (size_t)v->count * size)))
+    s = no_memory(r);
+  if (!s) {
+    if (v->count) memcpy(moved.data, v->data, (size_t)v->count * size);
+    *out = moved;
+  }
+  fbe_mem_free(v->data);
+  v->data = NULL;
+  return s;
+}
+
+/* Optionals and collections count one level each, as in decode. */
+static fbe_status enter_level(reader *r) {
+  if (++r->levels <= r->max_levels) return FBE_OK;
+  return fail(r, FBE_ERR_LIMIT, r->p, "nesting deeper than %u levels (max_depth)", r->max_levels);
 }
 
 /* "unexpected end of JSON text" / "unexpected character 'x'", then what was wanted. */
@@ -248,6 +318,7 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
   uint8_t *dst;
   if (to_arena) {
     static const uint8_t empty[1] = {0};
+    TRY(charge(r, fbe_cost_bytes(raw_len)));
     dst = raw_len ? fbe_arena_alloc(r->arena, raw_len) : (uint8_t *)empty;
   } else {
     r->scratch.size = 0;
@@ -274,17 +345,18 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
         return fail(r, FBE_ERR_JSON, esc, "invalid escape sequence in string");
       }
       p += 4;
-      if (cp >= 0xd800 && cp <= 0xdbff) { /* a high surrogate wants a low one next */
+      if (cp >= 0xd800 && cp <= 0xdfff) { /* a high surrogate wants a low one next */
         uint32_t lo;
-        if (q - p >= 6 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, &lo) && lo >= 0xdc00 &&
-            lo <= 0xdfff) {
+        if (cp <= 0xdbff && q - p >= 6 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, &lo) &&
+            lo >= 0xdc00 && lo <= 0xdfff) {
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
           p += 6;
         } else {
-          cp = 0xfffd;
+          r->p = esc;
+          return fail(r, FBE_ERR_JSON, esc,
+                      "string is not valid UTF-8: a UTF-16 surrogate (U+%04X) without its pair",
+                      (unsigned)cp);
         }
-      } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-        cp = 0xfffd;
       }
       n += fbe_utf8_encode(cp, dst + n);
     } else if (c < 0x20) {
@@ -294,7 +366,11 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
       p++;
     } else {
       size_t len = fbe_utf8_sequence((const uint8_t *)p, (size_t)(q - p));
-      if (!len) return fail(r, FBE_ERR_JSON, p, "invalid UTF-8 in string");
+      if (!len) { /* the core's words for it; "byte N of M" counts the string's raw text */
+        const uint8_t *raw = (const uint8_t *)r->p + 1;
+        return fbe_utf8_error(r->err, FBE_ERR_JSON, (size_t)(r->p + 1 - r->start), raw, raw_len,
+                              (size_t)((const uint8_t *)p - raw));
+      }
       memcpy(dst + n, p, len);
       n += len;
       p += len;
@@ -377,6 +453,7 @@ static fbe_status uuid_from_text(reader *r, void *slot, const char *s, size_t n,
 
 static fbe_status bytes_from_text(reader *r, fbe_str *slot, const char *s, size_t n,
                                   const char *at) {
+  TRY(charge(r, n ? fbe_cost_bytes(n / 4 * 3 + 1) : 0));
   uint8_t *data = n ? fbe_arena_alloc(r->arena, n / 4 * 3 + 1) : NULL;
   if (n && !data) return no_memory(r);
   size_t bad;
@@ -502,16 +579,15 @@ static fbe_status read_array(reader *r, const fbe_type *t, uint8_t *slot) {
 }
 
 /* Vector, list, set: a new storage replaces the old one (which may be shared). */
-static fbe_status read_vector(reader *r, const fbe_type *t, fbe_vec *slot) {
-  const fbe_type *elem = t->elem;
-  fbe_vec v = {NULL, 0, 0};
-  TRY(enter(r));
+static fbe_status read_elements(reader *r, const fbe_type *elem, fbe_vec *v) {
   int more = !empty_container(r, ']');
+  uint64_t each = elem->cost + fbe_cost_image(elem);
   while (more) {
     skip_ws(r);
-    uint32_t index = v.count;
-    void *e = fbe_vec_grow(&v, r->arena, elem->mem_size, 1);
-    if (!e || fbe_value_init(elem, e, r->arena)) return no_memory(r);
+    uint32_t index = v->count;
+    void *e = grow_item(r, v, elem->mem_size, each);
+    if (!e) return r->err->code;
+    if (fbe_value_init(elem, e, r->arena)) return no_memory(r);
     fbe_status s = read_value(r, elem, e);
     if (s) {
       fbe_error_prepend_index(r->err, index);
@@ -519,16 +595,30 @@ static fbe_status read_vector(reader *r, const fbe_type *t, fbe_vec *slot) {
     }
     TRY(next_element(r, ']', &more));
   }
-  *slot = v;
   return FBE_OK;
 }
 
-/* Appends a map entry with default key and value. */
+static fbe_status read_vector(reader *r, const fbe_type *t, fbe_vec *slot) {
+  fbe_vec v = {NULL, 0, 0};
+  TRY(enter(r));
+  TRY(enter_level(r));
+  fbe_status s = read_elements(r, t->elem, &v);
+  if (!s) s = close_items(r, &v, t->elem->mem_size, slot);
+  fbe_mem_free(v.data);
+  r->levels--;
+  return s;
+}
+
+/* Appends a map entry with default key and value (NULL: err set). */
 static uint8_t *new_pair(reader *r, const fbe_type *t, fbe_vec *v) {
-  uint8_t *pair = fbe_vec_grow(v, r->arena, t->pair_stride, 1);
-  if (!pair || fbe_value_init(t->key, pair, r->arena) ||
-      fbe_value_init(t->elem, pair + t->pair_value_offset, r->arena))
+  uint64_t values = t->key->cost + fbe_cost_image(t->key) + t->elem->cost + fbe_cost_image(t->elem);
+  uint8_t *pair = grow_item(r, v, t->pair_stride, values);
+  if (!pair) return NULL;
+  if (fbe_value_init(t->key, pair, r->arena) ||
+      fbe_value_init(t->elem, pair + t->pair_value_offset, r->arena)) {
+    no_memory(r);
     return NULL;
+  }
   return pair;
 }
 
@@ -541,7 +631,7 @@ static fbe_status read_map_object(reader *r, const fbe_type *t, fbe_vec *v) {
     if (r->p >= r->end || *r->p != '"') return syntax_error(r, "a map key string");
     uint32_t index = v->count;
     uint8_t *pair = new_pair(r, t, v);
-    if (!pair) return no_memory(r);
+    if (!pair) return r->err->code;
     fbe_status s;
     if (t->key->wire == FBE_KIND_STRING) {
       s = read_text_value(r, t->key, pair);
@@ -573,7 +663,7 @@ static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbe_vec *v) {
     skip_ws(r);
     uint32_t index = v->count;
     uint8_t *pair = new_pair(r, t, v);
-    if (!pair) return no_memory(r);
+    if (!pair) return r->err->code;
     fbe_status s = FBE_OK;
     if (r->p >= r->end || *r->p != '[') s = syntax_error(r, "a [key, value] pair");
     if (!s) s = enter(r);
@@ -600,9 +690,12 @@ static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbe_vec *v) {
 static fbe_status read_map(reader *r, const fbe_type *t, fbe_vec *slot) {
   fbe_vec v = {NULL, 0, 0};
   TRY(enter(r));
-  TRY(t->key->kind == FBE_KIND_STRUCT ? read_map_pairs(r, t, &v) : read_map_object(r, t, &v));
-  *slot = v;
-  return FBE_OK;
+  TRY(enter_level(r));
+  fbe_status s = t->key->kind == FBE_KIND_STRUCT ? read_map_pairs(r, t, &v) : read_map_object(r, t, &v);
+  if (!s) s = close_items(r, &v, t->pair_stride, slot);
+  fbe_mem_free(v.data);
+  r->levels--;
+  return s;
 }
 
 /* An optional: null, or a value in a new slot (the old one may be shared), starting
@@ -612,11 +705,14 @@ static fbe_status read_optional(reader *r, const fbe_type *t, void *slot) {
   if (!take_literal(r, "null")) {
     const void *old;
     memcpy(&old, slot, sizeof old);
+    TRY(enter_level(r));
+    TRY(charge(r, fbe_cost_optional(t) + (old ? 0 : fbe_cost_image(t->elem))));
     value = fbe_arena_alloc(r->arena, t->elem->mem_size);
     if (!value) return no_memory(r);
     if (old) memcpy(value, old, t->elem->mem_size);
     else if (fbe_value_init(t->elem, value, r->arena)) return no_memory(r);
     TRY(read_value(r, t->elem, value));
+    r->levels--;
   }
   memcpy(slot, &value, sizeof value);
   return FBE_OK;
@@ -708,12 +804,22 @@ static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
   }
 }
 
-fbe_status fbe_json_read(fbe_ref value, const char *text, size_t length, fbe_error *err) {
+/* root: what the caller already took for the value read into (fbe_msg_from_json's new
+ * message), charged first. */
+static fbe_status json_read(fbe_ref value, const char *text, size_t length, const fbe_limits *limits,
+                            uint64_t root, fbe_error *err) {
   if (!value.type || !value.slot || !value.arena || (!text && length))
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_read: no value, arena or text");
   if (!text) text = "";
-  reader r = {text, text, text + length, value.arena, err, 0, {NULL, 0, 0}};
+  if (length > fbe_limits_size(limits))
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
+                         "JSON text of %zu bytes exceeds the limit of %llu bytes (max_model_size)",
+                         length, (unsigned long long)fbe_limits_size(limits));
+  uint64_t limit = fbe_limits_memory(limits, length);
+  reader r = {text, text, text + length, value.arena, err, 0, {NULL, 0, 0},
+              0, fbe_limits_depth(limits), limit, limit};
+  if (charge(&r, root)) return err->code;
   skip_ws(&r);
   fbe_status s = read_value(&r, value.type, value.slot);
   if (!s) {
@@ -724,8 +830,18 @@ fbe_status fbe_json_read(fbe_ref value, const char *text, size_t length, fbe_err
   return s;
 }
 
-fbe_status fbe_msg_from_json(const fbe_struct *type, const char *text, size_t length,
-                             fbe_arena *arena, fbe_msg **out, fbe_error *err) {
+fbe_status fbe_json_read_limited(fbe_ref value, const char *text, size_t length,
+                                 const fbe_limits *limits, fbe_error *err) {
+  return json_read(value, text, length, limits, 0, err);
+}
+
+fbe_status fbe_json_read(fbe_ref value, const char *text, size_t length, fbe_error *err) {
+  return json_read(value, text, length, NULL, 0, err);
+}
+
+fbe_status fbe_msg_from_json_limited(const fbe_struct *type, const char *text, size_t length,
+                                     fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                                     fbe_error *err) {
   if (!out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no out");
   *out = NULL;
   if (!type || !arena)
@@ -733,7 +849,13 @@ fbe_status fbe_msg_from_json(const fbe_struct *type, const char *text, size_t le
                          "fbe_msg_from_json: no type or arena");
   fbe_msg *msg = fbe_msg_new(arena, type);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  fbe_status s = fbe_json_read(fbe_msg_ref(msg), text, length, err);
+  fbe_status s = json_read(fbe_msg_ref(msg), text, length, limits,
+                           fbe_cost_root(type) + type->default_cost, err);
   if (!s) *out = msg;
   return s;
+}
+
+fbe_status fbe_msg_from_json(const fbe_struct *type, const char *text, size_t length,
+                             fbe_arena *arena, fbe_msg **out, fbe_error *err) {
+  return fbe_msg_from_json_limited(type, text, length, arena, NULL, out, err);
 }

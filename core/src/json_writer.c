@@ -1,18 +1,23 @@
 /* JSON writer: walks a value with its schema type and appends the reference's JSON
  * form (FORMAT.md 10). Choices where the reference says nothing:
- *  - strings are written as UTF-8; bytes that are not well-formed UTF-8 become
- *    "\ufffd" (U+FFFD REPLACEMENT CHARACTER), one per bad byte, so the output is
- *    always valid JSON;
+ *  - strings are written as UTF-8; a string that is not (fbe_utf8_check's rule; only a
+ *    value built by hand can hold one: decode and the setters refuse them) is refused
+ *    with FBE_ERR_ARGUMENT, never replaced with U+FFFD;
  *  - maps whose key is a struct are written as [[key, value], ...] pairs; keys of
  *    type bool, float, double or bytes cannot be written (FBE_ERR_TYPE);
  *  - NaN and infinities cannot be written (FBE_ERR_RANGE), nor decimals whose scale
  *    is above 28;
- *  - nesting deeper than 256 JSON containers is refused (FBE_ERR_LIMIT), the same
- *    limit the reader applies. */
+ *  - nesting deeper than limits->max_depth levels (optionals and collections, the
+ *    core's rule) or 832 JSON containers is refused (FBE_ERR_LIMIT), as the reader
+ *    refuses it;
+ *  - the text is bounded (json.h: limits->max_memory, by default 32 x the value's cost
+ *    + 1 MiB, FBE_ERR_LIMIT beyond): the default is only worked out (a walk of the
+ *    value, cost.c) once the text passes the floor. */
 #include <math.h>
 #include <string.h>
 #include "fbe/json.h"
 #include "value.h"
+#include "cost.h"
 #include "error_internal.h"
 #include "base64.h"
 #include "float_text.h"
@@ -24,6 +29,11 @@ typedef struct writer {
   int pretty;
   unsigned depth; /* open JSON containers */
   fbe_error *err;
+  size_t start;     /* out->size before this value */
+  uint64_t max_out; /* bytes of text allowed so far */
+  int by_cost;      /* max_out is the floor until the value's cost is known */
+  fbe_ref value;    /* what is written (for its cost) */
+  uint32_t levels, max_levels; /* optionals and collections (the core's depth rule) */
 } writer;
 
 static fbe_status write_value(writer *w, const fbe_type *t, const void *slot);
@@ -38,7 +48,24 @@ static fbe_status no_memory(writer *w) {
   return fbe_error_set(w->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while writing JSON");
 }
 
+/* Whether n more bytes of text fit the output budget (FBE_ERR_LIMIT when not). */
+static fbe_status too_long(writer *w, size_t n) {
+  if (w->by_cost) { /* past the floor: the default budget needs the value's cost */
+    w->by_cost = 0;
+    w->max_out = fbe_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbe_value_cost(w->value.type, w->value.slot));
+    if ((uint64_t)(w->out->size - w->start) + n <= w->max_out) return FBE_OK;
+  }
+  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+                       "JSON output larger than %llu bytes (max_memory)",
+                       (unsigned long long)w->max_out);
+}
+
+static inline fbe_status room(writer *w, size_t n) {
+  return (uint64_t)(w->out->size - w->start) + n <= w->max_out ? FBE_OK : too_long(w, n);
+}
+
 static fbe_status put(writer *w, const void *data, size_t n) {
+  TRY(room(w, n));
   return fbe_buffer_append(w->out, data, n) ? no_memory(w) : FBE_OK;
 }
 
@@ -46,6 +73,7 @@ static fbe_status put_str(writer *w, const char *s) { return put(w, s, strlen(s)
 
 static fbe_status newline(writer *w) {
   if (!w->pretty) return FBE_OK;
+  TRY(room(w, 1 + 2 * (size_t)w->depth));
   if (fbe_buffer_reserve(w->out, 1 + 2 * (size_t)w->depth)) return no_memory(w);
   uint8_t *p = w->out->data + w->out->size;
   *p++ = '\n';
@@ -117,7 +145,7 @@ static fbe_status write_uuid(writer *w, const void *slot) {
   return put(w, buf, 38);
 }
 
-/* A JSON string: escapes what JSON requires, keeps valid UTF-8, replaces the rest. */
+/* A JSON string: escapes what JSON requires, keeps valid UTF-8, refuses the rest. */
 static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   if (!n) return put(w, "\"\"", 2); /* s may be NULL */
@@ -152,7 +180,7 @@ static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
           esc[4] = hex[c >> 4];
           esc[5] = hex[c & 15];
         } else {
-          memcpy(esc + 1, "ufffd", 5); /* not UTF-8 */
+          return fbe_utf8_error(w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, s, n, i);
         }
         esc_len = 6;
     }
@@ -166,7 +194,9 @@ static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
 
 static fbe_status write_bytes(writer *w, const fbe_str *b) {
   size_t len = fbe_base64_encoded_size(b->size);
-  if (len > SIZE_MAX - 2 || fbe_buffer_reserve(w->out, len + 2)) return no_memory(w);
+  if (len > SIZE_MAX - 2) return no_memory(w);
+  TRY(room(w, len + 2));
+  if (fbe_buffer_reserve(w->out, len + 2)) return no_memory(w);
   uint8_t *p = w->out->data + w->out->size;
   p[0] = '"';
   if (b->size) fbe_base64_encode(b->data, b->size, (char *)p + 1);
@@ -258,6 +288,14 @@ static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
   return close_container(w, pairs ? ']' : '}', v->count);
 }
 
+/* Optionals and collections count one level each, as in decode: the writer takes what
+ * the reader and the decoder take (limits->max_depth). */
+static fbe_status enter_level(writer *w) {
+  if (++w->levels <= w->max_levels) return FBE_OK;
+  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "nesting deeper than %u levels (max_depth)",
+                       w->max_levels);
+}
+
 static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
   switch (t->wire) {
     case FBE_KIND_BOOL: return put_str(w, *(const uint8_t *)slot ? "true" : "false");
@@ -282,14 +320,25 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     case FBE_KIND_OPTIONAL: {
       const void *value;
       memcpy(&value, slot, sizeof value);
-      return value ? write_value(w, t->elem, value) : put_str(w, "null");
+      if (!value) return put_str(w, "null");
+      TRY(enter_level(w));
+      TRY(write_value(w, t->elem, value));
+      w->levels--;
+      return FBE_OK;
     }
     case FBE_KIND_ARRAY: return write_elements(w, t->elem, slot, t->array_size);
     case FBE_KIND_VECTOR: {
       const fbe_vec *v = slot;
-      return write_elements(w, t->elem, v->data, v->count);
+      TRY(enter_level(w));
+      TRY(write_elements(w, t->elem, v->data, v->count));
+      w->levels--;
+      return FBE_OK;
     }
-    case FBE_KIND_MAP: return write_map(w, t, slot);
+    case FBE_KIND_MAP:
+      TRY(enter_level(w));
+      TRY(write_map(w, t, slot));
+      w->levels--;
+      return FBE_OK;
     default:
       if (fbe_json_is_integer_kind(t->wire)) return write_integer(w, t->wire, slot);
       return fbe_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "cannot write a value of kind %s",
@@ -297,20 +346,31 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
   }
 }
 
-fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error *err) {
+fbe_status fbe_json_write_limited(fbe_ref value, int pretty, const fbe_limits *limits,
+                                  fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_write: no value or no buffer");
-  writer w = {out, pretty, 0, err};
-  size_t start = out->size;
+  int by_cost = !limits || !limits->max_memory;
+  writer w = {out, pretty, 0, err, out->size, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : limits->max_memory,
+              by_cost, value, 0, fbe_limits_depth(limits)};
   fbe_status s = write_value(&w, value.type, value.slot);
-  if (s) out->size = start; /* no half-written JSON */
+  if (s) out->size = w.start; /* no half-written JSON */
   return s;
 }
 
-fbe_status fbe_msg_to_json(const fbe_msg *msg, int pretty, fbe_buffer *out, fbe_error *err) {
+fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error *err) {
+  return fbe_json_write_limited(value, pretty, NULL, out, err);
+}
+
+fbe_status fbe_msg_to_json_limited(const fbe_msg *msg, int pretty, const fbe_limits *limits,
+                                   fbe_buffer *out, fbe_error *err) {
   if (!msg)
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
   fbe_ref r = {msg->type->self_type, fbe_msg_data(msg), msg->arena};
-  return fbe_json_write(r, pretty, out, err);
+  return fbe_json_write_limited(r, pretty, limits, out, err);
+}
+
+fbe_status fbe_msg_to_json(const fbe_msg *msg, int pretty, fbe_buffer *out, fbe_error *err) {
+  return fbe_msg_to_json_limited(msg, pretty, NULL, out, err);
 }

@@ -354,6 +354,7 @@ fbe_status fbe_ref_get_bytes(fbe_ref r, const uint8_t **data, size_t *size) {
 fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size) {
   if (!r.slot || !is_blob(r.type)) return FBE_ERR_TYPE;
   if (size > UINT32_MAX) return FBE_ERR_RANGE;
+  if (r.type->wire == FBE_KIND_STRING && fbe_utf8_check(data, size, NULL)) return FBE_ERR_ARGUMENT;
   return fbe_str_assign(r.slot, r.arena, data, size) ? FBE_ERR_NOMEM : FBE_OK;
 }
 
@@ -369,7 +370,7 @@ fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out) {
 
 fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v) {
   if (!r.slot || r.type->wire != FBE_KIND_DECIMAL) return FBE_ERR_TYPE;
-  if (v->bytes[14] > 28) return FBE_ERR_RANGE;
+  if (fbe_decimal_bad(v->bytes)) return FBE_ERR_RANGE; /* scale above 28 or reserved bits */
   memcpy(r.slot, v->bytes, 16);
   return FBE_OK;
 }

@@ -6,71 +6,16 @@
 #include "endian.h"
 #include "error_internal.h"
 #include "value.h"
+#include "cost.h"
 #include "memory_internal.h"
-
-/* The message types of a package's protocol in lookup order: its own, then those of
- * its imports (recursively, in import order). */
-typedef struct protocol {
-  const fbe_package *pkg;
-  size_t count;
-  const fbe_struct **messages;
-} protocol;
-
-static int already(const protocol *p, const fbe_struct *st) {
-  for (size_t i = 0; i < p->count; i++)
-    if (p->messages[i] == st) return 1;
-  return 0;
-}
-
-static int collect(protocol *p, const fbe_package *pkg, size_t *cap, int depth) {
-  if (depth > 64) return 0; /* imports cannot cycle (the loader rejects it); stay safe anyway */
-  for (uint32_t i = 0; i < pkg->nstructs; i++) {
-    const fbe_struct *st = pkg->structs[i];
-    if (!st->is_message || already(p, st)) continue;
-    if (p->count == *cap) {
-      size_t bigger = *cap ? *cap * 2 : 8;
-      const fbe_struct **m = fbe_mem_realloc(p->messages, bigger * sizeof *m);
-      if (!m) return -1;
-      p->messages = m;
-      *cap = bigger;
-    }
-    p->messages[p->count++] = st;
-  }
-  for (uint32_t i = 0; i < pkg->nimports; i++)
-    if (collect(p, pkg->imports[i], cap, depth + 1)) return -1;
-  return 0;
-}
-
-static const fbe_package *find_package(const fbe_schema *schema, const char *name) {
-  if (!name) return schema->root;
-  for (uint32_t i = 0; i < schema->npackages; i++)
-    if (!strcmp(schema->packages[i]->name, name)) return schema->packages[i];
-  return NULL;
-}
-
-static int protocol_init(protocol *p, const fbe_schema *schema, const char *package) {
-  memset(p, 0, sizeof *p);
-  if (!schema || !(p->pkg = find_package(schema, package))) return -1;
-  size_t cap = 0;
-  if (collect(p, p->pkg, &cap, 0)) {
-    fbe_mem_free(p->messages);
-    return -1;
-  }
-  return 0;
-}
-
-static const fbe_struct *protocol_lookup(const protocol *p, uint32_t type_id) {
-  for (size_t i = 0; i < p->count; i++)
-    if (p->messages[i]->type_id == type_id) return p->messages[i];
-  return NULL;
-}
+#include "protocol_index.h"
 
 const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *package,
                                     uint32_t type_id) {
-  protocol p;
-  if (protocol_init(&p, schema, package)) return NULL;
-  const fbe_struct *st = protocol_lookup(&p, type_id);
-  fbe_mem_free(p.messages);
+  fbe_protocol_index p;
+  if (fbe_protocol_index_init(&p, schema, package)) return NULL;
+  const fbe_struct *st = fbe_protocol_index_find(&p, type_id);
+  fbe_protocol_index_free(&p);
   return st;
 }
 
@@ -78,7 +23,7 @@ const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *packag
 
 struct fbe_sender {
   fbe_schema *schema;
-  protocol proto;
+  fbe_protocol_index proto;
   fbe_model model;
   fbe_sink_fn sink;
   void *sink_ctx;
@@ -91,7 +36,7 @@ fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model mo
   if (!sink) return NULL;
   fbe_sender *s = fbe_mem_calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (protocol_init(&s->proto, schema, package)) {
+  if (fbe_protocol_index_init(&s->proto, schema, package)) {
     fbe_mem_free(s);
     return NULL;
   }
@@ -105,7 +50,7 @@ fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model mo
 void fbe_sender_free(fbe_sender *s) {
   if (!s) return;
   fbe_buffer_free(&s->buf);
-  fbe_mem_free(s->proto.messages);
+  fbe_protocol_index_free(&s->proto);
   fbe_schema_release(s->schema);
   fbe_mem_free(s);
 }
@@ -115,7 +60,7 @@ uint64_t fbe_sender_bytes(const fbe_sender *s) { return s ? s->bytes : 0; }
 fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
   if (!s || !msg) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no sender or message");
   const fbe_struct *st = fbe_msg_type(msg);
-  if (!already(&s->proto, st))
+  if (!fbe_protocol_index_has(&s->proto, st))
     return fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
                          "%s is not a message of the protocol of package %s", st->full_name,
                          s->proto.pkg->name);
@@ -132,7 +77,7 @@ fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
 
 struct fbe_receiver {
   fbe_schema *schema;
-  protocol proto;
+  fbe_protocol_index proto;
   fbe_model model;
   fbe_limits limits;
   fbe_handler_fn handler;
@@ -152,8 +97,8 @@ fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_mode
   if (!handler) return NULL;
   fbe_receiver *r = fbe_mem_calloc(1, sizeof *r);
   if (!r) return NULL;
-  if (protocol_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
-    fbe_mem_free(r->proto.messages);
+  if (fbe_protocol_index_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
+    fbe_protocol_index_free(&r->proto);
     fbe_mem_free(r);
     return NULL;
   }
@@ -170,7 +115,7 @@ void fbe_receiver_free(fbe_receiver *r) {
   fbe_buffer_free(&r->pending);
   fbe_buffer_free(&r->held);
   fbe_arena_free(r->arena);
-  fbe_mem_free(r->proto.messages);
+  fbe_protocol_index_free(&r->proto);
   fbe_schema_release(r->schema);
   fbe_mem_free(r);
 }
@@ -197,10 +142,10 @@ static fbe_status check_size(fbe_receiver *r, uint32_t size, fbe_error *err) {
     return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)r->offset,
                          "frame size %u is under the %u bytes of the smallest message", size,
                          min_frame(r->model));
-  if (size > r->limits.max_model_size)
+  if (size > fbe_limits_size(&r->limits))
     return fbe_error_set(err, FBE_ERR_LIMIT, (size_t)r->offset,
-                         "frame size %u exceeds the limit of %llu bytes", size,
-                         (unsigned long long)r->limits.max_model_size);
+                         "frame size %u exceeds the limit of %llu bytes (max_model_size)", size,
+                         (unsigned long long)fbe_limits_size(&r->limits));
   return FBE_OK;
 }
 
@@ -216,7 +161,7 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
     type_at = (uint64_t)root + 4;
   }
   uint32_t type_id = fbe_load32(frame + type_at);
-  const fbe_struct *st = protocol_lookup(&r->proto, type_id);
+  const fbe_struct *st = fbe_protocol_index_find(&r->proto, type_id);
   if (!st) { /* not for this protocol (FORMAT.md 9.3) */
     r->skipped++;
     return FBE_OK;

@@ -87,6 +87,14 @@ void fbe_diagnostic_format(const fbe_diagnostic *d, char *out, size_t out_size) 
 
 /* ---- loading ---- */
 
+/* The file of the struct layout refused. */
+static uint32_t layout_file(const fbe_sload *L, const fbe_struct *st) {
+  uint32_t file_id = 0;
+  for (uint32_t i = 0; i < L->norder; i++)
+    if (L->order[i]->pkg == st->pkg) file_id = L->order[i]->file_id;
+  return file_id;
+}
+
 /* Everything that can run out of memory; an allocation failure jumps back here.
  * Nothing local is modified after setjmp, so no volatile is needed. */
 static bool run_load(fbe_sload *L, const fbe_root_request *req) {
@@ -99,12 +107,14 @@ static bool run_load(fbe_sload *L, const fbe_root_request *req) {
     const fbe_struct *big = NULL;
     int rc = fbe_layout_compute(L->schema, &big);
     if (rc == -2) {
-      uint32_t file_id = 0;
-      for (uint32_t i = 0; i < L->norder; i++)
-        if (L->order[i]->pkg == big->pkg) file_id = L->order[i]->file_id;
-      fbe_sctx_error(L->ctx, file_id, big->line, big->col,
+      fbe_sctx_error(L->ctx, layout_file(L, big), big->line, big->col,
                      "Struct %s is too large (its sizes, or all default values together, "
                      "exceed the layout limits)", big->name);
+    } else if (rc == -3) {
+      fbe_sctx_error(L->ctx, layout_file(L, big), big->line, big->col,
+                     "Struct %s takes the schema past %u final-model steps in all (a plain "
+                     "struct held inline counts each of its fields)", big->name,
+                     FBE_SCHEMA_MAX_STEPS);
     } else if (rc) {
       fbe_sctx_out_of_memory(L->ctx);
     }

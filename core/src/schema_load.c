@@ -3,50 +3,34 @@
  * directories. The root file is read as given, or, when a relative path does not
  * exist, from the first include directory that has it. Each package is loaded once;
  * cycles and missing files are errors. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schema_parser.h"
 #include "schema_resolve.h"
+#include "file_read.h"
 #include "memory_internal.h"
 
-/* Reads a whole file into a malloc'd buffer; NULL when it cannot be read. */
-static char *read_file(const char *path, size_t *length) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t len = 0, cap = 4096;
-  char *buf = fbe_mem_alloc(cap);
-  while (buf) {
-    len += fread(buf + len, 1, cap - len, f);
-    if (len < cap) break;
-    char *grown = cap <= SIZE_MAX / 2 ? fbe_mem_realloc(buf, cap * 2) : NULL;
-    if (!grown) {
-      fbe_mem_free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = grown;
-    cap *= 2;
-  }
-  if (buf && ferror(f)) {
-    fbe_mem_free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  *length = len;
-  return buf;
-}
-
-/* Reads a file into the work arena; NULL when it cannot be read. */
-static const char *read_into_work(fbe_sload *L, const char *path, size_t *length) {
-  char *buf = read_file(path, length);
-  if (!buf) return NULL;
+/* Reads a file into the work arena; NULL when it cannot be read (*why says why). Regular
+ * files of at most FBE_SCHEMA_MAX_FILE_SIZE bytes only: a device or FIFO never ends. */
+static const char *read_into_work(fbe_sload *L, const char *path, size_t *length,
+                                  fbe_file_result *why) {
+  *why = fbe_file_read(path, FBE_SCHEMA_MAX_FILE_SIZE);
+  if (why->status != FBE_FILE_OK) return NULL;
+  *length = (size_t)why->size;
   char *text = fbe_arena_alloc(L->ctx->work, *length ? *length : 1);
-  if (text) memcpy(text, buf, *length);
-  fbe_mem_free(buf); /* before a possible out-of-memory jump */
+  if (text) memcpy(text, why->data, *length);
+  fbe_mem_free(why->data); /* before a possible out-of-memory jump */
+  why->data = NULL;
   if (!text) fbe_sctx_out_of_memory(L->ctx);
   return text;
+}
+
+/* "path: Cannot read file: too large: ..." (or not regular, out of memory, ...). */
+static void report_unreadable(fbe_sload *L, const char *path, const fbe_file_result *why) {
+  char reason[160];
+  fbe_file_describe(why, FBE_SCHEMA_MAX_FILE_SIZE, reason, sizeof reason);
+  fbe_sctx_error(L->ctx, fbe_sctx_add_file(L->ctx, path), 0, 0, "Cannot read file: %s", reason);
 }
 
 static bool is_separator(char c) { return c == '/' || c == '\\'; }
@@ -100,8 +84,13 @@ static fbe_spkg *open_package(fbe_sload *L, const char *dir, const char *name) {
     const char *path =
         join_path(L, where, fbe_sctx_printf(L->ctx, L->ctx->work, "%s.fbe", name));
     size_t len;
-    const char *text = read_into_work(L, path, &len);
+    fbe_file_result why;
+    const char *text = read_into_work(L, path, &len, &why);
     if (text) return parse_package(L, path, text, len);
+    if (why.status != FBE_FILE_MISSING) { /* there, but not readable: say why, look no further */
+      report_unreadable(L, path, &why);
+      return NULL;
+    }
   }
   return NULL;
 }
@@ -111,9 +100,10 @@ static fbe_spkg *open_package(fbe_sload *L, const char *dir, const char *name) {
  * when there is none. */
 static fbe_spkg *open_root_file(fbe_sload *L, const char *path) {
   size_t len;
-  const char *text = read_into_work(L, path, &len);
+  fbe_file_result why;
+  const char *text = read_into_work(L, path, &len, &why);
   if (text) return parse_package(L, path, text, len);
-  bool missing = errno == ENOENT || errno == ENOTDIR; /* unreadable files are not looked for */
+  bool missing = why.status == FBE_FILE_MISSING; /* unreadable files are not looked for */
   size_t ndirs = L->options ? L->options->include_count : 0;
   const char *searched = "";
   if (missing && !is_absolute(path)) {
@@ -121,19 +111,23 @@ static fbe_spkg *open_root_file(fbe_sload *L, const char *path) {
       const char *dir = L->options->include_dirs[i];
       if (!dir || !dir[0]) continue;
       const char *candidate = join_path(L, dir, path);
-      text = read_into_work(L, candidate, &len);
+      fbe_file_result found;
+      text = read_into_work(L, candidate, &len, &found);
       if (text) return parse_package(L, candidate, text, len);
+      if (found.status != FBE_FILE_MISSING) {
+        report_unreadable(L, candidate, &found);
+        return NULL;
+      }
       searched =
           fbe_sctx_printf(L->ctx, L->ctx->work, "%s%s%s", searched, searched[0] ? ", " : "", dir);
     }
   }
-  uint32_t file = fbe_sctx_add_file(L->ctx, path);
   if (searched[0])
-    fbe_sctx_error(L->ctx, file, 0, 0,
+    fbe_sctx_error(L->ctx, fbe_sctx_add_file(L->ctx, path), 0, 0,
                    "Cannot read file: no such file as given or in the include directories %s",
                    searched);
   else
-    fbe_sctx_error(L->ctx, file, 0, 0, "Cannot read file");
+    report_unreadable(L, path, &why);
   return NULL;
 }
 

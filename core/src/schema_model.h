@@ -54,6 +54,11 @@ struct fbe_type {
   uint32_t final_min;        /* smallest final-model encoding (bounds hostile counts) */
   bool copyable;             /* memory bytes == wire bytes (fixed-size scalars on a
                                 little-endian host, and arrays of them) */
+  uint64_t cost;             /* budget charge of a value in a paid slot (cost.h):
+                                FBE_VALUE_CHARGE per value of its inline part */
+  uint64_t item_cost;        /* OPTIONAL: the charge of a present value (its slot and
+                                cost); VECTOR/MAP: the cost of one element (pair) */
+  uint32_t item_size;        /* VECTOR/MAP: the bytes of one element (pair) in memory */
 };
 
 /* The codecs' program for one struct: its fields grouped into steps. Runs of adjacent
@@ -128,6 +133,8 @@ struct fbe_field {
   /* layout */
   uint32_t wire_offset;      /* offset of the slot from the standard body start (>= 8) */
   uint32_t mem_offset;       /* offset of the slot inside the in-memory struct */
+  uint64_t default_cost;     /* what its default adds to type->cost (cost.h): default
+                                strings, present default optionals */
 };
 
 struct fbe_struct {
@@ -155,6 +162,9 @@ struct fbe_struct {
   uint32_t final_min;        /* final-model size of the fields (fixed part) */
   void *defaults;            /* in-memory image of a default value (mem_size bytes) */
   bool dynamic_defaults;     /* some field (or nested inline struct) defaults to utc/uuid1/uuid4 */
+  uint64_t cost;             /* FBE_VALUE_CHARGE x (1 + the values of its fields, inline
+                                nested structs and arrays included) (cost.h) */
+  uint64_t default_cost;     /* what a default value adds: the fields' default_cost */
   const fbe_type *self_type; /* a STRUCT type node naming this struct */
   uint32_t *name_index;      /* field indexes sorted by name, for fbe_struct_field */
   uint8_t layout_state;      /* layout.c bookkeeping: 0 todo, 1 in progress, 2 done */
@@ -210,8 +220,9 @@ static inline unsigned fbe_kind_bits(fbe_kind k) {
 
 /* layout.c: computes every layout member of every package of the schema.
  * Called by the loader once resolution succeeded. Returns 0, -1 when out of memory, or
- * -2 when a type is too large (a size over 16 MiB, or default images over 64 MiB);
- * then *too_large is the struct being laid out. */
+ * -2 when a type is too large (a size over 16 MiB, or default images over 64 MiB),
+ * or -3 when the final-model steps of all structs pass FBE_SCHEMA_MAX_STEPS; then
+ * *too_large is the struct being laid out (-3: the one that crossed the cap). */
 int fbe_layout_compute(fbe_schema *schema, const fbe_struct **too_large);
 
 #endif

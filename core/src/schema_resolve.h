@@ -58,6 +58,8 @@ typedef struct fbe_sload {
   fbe_spkg **stack;          /* packages whose imports are being loaded */
   uint32_t depth, stack_cap;
   fbe_type *prims[FBE_KIND_COUNT_];
+  uint64_t nflat_fields;     /* flattened fields of every struct so far (FBE_SCHEMA_MAX_FIELDS) */
+  bool fields_over;          /* that cap was crossed (reported once) */
 } fbe_sload;
 
 /* What a type name refers to. */

@@ -190,8 +190,7 @@ static void flatten_one(fbe_sload *L, fbe_spkg *p, fbe_sstruct *s) {
   fbe_struct *st = s->st;
   const fbe_struct *base = st->base;
   uint32_t ninherited = base ? base->nfields : 0;
-  if (s->nown > UINT32_MAX - ninherited) fbe_sctx_out_of_memory(L->ctx);
-  st->nfields = ninherited + s->nown;
+  st->nfields = ninherited + s->nown; /* within the caps: counted first */
   st->ninherited = ninherited;
   st->fields = fbe_sctx_alloc(L->ctx, L->arena, ((size_t)st->nfields + 1) * sizeof *st->fields);
   if (ninherited) memcpy(st->fields, base->fields, ninherited * sizeof *st->fields);
@@ -201,17 +200,86 @@ static void flatten_one(fbe_sload *L, fbe_spkg *p, fbe_sstruct *s) {
   s->flattened = true;
 }
 
+/* A struct past a cap keeps no fields (the load fails; later steps still terminate). */
+static void leave_unflattened(fbe_sload *L, fbe_sstruct *s) {
+  fbe_struct *st = s->st;
+  st->nfields = st->ninherited = 0;
+  st->fields = fbe_sctx_alloc(L->ctx, L->arena, sizeof *st->fields);
+  st->name_index = fbe_sctx_alloc(L->ctx, L->arena, sizeof *st->name_index);
+  s->flattened = true;
+}
+
+/* Fields of the struct counting inherited ones, from the counts of its base. */
+static uint64_t flat_count(fbe_spkg *p, const fbe_sstruct *s, const uint64_t *count) {
+  const fbe_struct *base = s->st->base;
+  const fbe_sstruct *own_base = fbe_sstruct_of(p, base);
+  uint64_t inherited = own_base ? count[own_base->decl_index] : base ? base->nfields : 0;
+  return inherited + s->nown;
+}
+
+/* Flattens the struct unless it crosses FBE_SCHEMA_MAX_STRUCT_FIELDS (reported once, at
+ * the first struct of its chain that does). */
+static void flatten_capped(fbe_sload *L, fbe_spkg *p, fbe_sstruct *s, const uint64_t *count) {
+  uint64_t n = count[s->decl_index];
+  const fbe_sstruct *own_base = fbe_sstruct_of(p, s->st->base);
+  if (n > FBE_SCHEMA_MAX_STRUCT_FIELDS) {
+    if (!own_base || count[own_base->decl_index] <= FBE_SCHEMA_MAX_STRUCT_FIELDS)
+      fbe_spkg_error(L, p, s->ast->pos, "Struct %s has more than %u fields including inherited ones",
+                     s->st->name, FBE_SCHEMA_MAX_STRUCT_FIELDS);
+    leave_unflattened(L, s);
+  } else if (L->fields_over) {
+    leave_unflattened(L, s);
+  } else {
+    flatten_one(L, p, s);
+  }
+}
+
+/* The first struct (in declaration order) that takes the load past FBE_SCHEMA_MAX_FIELDS,
+ * or NULL; the package's structs within the per-struct cap are counted into the load. */
+static fbe_sstruct *count_load_fields(fbe_sload *L, fbe_spkg *p, const uint64_t *count) {
+  fbe_sstruct *crossing = NULL;
+  for (uint32_t i = 0; i < p->ast->nstructs; i++) {
+    if (count[i] > FBE_SCHEMA_MAX_STRUCT_FIELDS) continue;
+    L->nflat_fields += count[i];
+    if (!crossing && L->nflat_fields > FBE_SCHEMA_MAX_FIELDS) crossing = &p->structs[i];
+  }
+  return crossing;
+}
+
 /* Bases first. Chains are walked with an explicit stack: deep inheritance must not
- * exhaust the C stack. Bases from imported packages are already flattened. */
+ * exhaust the C stack. Bases from imported packages are already flattened. Every
+ * struct's flattened size is counted before any list is built: a chain of k structs
+ * holds k(k+1)/2 field records, so a package past the caps builds none of them. */
 void fbe_flatten_fields(fbe_sload *L, fbe_spkg *p) {
   uint32_t n = p->ast->nstructs;
   fbe_sstruct **chain = fbe_sctx_alloc(L->ctx, L->ctx->work, (n + 1) * sizeof *chain);
+  uint64_t *count = fbe_sctx_alloc(L->ctx, L->ctx->work, (n + 1) * sizeof *count);
+  bool *counted = fbe_sctx_alloc(L->ctx, L->ctx->work, n + 1);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t depth = 0;
+    for (fbe_sstruct *s = &p->structs[i]; s && !counted[s->decl_index];
+         s = fbe_sstruct_of(p, s->st->base)) {
+      chain[depth++] = s;
+      counted[s->decl_index] = true;
+    }
+    while (depth > 0) {
+      fbe_sstruct *s = chain[--depth];
+      count[s->decl_index] = flat_count(p, s, count);
+    }
+  }
+  fbe_sstruct *crossing = count_load_fields(L, p, count);
+  if (crossing && !L->fields_over) {
+    fbe_spkg_error(L, p, crossing->ast->pos,
+                   "Struct %s takes the schema past %u fields in all (each struct counts its "
+                   "inherited fields)", crossing->st->name, FBE_SCHEMA_MAX_FIELDS);
+    L->fields_over = true;
+  }
   for (uint32_t i = 0; i < n; i++) {
     uint32_t depth = 0;
     for (fbe_sstruct *s = &p->structs[i]; s && !s->flattened; s = fbe_sstruct_of(p, s->st->base)) {
       chain[depth++] = s;
     }
-    while (depth > 0) flatten_one(L, p, chain[--depth]);
+    while (depth > 0) flatten_capped(L, p, chain[--depth], count);
   }
 }
 

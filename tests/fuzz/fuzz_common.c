@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schema_model.h" /* struct sizes and field defaults */
+#include "cost.h"         /* the memory budget's charges, to compare verify's and decode's */
 #include "utf8.h"         /* the JSON writer's own idea of well-formed UTF-8 */
 #include "value.h"        /* in-memory slots, for the standard model's equality */
 
@@ -23,14 +24,14 @@ void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ..
 
 /* ------------------------------------------------------------------ schemas */
 
-static const char *const include_dirs[] = {FBE_SCHEMAS_DIR};
-static const fbe_load_options load_options = {include_dirs, 1};
+static const char *const include_dirs[] = {FBE_SCHEMAS_DIR, FBE_FUZZ_SCHEMAS_DIR};
+static const fbe_load_options load_options = {include_dirs, 2};
 
 const fbe_load_options *fuzz_load_options(void) { return &load_options; }
 
 fbe_schema *fuzz_schema(const char *package) {
-  static const char *const names[] = {"test", "proto", "protoex", "enums"};
-  static fbe_schema *loaded[4];
+  static const char *const names[] = {"test", "proto", "protoex", "enums", "budget"};
+  static fbe_schema *loaded[5];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (strcmp(names[i], package) != 0) continue;
     if (!loaded[i]) {
@@ -76,6 +77,8 @@ static const char *const struct_names[] = {
     /* 22 */ "protoex.BalanceMessage",
     /* 23 */ "protoex.AccountMessage",
     /* 24 */ "enums.Enums",
+    /* 25 */ "budget.Empties",
+    /* 26 */ "budget.Fanout",
 };
 
 #define NSTRUCTS (sizeof struct_names / sizeof struct_names[0])
@@ -175,12 +178,18 @@ static int has_bad_utf8(fbe_ref r) {
   }
 }
 
-/* JSON text -> new message, which must read back; checked by the caller. */
+/* JSON text of a value costing `cost` -> new message, which must read back; checked by
+ * the caller. The budget: JSON text can be shorter than the wire (2 bytes for a 0), so
+ * the default (16 x the text) is not enough for every value that decodes; reading costs
+ * the value's cost, plus raw string text (up to 6 bytes per byte: \u0000) and the
+ * collections' growing buffers while they are read: 8 x the cost is enough. */
 static fbe_msg *json_read_back(const fbe_struct *st, const fbe_buffer *json, fbe_arena *arena,
-                               const char *what) {
+                               const char *what, uint64_t cost) {
   fbe_msg *back = NULL;
   fbe_error err;
-  fbe_status rc = fbe_msg_from_json(st, (const char *)json->data, json->size, arena, &back, &err);
+  fbe_limits limits = {0, 0, 8 * cost + FBE_DEFAULT_MEMORY_FLOOR};
+  fbe_status rc = fbe_msg_from_json_limited(st, (const char *)json->data, json->size, arena, &limits,
+                                            &back, &err);
   FUZZ_CHECK(rc == FBE_OK, "%s JSON of %s does not read back: %s (offset %zu, path '%s'): %.*s",
              what, fbe_struct_full_name(st), err.message, err.offset, err.path,
              (int)(json->size > 400 ? 400 : json->size), (const char *)json->data);
@@ -193,6 +202,7 @@ static int same_bytes(const fbe_buffer *a, const fbe_buffer *b) {
 
 static void check_json(const fbe_msg *msg) {
   const fbe_struct *st = fbe_msg_type(msg);
+  uint64_t cost = fbe_msg_cost(msg);
   const char *name = fbe_struct_full_name(st);
   fbe_buffer json, json2, json3, pretty;
   fbe_buffer_init(&json);
@@ -211,7 +221,7 @@ static void check_json(const fbe_msg *msg) {
   }
   fbe_arena *arena = fbe_arena_new();
   FUZZ_CHECK(arena != NULL, "out of memory");
-  fbe_msg *back = json_read_back(st, &json, arena, "compact");
+  fbe_msg *back = json_read_back(st, &json, arena, "compact", cost);
   int replaced = has_bad_utf8(fbe_msg_ref((fbe_msg *)msg));
   if (!replaced)
     FUZZ_CHECK(fbe_msg_equal(msg, back), "JSON of %s reads back as another message: %.*s", name,
@@ -220,7 +230,7 @@ static void check_json(const fbe_msg *msg) {
   rc = fbe_msg_to_json(back, 0, &json2, &err);
   FUZZ_CHECK(rc == FBE_OK, "JSON read back does not write: %s", err.message);
   FUZZ_CHECK(replaced || same_bytes(&json, &json2), "JSON of %s changes on a round trip", name);
-  fbe_msg *back2 = json_read_back(st, &json2, arena, "second");
+  fbe_msg *back2 = json_read_back(st, &json2, arena, "second", cost);
   FUZZ_CHECK(fbe_msg_equal(back, back2), "second JSON round trip of %s changes it", name);
   rc = fbe_msg_to_json(back2, 0, &json3, &err);
   FUZZ_CHECK(rc == FBE_OK && same_bytes(&json2, &json3), "JSON of %s is not a fixed point:\n  %.*s",
@@ -228,7 +238,7 @@ static void check_json(const fbe_msg *msg) {
   /* The indented form reads back to the same message as the compact one. */
   rc = fbe_msg_to_json(msg, 1, &pretty, &err);
   FUZZ_CHECK(rc == FBE_OK, "pretty JSON fails where compact JSON works: %s", err.message);
-  fbe_msg *back_pretty = json_read_back(st, &pretty, arena, "pretty");
+  fbe_msg *back_pretty = json_read_back(st, &pretty, arena, "pretty", cost);
   FUZZ_CHECK(fbe_msg_equal(back, back_pretty), "pretty and compact JSON of %s differ", name);
   fbe_arena_free(arena);
   fbe_buffer_free(&json);
@@ -326,7 +336,11 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
       continue;
     }
     size_t verified = 0, decoded = 0;
-    rc = fbe_verify(st, model, bytes.data, bytes.size, NULL, &verified, &err);
+    /* The default budget is for the bytes: an encoding can be far shorter than what its
+     * value costs (empty structs take no byte in the final model), so the value's own
+     * cost is allowed too (null optionals may read back as their defaults: twice). */
+    fbe_limits fit = {0, 0, fbe_limits_memory(NULL, bytes.size) + 4 * fbe_msg_cost(msg)};
+    rc = fbe_verify(st, model, bytes.data, bytes.size, &fit, &verified, &err);
     FUZZ_CHECK(rc == FBE_OK, "%s model of %s as encoded fails verify: %s (offset %zu, path '%s')",
                model_name(model), name, err.message, err.offset, err.path);
     FUZZ_CHECK(verified == bytes.size, "verify says %zu bytes, encode wrote %zu", verified,
@@ -334,7 +348,7 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
     fbe_arena *arena = fbe_arena_new();
     FUZZ_CHECK(arena != NULL, "out of memory");
     fbe_msg *back = NULL;
-    rc = fbe_decode(st, model, bytes.data, bytes.size, arena, NULL, &back, &decoded, &err);
+    rc = fbe_decode(st, model, bytes.data, bytes.size, arena, &fit, &back, &decoded, &err);
     FUZZ_CHECK(rc == FBE_OK, "%s model of %s as encoded fails decode: %s (offset %zu, path '%s')",
                model_name(model), name, err.message, err.offset, err.path);
     FUZZ_CHECK(decoded == bytes.size, "decode says %zu bytes, encode wrote %zu", decoded,
@@ -349,9 +363,9 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
                "%s model of %s: encode(decode(encode(m))) != encode(m)", model_name(model), name);
     if (!exact) { /* null optionals became their defaults: from here on it is exact */
       fbe_msg *back2 = NULL;
-      rc = fbe_verify(st, model, again.data, again.size, NULL, NULL, &err);
+      rc = fbe_verify(st, model, again.data, again.size, &fit, NULL, &err);
       FUZZ_CHECK(rc == FBE_OK, "re-encoded %s fails verify: %s", name, err.message);
-      rc = fbe_decode(st, model, again.data, again.size, arena, NULL, &back2, NULL, &err);
+      rc = fbe_decode(st, model, again.data, again.size, arena, &fit, &back2, NULL, &err);
       FUZZ_CHECK(rc == FBE_OK && fbe_msg_equal(back, back2),
                  "second standard round trip of %s changes it", name);
     }
@@ -362,28 +376,32 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
   check_json(msg);
 }
 
-/* The decoder's refusal to allocate more than its budget (decode.c limit_error). */
-static int budget_refusal(fbe_status rc, const fbe_error *err) {
-  return rc == FBE_ERR_LIMIT && strstr(err->message, "needs more memory") != NULL;
-}
-
 void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits) {
   const char *name = fbe_struct_full_name(type);
   const unsigned allowed = FUZZ_CODE(FBE_ERR_MALFORMED) | FUZZ_CODE(FBE_ERR_LIMIT);
   fbe_error verr, derr;
   size_t verified = 0, decoded = 0;
-  fbe_status vrc = fbe_verify(type, model, data, size, limits, &verified, &verr);
+  fbe_cost_report vcost = {0, 0}, dcost = {0, 0};
+  fbe_status vrc = fbe_verify_report(type, model, data, size, limits, &verified, &vcost, &verr);
   if (vrc) fuzz_check_error("fbe_verify", vrc, &verr, allowed, size);
   else FUZZ_CHECK(verified <= size, "verify says %zu bytes of %zu", verified, size);
   /* A model size over the limit is refused before anything else (codec.h). */
   uint32_t claimed = size >= 4 ? (uint32_t)data[0] | (uint32_t)data[1] << 8 |
                                      (uint32_t)data[2] << 16 | (uint32_t)data[3] << 24
                                : 0;
-  uint64_t max_size = limits ? limits->max_model_size : FBE_DEFAULT_MAX_MODEL_SIZE;
+  uint64_t max_size = fbe_limits_size(limits);
   int over = claimed > max_size;
   FUZZ_CHECK(!over || vrc == FBE_ERR_LIMIT, "verify of a %u-byte model (limit %llu): %s", claimed,
              (unsigned long long)max_size, fbe_status_name(vrc));
+
+  /* Verify's work is bounded by its charge: every value it walks costs FBE_VALUE_CHARGE
+   * at least, so its time is linear in the budget (and the budget in the input). */
+  FUZZ_CHECK(vcost.visits * FBE_VALUE_CHARGE <= vcost.charged,
+             "verify of %s walked %llu values for %llu bytes charged", name,
+             (unsigned long long)vcost.visits, (unsigned long long)vcost.charged);
+  FUZZ_CHECK(vrc || vcost.charged <= fbe_limits_memory(limits, verified),
+             "verify of %s charged %llu bytes, over its budget", name, (unsigned long long)vcost.charged);
 
   fbe_arena *arena = fbe_arena_new();
   FUZZ_CHECK(arena != NULL, "out of memory");
@@ -398,17 +416,18 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
                name, fbe_status_name(crc), cerr.message, cerr.offset, cerr.path, fbe_status_name(vrc),
                verr.message, verr.offset, verr.path);
   else
-    FUZZ_CHECK(crc == FBE_OK || budget_refusal(crc, &cerr), "%s model of %s passes verify but fails decode: %s",
+    FUZZ_CHECK(crc == FBE_OK, "%s model of %s passes verify but fails decode: %s",
                model_name(model), name, cerr.message);
   fbe_arena_reset(arena);
   /* The decoder itself (fbe_decode_trusted) on hostile bytes: an error or a value. */
   fbe_msg *msg = NULL;
-  fbe_status drc = fbe_decode_trusted(type, model, data, size, arena, limits, &msg, &decoded, &derr);
+  fbe_status drc = fbe_decode_trusted_report(type, model, data, size, arena, limits, &msg, &decoded,
+                                             &dcost, &derr);
   FUZZ_CHECK(!over || drc == FBE_ERR_LIMIT, "decode of a %u-byte model (limit %llu): %s", claimed,
              (unsigned long long)max_size, fbe_status_name(drc));
   if (drc) {
     fuzz_check_error("fbe_decode_trusted", drc, &derr, allowed, size);
-    FUZZ_CHECK(vrc != FBE_OK || budget_refusal(drc, &derr),
+    FUZZ_CHECK(vrc != FBE_OK,
                "%s model of %s passes verify but fails decode: %s (offset %zu, path '%s')",
                model_name(model), name, derr.message, derr.offset, derr.path);
     FUZZ_CHECK(msg == NULL, "failed decode returned a message");
@@ -417,10 +436,20 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
     FUZZ_CHECK(decoded <= size, "decode says %zu bytes of %zu", decoded, size);
     if (!vrc)
       FUZZ_CHECK(decoded == verified, "decode says %zu bytes, verify %zu", decoded, verified);
-    /* 16 x model + 64 KiB is charged; the arena rounds each block up to 8 bytes and grows
-     * by doubling, and the root value and utc/uuid defaults are not charged. */
-    uint64_t budget = 16 * (uint64_t)decoded + 65536;
-    uint64_t bound = 4 * budget + 2 * ((uint64_t)type->mem_size + 64) + 8192;
+    /* One cost function (cost.h): verify charged what decode charged, to the byte, and
+     * that is the decoded value's cost; both within the budget. */
+    uint64_t budget = fbe_limits_memory(limits, decoded);
+    uint64_t cost = fbe_msg_cost(msg);
+    FUZZ_CHECK(dcost.charged == cost, "decoding %s charged %llu bytes, the value costs %llu", name,
+               (unsigned long long)dcost.charged, (unsigned long long)cost);
+    FUZZ_CHECK(vrc != FBE_OK || vcost.charged == dcost.charged,
+               "verify of %s charged %llu bytes, decode %llu", name, (unsigned long long)vcost.charged,
+               (unsigned long long)dcost.charged);
+    FUZZ_CHECK(cost <= budget, "decoding %s cost %llu bytes, over the budget of %llu", name,
+               (unsigned long long)cost, (unsigned long long)budget);
+    /* Memory used <= budget: the arena holds what was charged (every allocation rounded to
+     * 8, plus a red zone of 8 under ASan), in blocks that at most double. */
+    uint64_t bound = 2 * (2 * dcost.charged) + 8192;
     FUZZ_CHECK(fbe_arena_reserved(arena) <= bound,
                "decoding %zu bytes of %s reserved %zu bytes (bound %llu)", decoded, name,
                fbe_arena_reserved(arena), (unsigned long long)bound);

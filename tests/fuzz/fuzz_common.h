@@ -3,8 +3,8 @@
  * abort() after printing what broke, so libFuzzer (or the replay driver) reports it.
  *
  * The invariants (see fuzz_check_bytes and fuzz_check_message):
- *  - bytes that pass fbe_verify always decode (the only documented exception: the
- *    decoder's memory budget, FBE_ERR_LIMIT, for bodies shared by many pointers);
+ *  - bytes that pass fbe_verify always decode, with the same limits (no exception:
+ *    verify charges the memory budget exactly what decode charges, cost.h);
  *  - bytes that fail fbe_verify fail fbe_decode with verify's very error (status,
  *    reason, offset, path); the decoder without verify (fbe_decode_trusted) gives them
  *    an error or a value;
@@ -18,7 +18,10 @@
  *    not UTF-8 (written as U+FFFD); from the first read back on, the round trip
  *    (message -> JSON -> message) is exact either way;
  *  - errors are well formed: a code a caller can expect, an offset inside the input;
- *  - decoding stays inside its memory budget (16 x model + 64 KiB). */
+ *  - one cost function: verify's charge == decode's == fbe_msg_cost of the value, within
+ *    the budget (fbe_limits_memory); the arena holds no more than the charge allows
+ *    (memory used <= budget); verify walks at most charge / FBE_VALUE_CHARGE values
+ *    (its work is linear in the budget); reading JSON stays in its budget too. */
 #ifndef FBE_FUZZ_COMMON_H
 #define FBE_FUZZ_COMMON_H
 

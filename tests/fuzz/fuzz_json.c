@@ -25,6 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(msg != NULL && fbe_msg_type(msg) == type, "read returned no message");
     fuzz_check_message(msg, FUZZ_FROM_JSON);
   }
+  /* Memory used <= budget (json.h): the arena holds what was charged, in blocks that at
+   * most double (and a red zone of 8 per allocation under ASan). */
+  uint64_t budget = fbe_limits_memory(NULL, length);
+  FUZZ_CHECK(fbe_arena_reserved(arena) <= 4 * budget + 8192,
+             "reading %zu bytes of JSON reserved %zu bytes (budget %llu)", length,
+             fbe_arena_reserved(arena), (unsigned long long)budget);
   fbe_arena_free(arena);
   return 0;
 }

@@ -72,8 +72,8 @@ def main():
         write("decode_" + fmt, r["id"], bytes([table[full]]) + data)
 
     # A crafted one: 200 pointers of a StructVector's f9 share one StructSimple body.
-    # It verifies, but decoding it needs more than the decoder's memory budget (16 x
-    # model + 64 KiB): the one documented way verified bytes may fail to decode.
+    # Each pointer is charged the whole value it stands for (codec.h: the memory
+    # budget), so verify refuses it, as decode does.
     simple = bytes.fromhex(next(r for r in vectors if r["id"] ==
                                 "pub-test-StructSimple-default-standard")["hex"])
     n, body_at, block_at = 200, 8, 56
@@ -84,6 +84,39 @@ def main():
     model = struct.pack("<I", len(model) + 4) + model
     write("decode_standard", "crafted-shared-bodies-over-budget",
           bytes([table["test.StructVector"]]) + model)
+
+    # The budget's shapes (tests/fuzz/schemas/budget.fbe): empty structs in the final
+    # model (no byte each: only the budget bounds their count) and bodies shared by many
+    # pointers; selector + 3 x count picks the max_memory 4096 limits of the targets.
+    count = len(table)
+
+    def empties_final(n):
+        fields = struct.pack("<I", n) + struct.pack("<I", 0) + struct.pack("<I", 0) + b"\x00"
+        fields += struct.pack("<I", 0)  # pad: no bytes
+        return struct.pack("<II", 8 + len(fields), 2) + fields
+
+    write("decode_final", "crafted-empty-structs-2m", bytes([table["budget.Empties"]]) + empties_final(2000000))
+    write("decode_final", "crafted-empty-structs-60k", bytes([table["budget.Empties"]]) + empties_final(60000))
+
+    def fanout_standard(a, b):
+        # Fanout body [21]: lists -> a pointers to ONE Empties body, whose items -> b
+        # pointers to ONE Empty body (its fixed array too); the rest empty or absent.
+        top, lists = 8, 8 + 21
+        mid = lists + 4 + 4 * a
+        items = mid + 45
+        empty = items + 4 + 4 * b
+        out = struct.pack("<II", 21, 3) + struct.pack("<II", lists - top, 0) + bytes(5)
+        out += struct.pack("<I", a) + struct.pack("<I", mid - top) * a
+        out += struct.pack("<II", 45, 2) + struct.pack("<III", items - mid, 0, 0)
+        out += struct.pack("<I", empty - mid) * 4 + bytes(5) + struct.pack("<I", 0)
+        out += struct.pack("<I", b) + struct.pack("<I", empty - mid) * b
+        out += struct.pack("<II", 8, 1)
+        return struct.pack("<II", 8 + len(out), 8) + out
+
+    fan = fanout_standard(20, 20)
+    write("decode_standard", "crafted-fanout-shared", bytes([table["budget.Fanout"]]) + fan)
+    write("decode_standard", "crafted-fanout-over-small-budget",
+          bytes([table["budget.Fanout"] + 3 * count]) + fan)
 
     # json: selector byte + the record's JSON text (json_form when the record has one).
     seen = set()
@@ -113,6 +146,14 @@ def main():
         "errors.fbe": b"package errors\nstruct A { B b; }\nstruct B { A a; }\n"
                       b"enum E { x = 1; x = 2; }\nstruct C { int32[0] z; unknown u; }\n",
         "empty.fbe": b"package empty\n",
+        # collections of empty structs and bodies shared by many pointers (the budget)
+        "budget.fbe": open(os.path.join(HERE, "schemas", "budget.fbe"), "rb").read(),
+        # constant defaults stored in 16-byte optional elements (string, decimal, uuid)
+        "optional_defaults.fbe": b"package optdef\n"
+                                 b"struct S { string? a = \"abc\"; string? b = \"defgh\";\n"
+                                 b"  decimal? c = 1.5; uuid? d = \"123e4567-e89b-12d3-a456-426655440000\";\n"
+                                 b"  int64? e = min; double? f = -0.5; }\n"
+                                 b"message M : S { uuid? g = uuid0; string? h = \"\"; }\n",
     }
     for name, text in small.items():
         write("schema", name, text)

@@ -96,6 +96,32 @@ static inline void fbe_copy_small(uint8_t *d, const uint8_t *s, size_t n) {
   }
 }
 
+/* 1 when s[0..n) is all ASCII: the same overlapping loads OR-ed together, no loop up to
+ * 16 bytes. The fast path of the UTF-8 check every string gets (fbe_utf8_check). */
+static inline int fbe_is_ascii(const uint8_t *s, size_t n) {
+  uint64_t acc;
+  if (n >= 8) {
+    uint64_t w;
+    acc = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + n - 8, 8);
+    acc |= w;
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    acc = a | b;
+  } else if (n) {
+    acc = (uint64_t)(s[0] | s[n / 2] | s[n - 1]);
+  } else {
+    return 1;
+  }
+  return (acc & 0x8080808080808080u) == 0;
+}
+
 /* Why a writer stopped (fbe_std_writer.failed, fbe_fin_writer.failed). */
 #define FBE_WRITE_NOMEM 1     /* the buffer could not grow */
 #define FBE_WRITE_TOO_LARGE 2 /* the model would exceed 4 GiB */

@@ -51,8 +51,8 @@ typedef struct fbe_enum_entry {
 } fbe_enum_entry;
 
 /* State of one generated decode or verify: the model, the allocator, and the limits
- * against hostile input (nesting depth, and the dynamic codec's budgets: bytes a decode
- * may allocate, values a verify may visit). */
+ * against hostile input (nesting depth, and the dynamic codec's memory budget, charged
+ * as fbe_verify and fbe_decode charge it: codec.h, FBE_VALUE_CHARGE). */
 typedef struct fbe_gen_reader {
   fbe_reader r;
   const fbe_allocator *a;
@@ -79,8 +79,9 @@ static inline void *fbe_gen_take(fbe_gen_reader *g, size_t n) {
 }
 
 /* Starts reading a standard (final: fbe_fin_open) model; FBE_ERR_MALFORMED naming
- * the header problem otherwise. fbe_gen_open is for decoding (fbe_decode's memory
- * budget), fbe_gen_open_verify for verifying (fbe_verify's work budget). */
+ * the header problem otherwise. Both have fbe_decode's default memory budget
+ * (fbe_limits_memory(NULL, model size)): fbe_gen_open for decoding (with an allocator),
+ * fbe_gen_open_verify for verifying. */
 FBE_API fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
                                 size_t size, const fbe_allocator *a, fbe_error *err);
 FBE_API fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
@@ -92,21 +93,29 @@ FBE_API int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, co
 FBE_API void fbe_gen_path_field(fbe_gen_reader *g, const char *name);
 FBE_API void fbe_gen_path_index(fbe_gen_reader *g, size_t index);
 
+/* FBE_ERR_LIMIT naming the memory budget (max_memory); returns -1. */
+FBE_API int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset);
+
+/* Takes n bytes from the memory budget; -1 with err set beyond it. */
+static inline int fbe_gen_charge(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
+  if (n > g->budget) return fbe_gen_over_budget(g, offset);
+  g->budget -= n;
+  return 0;
+}
+
 /* Enters an optional or collection (one nesting level) and takes n from the budget;
  * -1 with err set beyond FBE_DEFAULT_MAX_DEPTH or the budget. Leave with depth--. */
 static inline int fbe_gen_enter(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
   if (++g->depth > FBE_DEFAULT_MAX_DEPTH)
     return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "nesting too deep");
-  if (n > g->budget) return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "model describes too much data");
-  g->budget -= n;
-  return 0;
+  return fbe_gen_charge(g, offset, n);
 }
 
-/* Takes n from the budget (bodies reached through several pointers). */
-static inline int fbe_gen_charge(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
-  if (n > g->budget) return fbe_gen_fail(g, FBE_ERR_LIMIT, offset, "model describes too much data");
-  g->budget -= n;
-  return 0;
+/* The budget's charge for n bytes of strings (the core's arena rounds to 8) and for
+ * a collection of n items of `slot` bytes and `each` bytes of values (cost.h). */
+static inline uint64_t fbe_gen_cost_bytes(uint64_t n) { return (n + 7u) & ~(uint64_t)7u; }
+static inline uint64_t fbe_gen_cost_items(uint32_t n, uint64_t slot, uint64_t each) {
+  return fbe_gen_cost_bytes(slot * n) + each * n;
 }
 
 
@@ -128,7 +137,7 @@ static inline int fbe_gen_copy_blob(fbe_gen_reader *g, uint64_t offset, const ui
   out->data = NULL;
   out->size = 0;
   if (!size) return 0;
-  if (fbe_gen_charge(g, offset, size)) return -1;
+  if (fbe_gen_charge(g, offset, fbe_gen_cost_bytes(size))) return -1;
   uint8_t *copy = (uint8_t *)fbe_gen_take(g, size);
   if (!copy) return fbe_gen_fail(g, FBE_ERR_NOMEM, offset, "out of memory");
   if (size <= 16) fbe_copy_small(copy, data, size);
@@ -168,7 +177,8 @@ static inline int fbe_gen_std_blob(fbe_gen_reader *g, uint64_t slot, uint64_t ba
 static inline int fbe_gen_std_check_blob(fbe_gen_reader *g, uint64_t slot, uint64_t base) {
   const uint8_t *data;
   uint32_t size;
-  return fbe_std_read_blob(&g->r, slot, base, &data, &size) ? fbe_gen_bad_blob(g, slot) : 0;
+  if (fbe_std_read_blob(&g->r, slot, base, &data, &size)) return fbe_gen_bad_blob(g, slot);
+  return fbe_gen_charge(g, slot, fbe_gen_cost_bytes(size));
 }
 /* Final model string or bytes at *pos into out. */
 static inline int fbe_gen_fin_blob(fbe_gen_reader *g, uint64_t *pos, fbe_blob *out) {
@@ -182,7 +192,51 @@ static inline int fbe_gen_fin_check_blob(fbe_gen_reader *g, uint64_t *pos) {
   const uint8_t *data;
   uint32_t size;
   uint64_t at = *pos;
-  return fbe_fin_read_blob(&g->r, pos, &data, &size) ? fbe_gen_bad_blob(g, at) : 0;
+  if (fbe_fin_read_blob(&g->r, pos, &data, &size)) return fbe_gen_bad_blob(g, at);
+  return fbe_gen_charge(g, at, fbe_gen_cost_bytes(size));
+}
+
+/* The value rules of fbe_verify, with its words and offsets: a string is UTF-8
+ * (fbe_utf8_check), a decimal has scale 0..28 and no reserved bit set (FORMAT.md 3.2).
+ * Generated verify and decode (trusted too) apply both. Each returns 0 or -1 with err set. */
+FBE_API int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size);
+FBE_API int fbe_gen_bad_decimal(fbe_gen_reader *g, uint64_t offset);
+static inline int fbe_gen_check_text(fbe_gen_reader *g, const uint8_t *data, uint32_t size) {
+  return fbe_is_ascii(data, size) ? 0 : fbe_gen_text_slow(g, data, size); /* ASCII inline */
+}
+static inline int fbe_gen_check_decimal(fbe_gen_reader *g, uint64_t offset) {
+  const uint8_t *b = g->r.data + offset;
+  return (b[12] | b[13] | (b[15] & 0x7f)) != 0 || b[14] > 28 ? fbe_gen_bad_decimal(g, offset) : 0;
+}
+
+/* Strings: as the blob functions above, plus the UTF-8 check. */
+static inline int fbe_gen_std_string(fbe_gen_reader *g, uint64_t slot, uint64_t base, fbe_blob *out) {
+  const uint8_t *data;
+  uint32_t size;
+  if (fbe_std_read_blob(&g->r, slot, base, &data, &size)) return fbe_gen_bad_blob(g, slot);
+  if (fbe_gen_check_text(g, data, size)) return -1;
+  return fbe_gen_copy_blob(g, slot, data, size, out);
+}
+static inline int fbe_gen_std_check_string(fbe_gen_reader *g, uint64_t slot, uint64_t base) {
+  const uint8_t *data;
+  uint32_t size;
+  if (fbe_std_read_blob(&g->r, slot, base, &data, &size)) return fbe_gen_bad_blob(g, slot);
+  return fbe_gen_charge(g, slot, fbe_gen_cost_bytes(size)) || fbe_gen_check_text(g, data, size) ? -1 : 0;
+}
+static inline int fbe_gen_fin_string(fbe_gen_reader *g, uint64_t *pos, fbe_blob *out) {
+  const uint8_t *data;
+  uint32_t size;
+  uint64_t at = *pos;
+  if (fbe_fin_read_blob(&g->r, pos, &data, &size)) return fbe_gen_bad_blob(g, at);
+  if (fbe_gen_check_text(g, data, size)) return -1;
+  return fbe_gen_copy_blob(g, at, data, size, out);
+}
+static inline int fbe_gen_fin_check_string(fbe_gen_reader *g, uint64_t *pos) {
+  const uint8_t *data;
+  uint32_t size;
+  uint64_t at = *pos;
+  if (fbe_fin_read_blob(&g->r, pos, &data, &size)) return fbe_gen_bad_blob(g, at);
+  return fbe_gen_charge(g, at, fbe_gen_cost_bytes(size)) || fbe_gen_check_text(g, data, size) ? -1 : 0;
 }
 
 /* Copies text (a default string) into a blob owned by a. -1 when out of memory. */

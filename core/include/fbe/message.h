@@ -91,11 +91,23 @@ FBE_API fbe_status fbe_ref_set_bool(fbe_ref r, int v);
 
 /* string / bytes: *data is borrowed from the arena (not NUL-terminated). */
 FBE_API fbe_status fbe_ref_get_bytes(fbe_ref r, const uint8_t **data, size_t *size);
-/* Copies data into the arena. */
+/* Copies data into the arena. A string must pass fbe_utf8_check (FBE_ERR_ARGUMENT). */
 FBE_API fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size);
 FBE_API fbe_status fbe_ref_set_string(fbe_ref r, const char *nul_terminated);
 
+/* The string rule, the same everywhere: a string is well-formed UTF-8 (FORMAT.md 3.4):
+ * no overlong form, no UTF-16 surrogate (U+D800-DFFF), nothing above U+10FFFF, no
+ * truncated sequence or stray continuation byte. FBE_OK, or FBE_ERR_ARGUMENT with err
+ * (may be NULL) saying what is wrong and err->offset the offset of the bad byte in
+ * data. Verify and decode (trusted too) refuse such a string with FBE_ERR_MALFORMED,
+ * the JSON reader with FBE_ERR_JSON, the setters with FBE_ERR_ARGUMENT; a binding
+ * gives this the bytes of a host string it cannot vouch for (a lone surrogate as its
+ * 3-byte form: ED A0 80 for U+D800), so every binding refuses the same strings with
+ * the same text and none replaces anything with U+FFFD. */
+FBE_API fbe_status fbe_utf8_check(const void *data, size_t size, fbe_error *err);
+
 FBE_API fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out);
+/* FBE_ERR_RANGE for a scale above 28 or reserved bits set (FORMAT.md 3.2). */
 FBE_API fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v);
 FBE_API fbe_status fbe_ref_get_uuid(fbe_ref r, fbe_uuid *out);
 FBE_API fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v);

@@ -56,6 +56,26 @@ FBE_API void fbe_diagnostics_free(fbe_diagnostics *diags);
 /* Writes "file:line:col: message" (warnings: "file:line:col: warning: message"). */
 FBE_API void fbe_diagnostic_format(const fbe_diagnostic *d, char *out, size_t out_size);
 
+/* Limits of a schema load, so that no schema text can make the loader take more than
+ * a few hundred MB or a second. A schema past one of them fails to load with an error
+ * at the struct (or file) that crossed it.
+ * - Schema files (the root and every import) are regular files of at most
+ *   FBE_SCHEMA_MAX_FILE_SIZE bytes: a device, FIFO or directory is refused at once
+ *   ("Cannot read file: not a regular file ..."), a larger file too ("too large: N
+ *   bytes, the limit is M").
+ * - Every struct carries its flattened field list (inherited fields first), so a chain
+ *   of k structs holds k(k+1)/2 field records: a struct may have at most
+ *   FBE_SCHEMA_MAX_STRUCT_FIELDS fields including inherited ones, and all structs of
+ *   a load together at most FBE_SCHEMA_MAX_FIELDS (each counting its inherited ones).
+ * - The final-model program of a struct has a step for each field of the plain structs
+ *   it holds inline: all structs of a load together may have at most
+ *   FBE_SCHEMA_MAX_STEPS such steps.
+ * A field record or a step takes about 150 bytes: a load at both caps, about 150 MB. */
+#define FBE_SCHEMA_MAX_FILE_SIZE ((uint64_t)64 << 20)
+#define FBE_SCHEMA_MAX_STRUCT_FIELDS 65536u
+#define FBE_SCHEMA_MAX_FIELDS (1u << 19)
+#define FBE_SCHEMA_MAX_STEPS (1u << 19)
+
 /* Where `import NAME` looks for NAME.fbe after the importing file's directory, and
  * where fbe_schema_load_file looks for a relative path that does not exist as given. */
 typedef struct fbe_load_options {
