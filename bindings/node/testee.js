@@ -6,6 +6,9 @@
 //
 // JSON values are passed to and from the binding as text (never through JSON.parse),
 // so 64-bit integers keep every digit.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const readline = require('readline');
 const fbe = require('./index.js');
 
@@ -50,6 +53,24 @@ function rawMember(line, name) {
 let include = [];
 let schemas = new Map();
 
+// The schema texts of a load ("packages": {name: text}) as NAME.fbe files in a fresh
+// temporary directory, where the loader finds them and their imports by name.
+let packagesDir = null;
+function removePackages() {
+  if (packagesDir !== null) fs.rmSync(packagesDir, { recursive: true, force: true });
+  packagesDir = null;
+}
+function writePackages(texts) {
+  packagesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fbe-testee-'));
+  for (const [name, text] of Object.entries(texts)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"packages": ${JSON.stringify(name)} is not a package name`);
+    if (typeof text !== 'string') throw new Error(`"packages": the schema of ${name} must be a string`);
+    fs.writeFileSync(path.join(packagesDir, `${name}.fbe`), text, 'utf8');
+  }
+  return packagesDir;
+}
+process.on('exit', removePackages);
+
 function schemaFor(pkg) {
   if (!schemas.has(pkg)) schemas.set(pkg, fbe.loadPackage(pkg, { include }));
   return schemas.get(pkg);
@@ -60,9 +81,10 @@ const finalOf = (req) => ({ final: req.model === 'final' });
 function handle(line) {
   const req = JSON.parse(line);
   switch (req.op) {
-    case 'load':
-      include = req.include || [];
+    case 'load': // "packages" (schema texts) are found first, then "include"
       schemas = new Map();
+      removePackages();
+      include = (req.packages !== undefined ? [writePackages(req.packages)] : []).concat(req.include || []);
       for (const file of req.files || []) fbe.load(file, { include });
       return '{"ok":true}';
     case 'encode': {

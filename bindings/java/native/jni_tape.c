@@ -14,7 +14,7 @@
  * decimal, a uuid, or
  * (OP_VALUE) walks an optional, array or collection. Nested structs are spliced in, so
  * the Account's 30-odd values are a few flat loops with one switch each. */
-enum { OP_BOOL, OP_I8, OP_U8, OP_I16, OP_U16, OP_I32, OP_U32, OP_U64, OP_SPAN, OP_DEC, OP_UUID, OP_VALUE };
+enum { OP_BOOL, OP_I8, OP_U8, OP_I16, OP_U16, OP_I32, OP_U32, OP_U64, OP_SPAN, OP_STR, OP_DEC, OP_UUID, OP_VALUE };
 
 typedef struct jf_op {
   uint8_t code;
@@ -38,7 +38,8 @@ static uint8_t code_of(const fbe_type *t) {
     case FBE_KIND_INT32: return OP_I32;
     case FBE_KIND_UINT32: case FBE_KIND_WCHAR: case FBE_KIND_FLOAT: return OP_U32; /* float: its bits */
     case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: case FBE_KIND_DOUBLE: return OP_U64;
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return OP_SPAN;
+    case FBE_KIND_STRING: return OP_STR; /* a span whose bytes must be UTF-8 */
+    case FBE_KIND_BYTES: return OP_SPAN;
     case FBE_KIND_DECIMAL: return OP_DEC;
     case FBE_KIND_UUID: return OP_UUID;
     default: return OP_VALUE;
@@ -182,6 +183,15 @@ static inline int rd_step(reader *r, unsigned code, const fbe_type *t, uint8_t *
       fbe_str *s = (fbe_str *)(void *)slot;
       return rd_span(r, &s->data, &s->size);
     }
+    case OP_STR: { /* the core's check and words, the same in every binding (Tape.java puts
+                    * a lone surrogate on the tape as its 3 bytes for this to refuse) */
+      fbe_str *s = (fbe_str *)(void *)slot;
+      fbe_error e;
+      if (rd_span(r, &s->data, &s->size)) return -1;
+      if (fbe_utf8_check(s->data, s->size, &e) == FBE_OK) return 0;
+      jf_err_set(r->err, e.code, "%s", e.message);
+      return -1;
+    }
     case OP_DEC: {
       const uint8_t *text;
       uint32_t len;
@@ -283,15 +293,19 @@ static int rd_nested(reader *r, const fbe_type *t, uint8_t *slot) {
   }
 }
 
+/* Present optionals and collections count one level each, as the core counts them
+ * (structs and arrays do not): what decodes encodes again. */
 static int rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
   unsigned code = code_of(t);
   if (code != OP_VALUE) return rd_step(r, code, t, slot);
-  if (++r->depth > FBE_DEFAULT_MAX_DEPTH) {
+  unsigned level = t->wire == FBE_KIND_VECTOR || t->wire == FBE_KIND_MAP ||
+                   (t->wire == FBE_KIND_OPTIONAL && r->n < r->n_end && r->num[r->n] != 0);
+  if (level && ++r->depth > FBE_DEFAULT_MAX_DEPTH) {
     jf_err_set(r->err, FBE_ERR_LIMIT, "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
     return -1;
   }
   int rc = rd_nested(r, t, slot);
-  r->depth--;
+  r->depth -= level;
   return rc;
 }
 
@@ -379,7 +393,7 @@ static inline void wr_step(writer *w, unsigned code, const fbe_type *t, const ui
       wr_slot(w, v);
       return;
     }
-    case OP_SPAN: {
+    case OP_SPAN: case OP_STR: {
       const fbe_str *s = (const fbe_str *)(const void *)slot;
       wr_span(w, s->data, s->size);
       return;

@@ -56,8 +56,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$jar" "$tmp/fbe.jar"
 cp -r schemas "$tmp/schemas"
-cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/versioning.jsonl "$tmp/"
-(cd "$tmp" && java -jar fbe.jar conformance -I schemas vectors.jsonl malformed.jsonl versioning.jsonl)
+cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
+  tests/conformance/versioning.jsonl "$tmp/"
+(cd "$tmp" && java -jar fbe.jar conformance -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
+  versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

@@ -62,6 +62,23 @@ function prop(obj, name) {
     ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`;
 }
 
+// Names every object inherits (toString, constructor, __proto__, ...): a field so named
+// is read from the value's own properties only, or a plain object without it would
+// hand the inherited member over as the field's value.
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** An expression reading field `name` of a value given by the user (undefined when absent). */
+function fieldOf(obj, name) {
+  return INHERITED.has(name) ? `OWN(${obj}, ${JSON.stringify(name)})` : prop(obj, name);
+}
+
+/** A statement storing a field on an object being built (never the __proto__ setter). */
+function store(obj, name, value) {
+  return name === '__proto__'
+    ? `Object.defineProperty(${obj}, '__proto__', { value: ${value}, writable: true, enumerable: true, configurable: true });`
+    : `${prop(obj, name)} = ${value};`;
+}
+
 /**
  * Builds the classes and codecs of a schema.
  * @param nat the native schema object (src/addon.c)
@@ -253,7 +270,7 @@ function generate(nat, desc, enums) {
       default:
         return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}(m) { ` +
-          `if (m !== null && typeof m === 'object' && Object.getPrototypeOf(m) === Object.prototype) m = Object.entries(m); ` +
+          `if (rt.isPlain(m)) m = Object.entries(m); ` +
           `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = new Map(); ` +
           `for (const e of m) { if (!Array.isArray(e)) return m; r.set(${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}); } return r; }`)
           .replace('()', `(${x})`);
@@ -269,16 +286,14 @@ function generate(nat, desc, enums) {
     if (structSlots[i]) w.push(`  if (n + ${structSlots[i]} > NC) growN(${structSlots[i]});`);
     if (fields.length) w.push('  let x;');
     for (const f of fields) {
-      w.push(`  x = ${prop('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
+      w.push(`  x = ${fieldOf('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
       w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name))}`);
     }
     w.push('}');
     out.push(w.join('\n'));
     // raw constructor and reader
     const args = fields.map((f, j) => `a${j}`);
-    const assign = fields.map((f, j) => f.name === '__proto__'
-      ? `Object.defineProperty(this, '__proto__', { value: a${j}, writable: true, enumerable: true, configurable: true });`
-      : `${prop('this', f.name)} = a${j};`);
+    const assign = fields.map((f, j) => store('this', f.name, `a${j}`));
     out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }`);
     out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
     // plain object -> instance
@@ -289,7 +304,7 @@ function generate(nat, desc, enums) {
       `  return new K${i}(`];
     mk.push(fields.map((f) => {
       const conv = coerce(f.type, 'v');
-      return `    (v = ${prop('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
+      return `    (v = ${fieldOf('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
     }).join(',\n'));
     mk.push('  );', '}');
     out.push(mk.join('\n'));
@@ -330,7 +345,7 @@ function DE${i}_${m}(b, trusted) {
     const own = fields.filter((f) => f.declaredIn === i);
     const keys = fields.filter((f) => f.key);
     const equals = keys.length
-      ? keys.map((f) => `EQ(${prop('this', f.name)}, ${prop('o', f.name)})`).join(' && ')
+      ? keys.map((f) => `EQ(${prop('this', f.name)}, ${fieldOf('o', f.name)})`).join(' && ')
       : `DEEP(${i}, this, o)`;
     // an anonymous class named afterwards: a struct named like a variable of this code
     // (G, NAT, ...) must not shadow it inside the class body
@@ -339,7 +354,7 @@ function DE${i}_${m}(b, trusted) {
     if (new.target === C${i}) return MK${i}(init);
     ${s.base >= 0 ? 'super(init);' : 'super();'}
     const t = MK${i}(init);
-    ${own.map((f) => `${prop('this', f.name)} = ${prop('t', f.name)};`).join(' ')}
+    ${own.map((f) => store('this', f.name, prop('t', f.name))).join(' ')}
   }
   encode(o) { return o !== undefined && o !== null && o.final ? EN${i}_1(this) : EN${i}_0(this); }
   toJsonString(o) { return TJ${i}(this, o !== undefined && o !== null && o.pretty === true); }
@@ -365,6 +380,8 @@ const { NAT, NATIVE, rt, FbeError, CONST, EQ, DEEP, Buffer } = env;
 ${desc.enums.map((e, i) => `const E${i} = env.enums[${i}];`).join('\n')}
 const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
 const EMPTY = Object.freeze({});
+const hasOwn = Object.prototype.hasOwnProperty;
+function OWN(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 const fcc = String.fromCharCode;
 let F, I64, U64, U8, UB, G, NC = 0, PC = 0, n = 0, p = 0;
 
@@ -441,7 +458,10 @@ function flatten(W, v) {
   G[0] = n0; G[1] = p0; n = n0; p = p0;
 }
 
-/* Strings: short ASCII ones byte by byte, the rest through Buffer's UTF-8 writer. */
+/* Strings: short ASCII ones byte by byte, the rest through Buffer's UTF-8 writer. A
+ * string with a lone surrogate has no UTF-8 form (the writer would put U+FFFD in its
+ * place): its code units go on the tape as they stand (ED A0 80 for U+D800), and the
+ * core's check refuses them with the words every binding uses. */
 function wstr(s) {
   const L = s.length;
   if (L < 64) {
@@ -452,8 +472,30 @@ function wstr(s) {
   } else if (p + L * 3 > PC) {
     grow(1, Buffer.byteLength(s));
   }
+  if (!rt.wellFormed(s)) { wunits(s); return; }
   const w = UB.utf8Write(s, p);
   F[n++] = w; p += w;
+}
+/* Each UTF-16 code unit of s as UTF-8 would write it, pairs joined, lone ones alone. */
+function wunits(s) {
+  const L = s.length;
+  if (p + L * 3 > PC) grow(1, L * 3);
+  let o = p;
+  for (let i = 0; i < L; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) { U8[o++] = c; continue; }
+    if (c < 0x800) { U8[o++] = 0xc0 | (c >> 6); U8[o++] = 0x80 | (c & 63); continue; }
+    const d = c <= 0xdbff && c >= 0xd800 && i + 1 < L ? s.charCodeAt(i + 1) : 0;
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      i++;
+      U8[o++] = 0xf0 | (c >> 18); U8[o++] = 0x80 | ((c >> 12) & 63);
+    } else {
+      U8[o++] = 0xe0 | (c >> 12);
+    }
+    U8[o++] = 0x80 | ((c >> 6) & 63); U8[o++] = 0x80 | (c & 63);
+  }
+  F[n++] = o - p; p = o;
 }
 /* Decimal and uuid text: ASCII by contract (the core rejects anything else). */
 function wascii(s) {

@@ -58,7 +58,8 @@ class Sender {
     let index;
     if (value === undefined && type !== null && typeof type === 'object') {
       value = type;
-      const info = value.constructor && value.constructor[INFO];
+      const cls = Object.getPrototypeOf(value).constructor; // a field may be named `constructor`
+      const info = cls && cls[INFO];
       if (!info || info.schema !== this.schema) {
         throw new FbeError('send(message): expected an instance of a message type of this schema ' +
           '(or call send(typeName, value))', { status: codes.FBE_ERR_TYPE });

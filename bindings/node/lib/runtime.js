@@ -158,6 +158,13 @@ function trusted(o) {
   return o.trusted === true || o.verify === false;
 }
 
+/** An object literal or JSON.parse result, or one made by Object.create(null). */
+function isPlain(x) {
+  if (x === null || typeof x !== 'object') return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
 /** Map/hash input: a Map, an array of [key, value] pairs, or (string keys) a plain object. */
 function entries(x, path, stringKeys) {
   if (x instanceof Map) return x;
@@ -169,7 +176,7 @@ function entries(x, path, stringKeys) {
     }
     return x;
   }
-  if (stringKeys && x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
+  if (stringKeys && isPlain(x)) {
     return Object.entries(x);
   }
   throw typeErr(path, stringKeys ? 'a Map (or [key, value] pairs, or a plain object)' : 'a Map (or [key, value] pairs)', x);
@@ -181,10 +188,17 @@ function setValues(x, path) {
 }
 
 /** The base class of every generated struct class. */
+/** Whether s has a UTF-8 form (no lone surrogate): Node 20's isWellFormed, or in a
+ * unicode regex a pair is one code point, so \p{Cs} matches lone surrogates only. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const wellFormed = String.prototype.isWellFormed
+  ? (s) => s.isWellFormed()
+  : (s) => !LONE_SURROGATE.test(s);
+
 class Struct {}
 
 module.exports = {
   FbeError, codes, prefixPath, outerError, describe, typeErr, rangeErr, num, i64, u64, timestamp,
-  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, entries, setValues, Struct,
+  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, entries, setValues, Struct, isPlain, wellFormed,
   INT64_MIN, INT64_MAX, UINT64_MAX,
 };

@@ -168,7 +168,9 @@ function describeType(desc, t) {
 // ---- what every struct instance has (class-independent, off the hot path)
 
 function structInfo(v) {
-  const info = v && v.constructor && v.constructor[INFO];
+  // the class through the prototype: a field may be named `constructor`
+  const cls = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v).constructor : undefined;
+  const info = cls && cls[INFO];
   if (!info) throw new TypeError('not an fbe struct instance');
   return info;
 }
@@ -192,7 +194,7 @@ Object.defineProperties(Struct.prototype, {
   },
   clone: {
     value: function clone() {
-      const cls = this.constructor;
+      const cls = Object.getPrototypeOf(this).constructor; // a field may be named `constructor`
       return cls.decode(this.encode({ final: true }), { final: true, trusted: true }); // our own bytes
     },
     writable: true, configurable: true,

@@ -70,7 +70,7 @@ function deepEqual(desc, t, a, b) {
       if (a === b) return true;
       if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
       for (const f of desc.structs[t.struct].fields) {
-        if (!deepEqual(desc, f.type, a[f.name], b[f.name])) return false;
+        if (!deepEqual(desc, f.type, own(a, f.name), own(b, f.name))) return false;
       }
       return true;
     }
@@ -131,6 +131,17 @@ function format(desc, enums, t, v) {
   }
 }
 
+/** o's own property k (undefined when absent: never a member o inherits, like toString). */
+function own(o, k) {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
+/** o[k] = v as an own property, "__proto__" included (its setter would change o's prototype). */
+function setOwn(o, k, v) {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** A JSON-safe plain form for JSON.stringify (toJSON): 64-bit integers and timestamps
  * as decimal strings, bytes as Base64, sets as arrays, maps as objects (string keys) or
  * [key, value] pairs (struct keys). */
@@ -142,7 +153,7 @@ function toJSONValue(desc, enums, t, v) {
     case 'bytes': return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
     case 'struct': {
       const o = {};
-      for (const f of desc.structs[t.struct].fields) o[f.name] = toJSONValue(desc, enums, f.type, v[f.name]);
+      for (const f of desc.structs[t.struct].fields) setOwn(o, f.name, toJSONValue(desc, enums, f.type, v[f.name]));
       return o;
     }
     case 'optional': return toJSONValue(desc, enums, t.elem, v);
@@ -154,7 +165,7 @@ function toJSONValue(desc, enums, t, v) {
         return items.map(([k, e]) => [toJSONValue(desc, enums, t.key, k), toJSONValue(desc, enums, t.elem, e)]);
       }
       const o = {};
-      for (const [k, e] of items) o[String(k)] = toJSONValue(desc, enums, t.elem, e);
+      for (const [k, e] of items) setOwn(o, String(k), toJSONValue(desc, enums, t.elem, e));
       return o;
     }
     default: return v;

@@ -160,6 +160,60 @@ static char *arg_string(napi_env env, napi_value v, size_t *length) {
   return s;
 }
 
+/* A text argument (JSON) as UTF-8 bytes, malloc'd. N-API writes a lone surrogate as
+ * U+FFFD, which would hide it: when the UTF-8 holds U+FFFD, the UTF-16 code units are
+ * converted here instead, a lone one as its 3 bytes (ED A0 80 for U+D800), so that the
+ * core refuses it with its words. NULL with an exception thrown. */
+static int has_replacement(const char *s, size_t n) {
+  for (size_t i = 0; i + 3 <= n; i++)
+    if ((uint8_t)s[i] == 0xef && (uint8_t)s[i + 1] == 0xbf && (uint8_t)s[i + 2] == 0xbd) return 1;
+  return 0;
+}
+
+static char *arg_text(napi_env env, napi_value v, size_t *length) {
+  char *s = arg_string(env, v, length);
+  if (!s || !has_replacement(s, *length)) return s;
+  fbe_mem_free(s);
+  size_t units = 0;
+  if (napi_get_value_string_utf16(env, v, NULL, 0, &units) != napi_ok) {
+    throw_type(env, "expected a string");
+    return NULL;
+  }
+  char16_t *u = fbe_mem_alloc((units + 1) * sizeof *u);
+  uint8_t *out = u ? fbe_mem_alloc(units * 3 + 1) : NULL;
+  if (!out) {
+    fbe_mem_free(u);
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  napi_get_value_string_utf16(env, v, u, units + 1, &units);
+  size_t o = 0;
+  for (size_t i = 0; i < units; i++) {
+    uint32_t c = u[i];
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < units && u[i + 1] >= 0xdc00 && u[i + 1] <= 0xdfff)
+      c = 0x10000 + ((c - 0xd800) << 10) + (u[++i] - 0xdc00u);
+    if (c < 0x80) {
+      out[o++] = (uint8_t)c;
+    } else if (c < 0x800) {
+      out[o++] = (uint8_t)(0xc0 | c >> 6);
+      out[o++] = (uint8_t)(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) { /* a lone surrogate too */
+      out[o++] = (uint8_t)(0xe0 | c >> 12);
+      out[o++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+      out[o++] = (uint8_t)(0x80 | (c & 0x3f));
+    } else {
+      out[o++] = (uint8_t)(0xf0 | c >> 18);
+      out[o++] = (uint8_t)(0x80 | ((c >> 12) & 0x3f));
+      out[o++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+      out[o++] = (uint8_t)(0x80 | (c & 0x3f));
+    }
+  }
+  out[o] = 0;
+  fbe_mem_free(u);
+  *length = o;
+  return (char *)out;
+}
+
 /* Bytes of a Uint8Array/Buffer argument (borrowed for the call). */
 static int arg_bytes(napi_env env, napi_value v, const uint8_t **data, size_t *size) {
   napi_typedarray_type type;
@@ -374,7 +428,7 @@ static napi_value from_json_cb(napi_env env, napi_callback_info info) {
   const fbe_struct *st = arg_struct(env, ns, argv[0]);
   if (!st) return NULL;
   size_t len;
-  char *text = arg_string(env, argv[1], &len);
+  char *text = arg_text(env, argv[1], &len);
   if (!text) return NULL;
   fbe_arena_reset(ns->arena);
   fbe_msg *m = NULL;

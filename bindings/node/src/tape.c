@@ -256,6 +256,12 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
     case OP_STR: case OP_BYTES: {
       fbe_str *s = (fbe_str *)slot;
       if (rd_span(r, &s->data, &s->size)) return tape_overrun(r);
+      /* the core's check and words, the same in every binding (lib/ puts a lone
+       * surrogate on the tape as its 3 bytes for this to refuse) */
+      if (code == OP_STR && fbe_utf8_check(s->data, s->size, r->err) != FBE_OK) {
+        r->err->offset = FBE_NO_OFFSET; /* an offset in the string, not in an input */
+        return r->err->code;
+      }
       return FBE_OK;
     }
     case OP_DEC: {
@@ -325,13 +331,20 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
   if (t->kind == FBE_KIND_STRUCT) return rd_struct(r, t->st, slot);
   tape_code code = code_of(t);
   if (code != OP_VALUE) return rd_step(r, code, t, slot);
-  /* optionals and collections: the only ways a value nests */
-  if (r->depth >= FBE_DEFAULT_MAX_DEPTH)
+  /* optionals and collections: the only ways a value nests, one level each (the core's
+   * rule; an array is not a level) */
+  unsigned level = t->wire != FBE_KIND_ARRAY;
+  if (t->wire == FBE_KIND_OPTIONAL && r->n < r->n_end && r->num[r->n] == 0) { /* null: no level */
+    r->n++;
+    memset(slot, 0, sizeof(void *));
+    return FBE_OK;
+  }
+  if (level && r->depth >= FBE_DEFAULT_MAX_DEPTH)
     return fbe_error_set(r->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
                          "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
   fbe_status s = FBE_OK;
   uint32_t count;
-  r->depth++;
+  r->depth += level;
   switch (t->wire) {
     case FBE_KIND_OPTIONAL: {
       void *value = NULL;
@@ -384,7 +397,7 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
                         fbe_kind_name(t->kind));
       break;
   }
-  r->depth--;
+  r->depth -= level;
   return s;
 }
 

@@ -359,3 +359,86 @@ test('cyclic and too deeply nested values are errors, not crashes', () => {
   for (let i = 0; i < 200; i++) ok = { v: i, kids: [ok] };
   assert.equal(s.Node.decode(s.encode('Node', ok)).kids[0].kids[0].v, 197);
 });
+
+test('a string with a lone surrogate is refused by the core, never written as U+FFFD', () => {
+  const p = proto();
+  for (const [name, what] of [['\ud800x!', 'a UTF-16 surrogate (U+D800) at byte 0 of 5'],
+    ['ab\udfff', 'a UTF-16 surrogate (U+DFFF) at byte 2 of 5'],
+    ['long '.repeat(20) + '\udc00', 'a UTF-16 surrogate (U+DC00) at byte 100 of 103']]) {
+    for (const final of [false, true]) {
+      const e = throwsFbe(() => p.encode('Account', { name }, { final }), 'FBE_ERR_ARGUMENT', 'name');
+      assert.equal(e.reason, `string is not valid UTF-8: ${what}`);
+    }
+  }
+  const e = throwsFbe(() => p.encode('Account', { orders: [{}, { symbol: '\udbff' }] }), 'FBE_ERR_ARGUMENT',
+    'orders[1].symbol');
+  assert.match(e.reason, /U\+DBFF/);
+  // a pair is one character: fine; so is U+FFFD itself
+  const ok = 'ok \ud83d\ude00 \ufffd';
+  assert.equal(p.Account.decode(p.encode('Account', { name: ok })).name, ok);
+  // JSON text: a raw lone surrogate and an escaped one are refused the same way
+  throwsFbe(() => p.fromJsonString('Account', '{"name":"\ud800"}'), 'FBE_ERR_JSON', /U\+D800/);
+  throwsFbe(() => p.fromJsonString('Account', '{"name":"\\ud800"}'), 'FBE_ERR_JSON', /U\+D800/);
+  assert.equal(p.fromJsonString('Account', '{"name":"\ufffd"}').name, '\ufffd');
+});
+
+/** Final-model bytes of `struct N { int32 v; N? next; }` nested `levels` optionals deep:
+ * encoded up to 256, one level more added by hand (v, then flag 1). */
+function chainFinal(s, levels) {
+  let node = { v: 0 };
+  for (let i = 0; i < Math.min(levels, 256); i++) node = { v: 0, next: node };
+  let data = s.encode('N', node, { final: true });
+  for (let i = 256; i < levels; i++) {
+    const out = Buffer.alloc(data.length + 5);
+    out.writeUInt32LE(data.length + 5, 0);
+    data.copy(out, 4, 4, 8);
+    out[12] = 1;
+    data.copy(out, 13, 8);
+    data = out;
+  }
+  return data;
+}
+
+test('the depth rule is the core\'s: 256 levels encode and decode, 257 are refused', () => {
+  const s = fbe.loadString('package deep\nstruct N { int32 v; N? next; }\n', { name: 'deep.fbe' });
+  let node = { v: 0 };
+  for (let i = 0; i < 256; i++) node = { v: 0, next: node };
+  for (const final of [false, true]) {
+    const bytes = s.encode('N', node, { final });
+    assert.ok(s.verify('N', bytes, { final }));
+    let back = s.decode('N', bytes, { final });
+    let levels = 0;
+    while (back.next) { back = back.next; levels++; }
+    assert.equal(levels, 256);
+    assert.ok(s.decode('N', bytes, { final, trusted: true }));
+    throwsFbe(() => s.encode('N', { v: 0, next: node }, { final }), 'FBE_ERR_LIMIT', /nested deeper than 256 levels/);
+  }
+  assert.deepEqual(chainFinal(s, 256), s.encode('N', node, { final: true }));
+  const bad = chainFinal(s, 257);
+  assert.equal(s.verify('N', bad, { final: true }), false);
+  for (const trusted of [false, true])
+    throwsFbe(() => s.decode('N', bad, { final: true, trusted }), 'FBE_ERR_LIMIT', /nesting deeper than 256 levels/);
+});
+
+test('256 levels fit a worker thread with a 512 KiB stack', async () => {
+  const { Worker } = require('worker_threads');
+  const code = `
+    const { parentPort } = require('worker_threads');
+    const fbe = require(${JSON.stringify(path.resolve(__dirname, '..'))});
+    const s = fbe.loadString('package deep\\nstruct N { int32 v; N? next; int32[] xs; }\\n', { name: 'deep.fbe' });
+    let node = { v: 0, xs: [1] };
+    for (let i = 0; i < 255; i++) node = { v: 0, next: node };
+    const out = [];
+    for (const final of [false, true]) {
+      const back = s.decode('N', s.encode('N', node, { final }), { final });
+      out.push(s.encode('N', back, { final }).equals(s.encode('N', node, { final })));
+      out.push(s.toJsonString('N', s.fromJsonString('N', s.toJsonString('N', node))) === s.toJsonString('N', node));
+    }
+    parentPort.postMessage(out);`;
+  const worker = new Worker(code, { eval: true, resourceLimits: { stackSizeMb: 0.5 } });
+  const result = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  assert.deepEqual(result, [true, true, true, true]);
+});

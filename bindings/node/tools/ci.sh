@@ -13,7 +13,7 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 pkg=$repo/bindings/node
-vectors=("$repo"/tests/conformance/{vectors,malformed,versioning}.jsonl)
+vectors=("$repo"/tests/conformance/{vectors,malformed,malformed-extra,versioning}.jsonl)
 failed=0
 
 now_ms() { local t=$EPOCHREALTIME; t=${t/[.,]/}; echo $((t / 1000)); }

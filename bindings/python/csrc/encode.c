@@ -45,6 +45,8 @@ static int nomem(pf_enc *c) {
   return -1;
 }
 
+/* Optionals and collections count one level each, as the core's encode and decode count
+ * them (FBE_DEFAULT_MAX_DEPTH): what decodes encodes again. */
 static int too_deep(pf_enc *c) {
   pf_err_set(&c->err, FBE_ERR_LIMIT, "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
   return -1;
@@ -206,14 +208,29 @@ static int put_uuid(pf_enc *c, PyObject *v, uint8_t *slot) {
   return type_error(c, "uuid.UUID or str", v);
 }
 
+/* A str with a lone surrogate has no UTF-8 form: its code units as they stand
+ * ("surrogatepass", ED A0 80 for U+D800) go to the core's check, which refuses them with
+ * the words every binding uses. */
+static int not_utf8(pf_enc *c, PyObject *v) {
+  PyObject *raw = PyUnicode_AsEncodedString(v, "utf-8", "surrogatepass");
+  fbe_error e;
+  if (raw && fbe_utf8_check(PyBytes_AS_STRING(raw), (size_t)PyBytes_GET_SIZE(raw), &e) != FBE_OK) {
+    pf_err_set(&c->err, e.code, "%s", e.message);
+  } else {
+    PyErr_Clear();
+    pf_err_set(&c->err, FBE_ERR_ARGUMENT, "string is not valid UTF-8");
+  }
+  Py_XDECREF(raw);
+  return -1;
+}
+
 static int put_string(pf_enc *c, PyObject *v, fbe_str *s) {
   if (!PyUnicode_Check(v)) return type_error(c, "str", v);
   Py_ssize_t n;
-  const char *p = PyUnicode_AsUTF8AndSize(v, &n);
+  const char *p = PyUnicode_AsUTF8AndSize(v, &n); /* UTF-8 by construction, or NULL */
   if (!p) {
     PyErr_Clear();
-    pf_err_set(&c->err, FBE_ERR_TYPE, "str is not encodable as UTF-8 (lone surrogate)");
-    return -1;
+    return not_utf8(c, v);
   }
   if ((size_t)n > UINT32_MAX) return size_error(c, (size_t)n, "a string");
   if (n && pf_keep(c->s, v)) return nomem(c);
@@ -440,12 +457,7 @@ static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
     case FBE_KIND_STRING: return put_string(c, v, (fbe_str *)(void *)slot);
     case FBE_KIND_BYTES: return put_bytes(c, v, (fbe_str *)(void *)slot);
     case FBE_KIND_ENUM: case FBE_KIND_FLAGS: return put_enum(c, t, v, slot);
-    case FBE_KIND_STRUCT: {
-      if (++c->depth > FBE_DEFAULT_MAX_DEPTH) return too_deep(c);
-      int rc = pf_put_struct(c, t->st, v, slot);
-      c->depth--;
-      return rc;
-    }
+    case FBE_KIND_STRUCT: return pf_put_struct(c, t->st, v, slot); /* not a level: the core's rule */
     case FBE_KIND_OPTIONAL: {
       if (v == Py_None) {
         *(void **)slot = NULL;

@@ -902,13 +902,27 @@ static PyMethodDef module_methods[] = {
 
 /* ------------------------------------------------------------------ Struct base */
 
+/* A struct method reads the tables of self's class (pf_struct, owned by the class's
+ * schema core) while user code may run (a value's __iter__, __index__, __eq__, __del__),
+ * and user code can reassign self.__class__ to a layout-compatible class of another load
+ * of the schema, dropping the last reference to the first one: the method holds the
+ * class (and so its core) until it returns. A new reference. */
+static PyObject *hold_class(PyObject *self) {
+  PyObject *cls = (PyObject *)Py_TYPE(self);
+  Py_INCREF(cls);
+  return cls;
+}
+
 static PyObject *st_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   static const char *const names[] = {"final"};
   PyObject *a[1];
   int final = 0;
   if (parse_args("encode", args, nargs, kw, names, 1, 1, 0, a) || flag(a[0], &final)) return NULL;
-  pf_struct *si = info_or_raise((PyObject *)Py_TYPE(self));
-  return si ? encode_impl(si, self, final) : NULL;
+  PyObject *owner = hold_class(self);
+  pf_struct *si = info_or_raise(owner);
+  PyObject *out = si ? encode_impl(si, self, final) : NULL;
+  Py_DECREF(owner);
+  return out;
 }
 
 static PyObject *st_to_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -916,8 +930,11 @@ static PyObject *st_to_json(PyObject *self, PyObject *const *args, Py_ssize_t na
   PyObject *a[1];
   int pretty = 0;
   if (parse_args("to_json", args, nargs, kw, names, 1, 1, 0, a) || flag(a[0], &pretty)) return NULL;
-  pf_struct *si = info_or_raise((PyObject *)Py_TYPE(self));
-  return si ? to_json_impl(si, self, pretty) : NULL;
+  PyObject *owner = hold_class(self);
+  pf_struct *si = info_or_raise(owner);
+  PyObject *out = si ? to_json_impl(si, self, pretty) : NULL;
+  Py_DECREF(owner);
+  return out;
 }
 
 static PyObject *st_decode(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -964,12 +981,7 @@ static PyObject *st_from_json(PyObject *cls, PyObject *const *args, Py_ssize_t n
   return si ? from_json_impl(si, (PyTypeObject *)cls, a[0], ordered) : NULL;
 }
 
-static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
-  pf_struct *si = pf_info_of(Py_TYPE(self));
-  if (!si) {
-    PyErr_SetString(PyExc_TypeError, "fbe.Struct is abstract: use a class of a loaded schema");
-    return -1;
-  }
+static int init_fields(PyObject *self, pf_struct *si, PyObject *args, PyObject *kwargs) {
   Py_ssize_t nargs = PyTuple_GET_SIZE(args);
   if (nargs > (Py_ssize_t)si->nfields) {
     PyErr_Format(PyExc_TypeError, "%s() takes at most %u positional arguments (%zd given)",
@@ -1006,6 +1018,16 @@ static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
+static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
+  PyObject *owner = hold_class(self); /* a replaced field's __del__ may run user code */
+  pf_struct *si = pf_info_of((PyTypeObject *)owner);
+  int rc = -1;
+  if (!si) PyErr_SetString(PyExc_TypeError, "fbe.Struct is abstract: use a class of a loaded schema");
+  else rc = init_fields(self, si, args, kwargs);
+  Py_DECREF(owner);
+  return rc;
+}
+
 int pf_unknown_field(const pf_struct *si, PyObject *dict, char *msg, size_t msg_size) {
   PyObject *key, *value;
   Py_ssize_t pos = 0;
@@ -1038,10 +1060,7 @@ static void compared_fields(const pf_struct *si, const uint32_t **idx, uint32_t 
   }
 }
 
-static PyObject *st_richcompare(PyObject *a, PyObject *b, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  pf_struct *si = pf_info_of(Py_TYPE(a));
-  if (!si || pf_info_of(Py_TYPE(b)) != si) Py_RETURN_NOTIMPLEMENTED;
+static PyObject *compare_fields(const pf_struct *si, PyObject *a, PyObject *b, int op) {
   const uint32_t *idx;
   uint32_t n;
   int all, equal = 1;
@@ -1065,6 +1084,21 @@ static PyObject *st_richcompare(PyObject *a, PyObject *b, int op) {
   return PyBool_FromLong(op == Py_EQ ? equal : !equal);
 }
 
+/* Field by field; a value's __eq__ is user code (see hold_class). */
+static PyObject *st_richcompare(PyObject *a, PyObject *b, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  pf_struct *si = pf_info_of(Py_TYPE(a));
+  if (!si || pf_info_of(Py_TYPE(b)) != si) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *owner = hold_class(a);
+  PyObject *out = compare_fields(si, a, b, op);
+  Py_DECREF(owner);
+  return out;
+}
+
+/* The hash of the tuple of the compared fields. A value a program builds can nest any
+ * depth (N? next chains), and a tuple's hash has no recursion guard of its own: this one
+ * makes hash() of a too-deep value raise RecursionError instead of overflowing the C
+ * stack. (== needs none: PyObject_RichCompare guards each level.) */
 static Py_hash_t st_hash(PyObject *self) {
   pf_struct *si = pf_info_of(Py_TYPE(self));
   if (!si) return PyBaseObject_Type.tp_hash(self);
@@ -1072,8 +1106,12 @@ static Py_hash_t st_hash(PyObject *self) {
   uint32_t n;
   int all;
   compared_fields(si, &idx, &n, &all);
+  if (Py_EnterRecursiveCall(" while hashing an fbe struct")) return -1;
   PyObject *t = PyTuple_New(n);
-  if (!t) return -1;
+  if (!t) {
+    Py_LeaveRecursiveCall();
+    return -1;
+  }
   for (uint32_t k = 0; k < n; k++) {
     const pf_field *f = &si->fields[all ? k : idx[k]];
     PyObject *v = *(PyObject **)((char *)self + f->offset);
@@ -1083,6 +1121,7 @@ static Py_hash_t st_hash(PyObject *self) {
   }
   Py_hash_t h = PyObject_Hash(t);
   Py_DECREF(t);
+  Py_LeaveRecursiveCall();
   return h;
 }
 

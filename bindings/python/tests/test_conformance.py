@@ -5,7 +5,9 @@ JSON text with the conformance README's rules, independently of the core's JSON
 reader), encode gives the bytes exactly (from the JSON value, from the decoded
 objects and from plain dicts), verify passes; streams go through Sender/Receiver whole
 and in chunks. malformed.jsonl: verify is False and decode raises fbe.Error or returns.
-versioning.jsonl: bytes of one schema version read with the other."""
+malformed-extra.jsonl: strings that are not UTF-8 and bad decimals, which verify and
+decode (trusted too) refuse. versioning.jsonl: bytes of one schema version read with the
+other."""
 from __future__ import annotations
 
 import base64
@@ -28,6 +30,7 @@ from conftest import CONFORMANCE, SCHEMAS, records
 
 VECTORS = records("vectors.jsonl")
 MALFORMED = records("malformed.jsonl")
+VALUE_RULES = records("malformed-extra.jsonl")  # strings that are not UTF-8, bad decimals
 VERSIONING = records("versioning.jsonl")
 MODEL = [r for r in VECTORS if r["format"] in ("standard", "final")]
 STREAMS = [r for r in VECTORS if r["format"].startswith("stream-")]
@@ -283,6 +286,23 @@ def test_malformed(rec: Dict[str, Any]) -> None:
         assert isinstance(value, cls)
 
 
+@pytest.mark.parametrize("rec", VALUE_RULES, ids=ids(VALUE_RULES))
+def test_value_rules(rec: Dict[str, Any]) -> None:
+    """Bytes that break the string or decimal rule: verify refuses them, and decode,
+    trusted or not, refuses them with verify's error (no U+FFFD, no bad decimal)."""
+    cls = schema(rec["schema"])[rec["type"]]
+    final = rec["format"] == "final"
+    data = bytes.fromhex(rec["hex"])
+    assert rec["verify"] is False and cls.verify(data, final=final) is False
+    with pytest.raises(fbe.MalformedError) as info:
+        _core.model_size(cls, data, final)
+    assert info.value.message.startswith(("string is not valid UTF-8: ", "decimal "))
+    for trusted in (False, True):
+        with pytest.raises(fbe.MalformedError) as refused:
+            cls.decode(data, final=final, trusted=trusted)
+        assert str(refused.value) == str(info.value)
+
+
 @pytest.mark.parametrize("rec", VERSIONING, ids=ids(VERSIONING))
 def test_versioning(rec: Dict[str, Any]) -> None:
     s = schema(rec["reader_schema"])
@@ -307,18 +327,19 @@ def test_versioning(rec: Dict[str, Any]) -> None:
 
 def test_runner_in_process() -> None:
     runner = Runner([str(SCHEMAS)])
-    for name in ("vectors.jsonl", "malformed.jsonl", "versioning.jsonl"):
+    for name in ("vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl", "versioning.jsonl"):
         assert runner.run_file(str(CONFORMANCE / name))
     assert runner.failed == 0
-    assert runner.passed == len(VECTORS) + len(MALFORMED) + len(VERSIONING)
+    assert runner.passed == len(VECTORS) + len(MALFORMED) + len(VALUE_RULES) + len(VERSIONING)
 
 
 def test_runner_command_line() -> None:
-    files = [str(CONFORMANCE / n) for n in ("vectors.jsonl", "malformed.jsonl", "versioning.jsonl")]
+    files = [str(CONFORMANCE / n) for n in ("vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl",
+                                            "versioning.jsonl")]
     out = subprocess.run([sys.executable, "-m", "fbe.conformance", "-I", str(SCHEMAS), *files],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
-    total = len(VECTORS) + len(MALFORMED) + len(VERSIONING)
+    total = len(VECTORS) + len(MALFORMED) + len(VALUE_RULES) + len(VERSIONING)
     assert out.stdout.strip().splitlines()[-1] == f"{total} passed, 0 failed, 0 skipped"
 
 

@@ -80,7 +80,7 @@ def test_lookup_errors(proto: fbe.Schema) -> None:
     ("id", 2**80, fbe.RangeError),
     ("name", b"bytes", fbe.TypeMismatchError),
     ("name", 5, fbe.TypeMismatchError),
-    ("name", "\ud800", fbe.TypeMismatchError),
+    ("name", "\ud800", fbe.ArgumentError),
     ("state", "good", fbe.TypeMismatchError),
     ("state", 256, fbe.RangeError),
     ("state", -1, fbe.RangeError),
@@ -184,6 +184,97 @@ def test_array_lengths(test_schema: fbe.Schema) -> None:
     assert info.value.path == "f1" and "array of 2 items, got 3" in str(info.value)
     with pytest.raises(fbe.TypeMismatchError):
         test_schema.StructArray(f1=b"ab").encode()
+
+
+def test_lone_surrogate_refused_by_the_core(proto: fbe.Schema) -> None:
+    """A str with a lone surrogate has no UTF-8 form: the core's check refuses it (the
+    same status and text in every binding), nothing is replaced with U+FFFD."""
+    for text, what in (("\ud800x!", "a UTF-16 surrogate (U+D800) at byte 0 of 5"),
+                       ("ab\udfff", "a UTF-16 surrogate (U+DFFF) at byte 2 of 5")):
+        acc = readme_account(proto)
+        acc.name = text
+        for final in (False, True):
+            with pytest.raises(fbe.ArgumentError) as info:
+                acc.encode(final=final)
+            assert info.value.status == "FBE_ERR_ARGUMENT" and info.value.path == "name"
+            assert info.value.message == "string is not valid UTF-8: " + what
+    acc = readme_account(proto)
+    acc.orders[1].symbol = "\udc00"
+    with pytest.raises(fbe.ArgumentError) as info:
+        acc.encode()
+    assert info.value.path == "orders[1].symbol"
+    acc.orders[1].symbol = "\U0001F600 \u00e9"  # a pair in Python is one code point: fine
+    assert proto.Account.decode(acc.encode()).orders[1].symbol == "\U0001F600 \u00e9"
+
+
+def chain_final(schema: fbe.Schema, levels: int) -> bytes:
+    """Final-model bytes of `struct N { int32 v; N? next; }` nested `levels` optionals deep,
+    one level added by hand beyond what encode writes (each level: v, then flag 1)."""
+    node = schema.N(v=0)
+    for _ in range(min(levels, 256)):
+        node = schema.N(v=0, next=node)
+    data = node.encode(final=True)
+    for _ in range(levels - 256):
+        body = data[8:]
+        data = (len(data) + 5).to_bytes(4, "little") + data[4:8] + b"\0\0\0\0\1" + body
+    return data
+
+
+def test_depth_boundary_is_the_cores(proto: fbe.Schema) -> None:
+    """256 levels of optionals encode and decode (both models), 257 are refused with
+    LimitError by encode and by decode: the core's rule, with no lower cap here."""
+    schema = fbe.loads("package deep\nstruct N { int32 v; N? next; }\n")
+    node = schema.N(v=0)
+    for _ in range(256):
+        node = schema.N(v=0, next=node)
+    for final in (False, True):
+        data = node.encode(final=final)
+        back = schema.N.decode(data, final=final)
+        assert back == node
+        assert schema.N.decode(data, final=final, trusted=True) == node
+    assert chain_final(schema, 256) == node.encode(final=True)
+    deeper = schema.N(v=0, next=node)
+    for final in (False, True):
+        with pytest.raises(fbe.LimitError) as info:
+            deeper.encode(final=final)
+        assert "nested deeper than 256 levels" in str(info.value)
+    data = chain_final(schema, 257)
+    assert not schema.N.verify(data, final=True)
+    for trusted in (False, True):
+        with pytest.raises(fbe.LimitError) as info:
+            schema.N.decode(data, final=True, trusted=trusted)
+        assert "nesting deeper than 256 levels" in str(info.value)
+
+
+def test_depth_boundary_in_a_small_thread_stack() -> None:
+    """256 levels through encode, decode and JSON (with the Python objects built) fit a
+    512 KiB thread stack: the walks are bounded by the core's depth rule. In a process of
+    its own, so that the thread's scratch memory is not counted by the memory tests."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import threading, fbe
+        schema = fbe.loads("package deep\\nstruct N { int32 v; N? next; int32[] xs; }\\n")
+        node = schema.N(v=0, xs=[1])
+        for _ in range(255):
+            node = schema.N(v=0, next=node)
+        results = []
+        def run():
+            for final in (False, True):
+                data = node.encode(final=final)
+                results.append(schema.N.decode(data, final=final) == node)
+                results.append(schema.N.from_json(node.to_json()) == node)
+        threading.stack_size(512 * 1024)
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+        print(results)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == str([True] * 4), proc.stdout + proc.stderr
 
 
 def test_too_deep(proto: fbe.Schema) -> None:

@@ -47,7 +47,8 @@ done_step
 
 step "python -m fbe.conformance"
 (cd "$out" && $py -m fbe.conformance -I "$repo/schemas" "$repo/tests/conformance/vectors.jsonl" \
-  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/versioning.jsonl")
+  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/malformed-extra.jsonl" \
+  "$repo/tests/conformance/versioning.jsonl")
 done_step
 
 step "sdist: build, install outside the repository, run"
@@ -62,7 +63,8 @@ cp tests/conformance/*.jsonl "$tmp/"
 $python -m venv "$tmp/venv"
 (cd "$tmp" && "$tmp/venv/bin/python" -m pip install -q "./$(basename "$sdist")" &&
   "$tmp/venv/bin/python" -c 'import fbe, sys; assert "/venv/" in fbe.__file__, fbe.__file__' &&
-  "$tmp/venv/bin/python" -m fbe.conformance -I schemas vectors.jsonl malformed.jsonl versioning.jsonl)
+  "$tmp/venv/bin/python" -m fbe.conformance -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
+    versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

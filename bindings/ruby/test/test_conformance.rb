@@ -7,8 +7,9 @@
 # also against the core's reader), encode gives the bytes exactly (from the JSON value,
 # from the decoded objects and from plain Hashes), verify passes with the model size;
 # streams go through Sender/Receiver whole and in chunks. malformed.jsonl: verify is false
-# and decode raises FBE::Error or returns. versioning.jsonl: bytes of one schema version
-# read with the other. And bin/fbe-conformance over the three files.
+# and decode raises FBE::Error or returns. malformed-extra.jsonl: strings that are not
+# UTF-8 and bad decimals, which verify and decode (trusted too) refuse. versioning.jsonl:
+# bytes of one schema version read with the other. And bin/fbe-conformance over the files.
 require "base64"
 require "open3"
 require "tmpdir"
@@ -22,6 +23,7 @@ class TestConformance < Minitest::Test
   MODEL = VECTORS.select { |r| %w[standard final].include?(r["format"]) }
   STREAMS = VECTORS.select { |r| r["format"].start_with?("stream-") }
   MALFORMED = Helper.records("malformed.jsonl")
+  VALUE_RULES = Helper.records("malformed-extra.jsonl") # strings that are not UTF-8, bad decimals
   VERSIONING = Helper.records("versioning.jsonl")
 
   # ---- an independent check of decoded values against the JSON value
@@ -207,6 +209,22 @@ class TestConformance < Minitest::Test
     end
   end
 
+  VALUE_RULES.each do |rec|
+    define_method("test_value_rules_#{rec['id']}") do
+      cls = Helper.schema(rec["schema"])[rec["type"]]
+      final = rec["format"] == "final"
+      data = Helper.bytes(rec["hex"])
+      assert_equal false, rec["verify"]
+      assert_same false, cls.verify(data, final: final)
+      e = assert_raises(FBE::MalformedError) { cls.verify!(data, final: final) }
+      assert e.reason.start_with?("string is not valid UTF-8: ", "decimal "), e.reason
+      [false, true].each do |trusted| # the value rules hold for the trusted decode too
+        refused = assert_raises(FBE::MalformedError) { cls.decode(data, final: final, trusted: trusted) }
+        assert_equal e.message, refused.message
+      end
+    end
+  end
+
   VERSIONING.each do |rec|
     define_method("test_versioning_#{rec['id']}") do
       s = Helper.schema(rec["reader_schema"])
@@ -229,8 +247,10 @@ class TestConformance < Minitest::Test
 
   # ---- the entry point
 
-  FILES = %w[vectors.jsonl malformed.jsonl versioning.jsonl].map { |n| File.join(Helper::CONFORMANCE, n) }
-  TOTAL = VECTORS.size + MALFORMED.size + VERSIONING.size
+  FILES = %w[vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl].map do |n|
+    File.join(Helper::CONFORMANCE, n)
+  end
+  TOTAL = VECTORS.size + MALFORMED.size + VALUE_RULES.size + VERSIONING.size
 
   def test_runner_in_process
     out = StringIO.new

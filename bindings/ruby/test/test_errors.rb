@@ -129,9 +129,14 @@ class TestErrors < Minitest::Test
 
   def test_strings
     ss = schema_test::StructSimple
-    e = assert_raises(FBE::TypeMismatchError) { ss.new(f31: "\xFF\xFE".dup.force_encoding("UTF-8")).encode }
-    assert_equal ["String is not valid UTF-8", "f31"], [e.reason, e.path]
-    assert_raises(FBE::TypeMismatchError) { ss.new(f31: "\xFF".b).encode }
+    # the core's check and words, as in every binding; nothing becomes U+FFFD
+    e = assert_raises(FBE::ArgumentError) { ss.new(f31: "\xFF\xFE".dup.force_encoding("UTF-8")).encode }
+    assert_equal ["string is not valid UTF-8: the byte 0xff, which UTF-8 never uses at byte 0 of 2", "f31"],
+                 [e.reason, e.path]
+    e = assert_raises(FBE::ArgumentError) { ss.new(f31: "\xED\xA0\x80x!".b).encode(final: true) }
+    assert_equal ["string is not valid UTF-8: a UTF-16 surrogate (U+D800) at byte 0 of 5", "f31"],
+                 [e.reason, e.path]
+    assert_raises(FBE::ArgumentError) { ss.new(f31: "\xFF".b).encode }
     assert_equal "é", ss.decode(ss.new(f31: "é".b).encode).f31 # binary holding UTF-8 is fine
     assert_equal "é", ss.decode(ss.new(f31: "é".encode("ISO-8859-1")).encode).f31 # converted
     # bytes on the wire that are not UTF-8, in a string field
@@ -139,7 +144,43 @@ class TestErrors < Minitest::Test
     data = bs::S.new(s: "ab").encode
     bad = data.sub("ab", "\xC3(".b)
     e = assert_raises(FBE::MalformedError) { bs::S.decode(bad) }
-    assert_equal ["string is not valid UTF-8", "s"], [e.reason, e.path]
+    assert_equal ["string is not valid UTF-8: a sequence cut short (0x28 is not a continuation byte) at byte 0 of 2",
+                  "s"], [e.reason, e.path]
+    refute bs::S.verify(bad)
+    e = assert_raises(FBE::MalformedError) { bs::S.decode(bad, trusted: true) }
+    assert_equal "s", e.path
+  end
+
+  # Final-model bytes of `struct N { int32 v; N? next; }` nested `levels` optionals deep:
+  # encoded up to 256, one level more added by hand (v, then flag 1).
+  def chain_final(s, levels)
+    node = s::N.new(v: 0)
+    [levels, 256].min.times { node = s::N.new(v: 0, next: node) }
+    data = node.encode(final: true)
+    (levels - 256).times { data = [data.bytesize + 5].pack("V") + data.byteslice(4, 4) + "\0\0\0\0\1".b + data.byteslice(8..) }
+    data
+  end
+
+  # The core's depth rule and no lower cap: 256 levels of optionals encode and decode in
+  # both models, 257 are refused with LimitError by encode and by decode.
+  def test_depth_boundary
+    s = FBE.load_string("package deep\nstruct N { int32 v; N? next; }")
+    node = s::N.new(v: 0)
+    256.times { node = s::N.new(v: 0, next: node) }
+    [false, true].each do |final|
+      data = node.encode(final: final)
+      assert_equal node, s::N.decode(data, final: final)
+      assert_equal node, s::N.decode(data, final: final, trusted: true)
+      e = assert_raises(FBE::LimitError) { s::N.new(v: 0, next: node).encode(final: final) }
+      assert_includes e.reason, "nested deeper than 256 levels"
+    end
+    assert_equal node.encode(final: true), chain_final(s, 256)
+    bad = chain_final(s, 257)
+    refute s::N.verify(bad, final: true)
+    [false, true].each do |trusted|
+      e = assert_raises(FBE::LimitError) { s::N.decode(bad, final: true, trusted: trusted) }
+      assert_includes e.reason, "nesting deeper than 256 levels"
+    end
   end
 
   def test_nesting_limit

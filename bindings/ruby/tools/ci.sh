@@ -50,7 +50,8 @@ done_step
 
 step "fbe-conformance"
 (cd "$out" && "$GEM_HOME/bin/fbe-conformance" -I "$repo/schemas" "$repo/tests/conformance/vectors.jsonl" \
-  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/versioning.jsonl")
+  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/malformed-extra.jsonl" \
+  "$repo/tests/conformance/versioning.jsonl")
 done_step
 
 step "gem installed outside the repository (no SWIG), run there"
@@ -65,7 +66,8 @@ chmod +x "$tmp/noswig/swig"
 (cd "$tmp" && PATH="$tmp/noswig:$PATH" GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
   gem install --local --no-document "./$(basename "$gem_file")" >/dev/null &&
   GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
-  "$tmp/gems/bin/fbe-conformance" -I schemas vectors.jsonl malformed.jsonl versioning.jsonl)
+  "$tmp/gems/bin/fbe-conformance" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
+    versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

@@ -6,9 +6,14 @@ stream-encode, stream-decode. A thin loop over the public API of the fbe package
 """
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import re
+import shutil
 import sys
-from typing import Any, Dict, List
+import tempfile
+from typing import Any, Dict, List, Optional
 
 import fbe
 
@@ -32,10 +37,35 @@ def pieces(data: bytes, request: Dict[str, Any]) -> List[bytes]:
     return out
 
 
+class Packages:
+    """The schema texts of a load ("packages": {name: text}) as NAME.fbe files in a fresh
+    temporary directory, where the loader finds them and their imports by name."""
+
+    def __init__(self) -> None:
+        self.dir: Optional[str] = None
+        atexit.register(self.remove)
+
+    def write(self, packages: Dict[str, str]) -> str:
+        self.remove()
+        self.dir = tempfile.mkdtemp(prefix="fbe-testee-")
+        for name, text in packages.items():
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise ValueError(f'"packages": {name!r} is not a package name')
+            with open(os.path.join(self.dir, name + ".fbe"), "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        return self.dir
+
+    def remove(self) -> None:
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = None
+
+
 class Testee:
     def __init__(self) -> None:
         self.include: List[str] = []
         self.schemas: Dict[str, fbe.Schema] = {}
+        self.packages = Packages()
 
     def schema(self, package: str) -> fbe.Schema:
         if package not in self.schemas:
@@ -52,9 +82,12 @@ class Testee:
 
     def handle(self, request: Dict[str, Any]) -> Dict[str, Any]:
         op = request.get("op")
-        if op == "load":
-            self.include = list(request.get("include", []))
+        if op == "load":  # "packages" (schema texts) are found first, then "include"
             self.schemas = {}
+            self.packages.remove()
+            texts = request.get("packages")
+            self.include = ([self.packages.write(texts)] if texts is not None else []) + \
+                list(request.get("include", []))
             for path in request.get("files", []):
                 fbe.load(path, include=self.include)
             return {"ok": True}

@@ -347,7 +347,12 @@ static rf_core *core_of(VALUE obj) { return rb_check_typeddata(obj, &rf_core_typ
 static VALUE native_close(VALUE self, VALUE obj) {
   (void)self;
   rf_core *c = core_of(obj);
-  if (c->busy) rf_raise(FBE_ERR_ARGUMENT, "the schema is in use (close called from a callback)", "", FBE_NO_OFFSET);
+  if (c->busy) { /* a call in flight: another thread's (without the GVL), or the caller's own callback */
+    char msg[120];
+    snprintf(msg, sizeof msg, "the schema is in use by %d call%s (close it once they have returned)", c->busy,
+             c->busy == 1 ? "" : "s");
+    rf_raise(FBE_ERR_ARGUMENT, msg, "", FBE_NO_OFFSET);
+  }
   if (c->schema) fbe_schema_release(c->schema);
   c->schema = NULL;
   return Qnil;

@@ -180,8 +180,10 @@ static void put_string(rf_walk *w, VALUE v, fbe_str *s) {
         rf_walk_raise(w, FBE_ERR_TYPE, "String in %s has no UTF-8 form", rb_enc_name(rb_enc_from_index(idx)));
     }
   }
-  if (rb_enc_str_coderange(v) == ENC_CODERANGE_BROKEN)
-    rf_walk_raise(w, FBE_ERR_TYPE, "String is not valid UTF-8");
+  /* The core's check and words, the same in every binding. */
+  fbe_error e;
+  if (fbe_utf8_check(RSTRING_PTR(v), (size_t)RSTRING_LEN(v), &e) != FBE_OK)
+    rf_walk_raise(w, e.code, "%s", e.message);
   put_blob(w, RSTRING_PTR(v), RSTRING_LEN(v), s);
   RB_GC_GUARD(v);
 }

@@ -141,7 +141,9 @@ static size_t verify_size(VALUE klass, VALUE data, VALUE final, fbe_error *err) 
   VALUE input = stable_input(data);
   core_call c = {.op = 2, .st = si->st, .model = model_of(RTEST(final)), .data = (const uint8_t *)RSTRING_PTR(input),
                  .size = (size_t)RSTRING_LEN(input)};
+  si->core->busy++; /* a call in flight (without the GVL above RF_NOGIL_BYTES): close is refused */
   core_call_do(&c, c.size);
+  si->core->busy--;
   RB_GC_GUARD(input);
   if (c.status) {
     *err = c.err;

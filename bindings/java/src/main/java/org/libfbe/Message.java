@@ -148,7 +148,8 @@ public final class Message {
   }
 
   public byte[] encode(Model model) {
-    long core = type.schema.core();
+    Schema schema = type.schema;
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
@@ -160,6 +161,7 @@ public final class Message {
       return Arrays.copyOf(t.bytes, size);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 
@@ -169,13 +171,15 @@ public final class Message {
   }
 
   public String toJson(boolean pretty) {
-    long core = type.schema.core();
+    Schema schema = type.schema;
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
       return Walk.toJson(core, type.index, t.num, t.bytes, pretty);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 
@@ -194,7 +198,8 @@ public final class Message {
   /** Equality by the core's rules (the one the conformance suite uses), in one native call. */
   public boolean sameValue(Message other) {
     if (other == null || other.type != type) return false;
-    long core = type.schema.core();
+    Schema schema = type.schema;
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
@@ -202,6 +207,7 @@ public final class Message {
       return Walk.equal(core, type.index, t.num, t.bytes);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 

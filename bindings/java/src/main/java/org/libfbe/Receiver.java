@@ -3,7 +3,9 @@ package org.libfbe;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.libfbe.internal.Walk;
 
@@ -31,13 +33,20 @@ public final class Receiver implements AutoCloseable {
   private final Schema schema;
   private final Consumer<Message> handler;
   private final Handle handle = new Handle();
+  private final InFlight calls = new InFlight("receiver");
   private final Cleaner.Cleanable cleanable;
-  private boolean feeding;
+  /** The thread inside feed() or reset(), else null: a receiver is one stream. */
+  private final AtomicReference<Thread> feeder = new AtomicReference<>();
 
   Receiver(Schema schema, String pkg, Model model, Consumer<Message> handler) {
     this.schema = schema;
     this.handler = handler;
-    handle.ptr = Walk.receiverNew(schema.core(), pkg, model.ordinal());
+    long core = schema.enter();
+    try {
+      handle.ptr = Walk.receiverNew(core, pkg, model.ordinal());
+    } finally {
+      schema.exit();
+    }
     cleanable = Schema.CLEANER.register(this, handle);
   }
 
@@ -46,27 +55,51 @@ public final class Receiver implements AutoCloseable {
     handler.accept(new Tape(num, bytes).getMessage(schema.structs[struct]));
   }
 
-  private long ptr() {
-    long p = handle.ptr;
-    if (p == 0) throw new FbeException(FbeException.Status.ARGUMENT, "the receiver is closed");
-    return p;
+  /** The native receiver, for one call: enter() ... finally exit() (see Schema.enter). */
+  private long enter() {
+    calls.enter();
+    return handle.ptr;
+  }
+
+  private void exit() {
+    calls.exit();
+    Reference.reachabilityFence(this);
+  }
+
+  /** Takes the stream for feed() or reset(); refused from the handler or another thread. */
+  private void takeStream(String what) {
+    if (feeder.compareAndSet(null, Thread.currentThread())) return;
+    throw new FbeException(FbeException.Status.ARGUMENT, feeder.get() == Thread.currentThread()
+        ? "a receiver cannot be " + what + " from its own handler"
+        : "the receiver is being fed by another thread (feed one receiver from one thread at a time)");
   }
 
   public void feed(byte[] data) {
     feed(data, 0, data.length);
   }
 
+  /**
+   * Feeds data[off..off+len). The receiver and its schema stay in use until the handler
+   * calls for these bytes have returned: closing either from a handler, or from another
+   * thread meanwhile, is refused (FbeException ARGUMENT "... in use by N calls"); feeding
+   * or resetting it from its handler or from a second thread meanwhile is refused too.
+   */
   public void feed(byte[] data, int off, int len) {
-    long p = ptr();
-    long core = schema.core();
-    if (feeding) throw new FbeException(FbeException.Status.ARGUMENT, "a receiver cannot be fed from its own handler");
-    feeding = true;
-    schema.busy.incrementAndGet(); // the schema cannot be closed under the handler
+    long p = enter();
     try {
-      Walk.receiverFeed(p, core, this, data, off, len);
+      takeStream("fed");
+      try {
+        long core = schema.enter();
+        try {
+          Walk.receiverFeed(p, core, this, data, off, len);
+        } finally {
+          schema.exit();
+        }
+      } finally {
+        feeder.set(null);
+      }
     } finally {
-      schema.busy.decrementAndGet();
-      feeding = false;
+      exit();
     }
   }
 
@@ -84,30 +117,51 @@ public final class Receiver implements AutoCloseable {
     return total;
   }
 
+  private long state(int what) {
+    long p = enter();
+    try {
+      return Walk.receiverState(p, what);
+    } finally {
+      exit();
+    }
+  }
+
   /** Bytes of an incomplete frame held for the next feed. */
   public long pending() {
-    return Walk.receiverState(ptr(), 0);
+    return state(0);
   }
 
   public long received() {
-    return Walk.receiverState(ptr(), 1);
+    return state(1);
   }
 
   public long skipped() {
-    return Walk.receiverState(ptr(), 2);
+    return state(2);
   }
 
-  /** Drops any partial frame. */
+  /** Drops any partial frame. Not from the handler, nor while another thread feeds. */
   public void reset() {
-    Walk.receiverState(ptr(), 3);
+    long p = enter();
+    try {
+      takeStream("reset");
+      try {
+        Walk.receiverState(p, 3);
+      } finally {
+        feeder.set(null);
+      }
+    } finally {
+      exit();
+    }
   }
 
   /**
-   * Releases the native receiver. Not from its own handler (FbeException ARGUMENT).
+   * Releases the native receiver. Idempotent. Refused while a call is in flight: from its
+   * own handler, or while another thread feeds it (FbeException ARGUMENT).
    */
   @Override
   public void close() {
-    if (feeding) throw new FbeException(FbeException.Status.ARGUMENT, "a receiver cannot be closed from its own handler");
-    cleanable.clean();
+    if (feeder.get() == Thread.currentThread())
+      throw new FbeException(FbeException.Status.ARGUMENT, "a receiver cannot be closed from its own handler");
+    if (calls.close()) cleanable.clean();
   }
 }

@@ -2,6 +2,7 @@ package org.libfbe;
 
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -41,8 +42,8 @@ public final class Schema implements AutoCloseable {
   }
 
   private final Handle handle = new Handle();
-  /** Receivers of this schema feeding right now (their handlers may run user code). */
-  final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+  /** The native calls using this schema right now (a receiver's handler runs inside one). */
+  private final InFlight calls = new InFlight("schema");
   private final Cleaner.Cleanable cleanable;
   final StructType[] structs;
   final EnumType[] enums;
@@ -72,10 +73,21 @@ public final class Schema implements AutoCloseable {
     }
   }
 
-  long core() {
-    long c = handle.core;
-    if (c == 0) throw new FbeException(FbeException.Status.ARGUMENT, "the schema is closed");
-    return c;
+  /**
+   * The native tables, for one native call: {@code long core = schema.enter(); try {
+   * ...native call... } finally { schema.exit(); }}. Between the two the schema cannot be
+   * closed (close() refuses) nor cleaned (exit() keeps it reachable).
+   *
+   * @throws FbeException ARGUMENT when the schema is closed
+   */
+  long enter() {
+    calls.enter();
+    return handle.core;
+  }
+
+  void exit() {
+    calls.exit();
+    Reference.reachabilityFence(this);
   }
 
   /** The root package's name ("proto"). */
@@ -133,18 +145,19 @@ public final class Schema implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return handle.core == 0;
+    return calls.isClosed() || handle.core == 0;
   }
 
   /**
-   * Releases the native schema now. Idempotent. Not from a receiver's handler while it
-   * is being fed (FbeException ARGUMENT); close it only when no other thread uses it.
+   * Releases the native schema now. Idempotent. Refused while native calls use it
+   * (another thread encoding or decoding, a receiver's handler during its feed):
+   * FbeException ARGUMENT "the schema is in use by N calls", and nothing is freed; close
+   * it again once they have returned. Senders and receivers of the schema keep working
+   * until the schema is closed; after that their calls throw "the schema is closed".
    */
   @Override
   public void close() {
-    if (busy.get() > 0)
-      throw new FbeException(FbeException.Status.ARGUMENT, "the schema is in use by a receiver's handler");
-    cleanable.clean();
+    if (calls.close()) cleanable.clean();
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.function.Consumer;
 import org.libfbe.internal.Walk;
 
@@ -27,12 +28,18 @@ public final class Sender implements AutoCloseable {
   private final Schema schema;
   private final Consumer<byte[]> sink;
   private final Handle handle = new Handle();
+  private final InFlight calls = new InFlight("sender");
   private final Cleaner.Cleanable cleanable;
 
   Sender(Schema schema, String pkg, Model model, Consumer<byte[]> sink) {
     this.schema = schema;
     this.sink = sink;
-    handle.ptr = Walk.senderNew(schema.core(), pkg, model.ordinal());
+    long core = schema.enter();
+    try {
+      handle.ptr = Walk.senderNew(core, pkg, model.ordinal());
+    } finally {
+      schema.exit();
+    }
     cleanable = Schema.CLEANER.register(this, handle);
   }
 
@@ -46,25 +53,40 @@ public final class Sender implements AutoCloseable {
     };
   }
 
-  private long ptr() {
-    long p = handle.ptr;
-    if (p == 0) throw new FbeException(FbeException.Status.ARGUMENT, "the sender is closed");
-    return p;
+  /** The native sender, for one call: enter() ... finally exit() (see Schema.enter). */
+  private long enter() {
+    calls.enter();
+    return handle.ptr;
+  }
+
+  private void exit() {
+    calls.exit();
+    Reference.reachabilityFence(this);
   }
 
   /**
    * Encodes the message (a message type of the protocol, else TYPE) and hands its
-   * frame to the sink. Returns the frame size.
+   * frame to the sink. Returns the frame size. Thread-safe: concurrent sends take turns
+   * to encode (the sink may be called by several threads at once).
    */
   public int send(Message m) {
-    long p = ptr(), core = schema.core();
     byte[] frame;
-    Tape t = Tape.acquire();
+    long p = enter();
     try {
-      t.putMessage(m);
-      frame = Walk.senderSend(p, core, m.type.index, t.num, t.bytes);
+      Schema s = schema;
+      long core = s.enter();
+      Tape t = Tape.acquire();
+      try {
+        t.putMessage(m);
+        synchronized (handle) { // the native sender's frame buffer is one per sender
+          frame = Walk.senderSend(p, core, m.type.index, t.num, t.bytes);
+        }
+      } finally {
+        t.release();
+        s.exit();
+      }
     } finally {
-      t.release();
+      exit();
     }
     sink.accept(frame);
     return frame.length;
@@ -72,11 +94,23 @@ public final class Sender implements AutoCloseable {
 
   /** Bytes encoded so far. */
   public long bytesSent() {
-    return Walk.senderBytes(ptr());
+    long p = enter();
+    try {
+      synchronized (handle) {
+        return Walk.senderBytes(p);
+      }
+    } finally {
+      exit();
+    }
   }
 
+  /**
+   * Releases the native sender. Idempotent. Refused while another thread is inside
+   * {@link #send} (FbeException ARGUMENT "the sender is in use by N calls"); the sink is
+   * called after the send's native part, so it may close the sender.
+   */
   @Override
   public void close() {
-    cleanable.clean();
+    if (calls.close()) cleanable.clean();
   }
 }

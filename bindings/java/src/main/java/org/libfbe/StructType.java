@@ -97,7 +97,7 @@ public final class StructType {
 
   /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
   public Message newMessage() {
-    long core = schema.core();
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       for (long need; (need = Walk.defaults(core, index, t.num, t.bytes)) != 0; ) t.grow(need);
@@ -105,6 +105,7 @@ public final class StructType {
       return t.getMessage(this);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 
@@ -176,7 +177,7 @@ public final class StructType {
   }
 
   private Message decode(byte[] data, int off, int len, Model model, boolean trusted) {
-    long core = schema.core();
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), trusted, t.num, t.bytes)) != 0; )
@@ -185,6 +186,7 @@ public final class StructType {
       return t.getMessage(this);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 
@@ -206,7 +208,12 @@ public final class StructType {
   }
 
   public long verify(byte[] data, Model model) {
-    return Walk.verify(schema.core(), index, data, 0, data.length, model.ordinal());
+    long core = schema.enter();
+    try {
+      return Walk.verify(core, index, data, 0, data.length, model.ordinal());
+    } finally {
+      schema.exit();
+    }
   }
 
   /** {@link #verify} as a yes/no answer. */
@@ -225,8 +232,8 @@ public final class StructType {
 
   /** A message from the library's JSON form (FORMAT.md 10); missing members take defaults. */
   public Message fromJson(String json) {
-    long core = schema.core();
     byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+    long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       for (long need; (need = Walk.fromJson(core, index, utf8, t.num, t.bytes)) != 0; ) t.grow(need);
@@ -234,6 +241,7 @@ public final class StructType {
       return t.getMessage(this);
     } finally {
       t.release();
+      schema.exit();
     }
   }
 

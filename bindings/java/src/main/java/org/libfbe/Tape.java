@@ -27,7 +27,7 @@ import java.util.UUID;
  */
 final class Tape {
   private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::new);
-  private static final int MAX_DEPTH = 256; // the core's FBE_DEFAULT_MAX_DEPTH
+  private static final int MAX_DEPTH = 256; // the core's FBE_DEFAULT_MAX_DEPTH, its rule: optionals and collections
 
   // Kind ordinals as constants: an int switch (a switch on the enum reads a table first).
   private static final int K_BOOL = 0, K_BYTE = 1, K_CHAR = 2, K_WCHAR = 3, K_INT8 = 4, K_UINT8 = 5,
@@ -232,11 +232,9 @@ final class Tape {
           return;
         }
         break;
-      case K_STRUCT:
+      case K_STRUCT: // not a level: the core counts optionals and collections only
         if (v instanceof Message && ((Message) v).type == t.struct()) {
-          deeper();
           putStruct(t.struct(), (Message) v);
-          depth--;
           return;
         }
         break;
@@ -252,9 +250,10 @@ final class Tape {
         return;
       case K_ARRAY: case K_VECTOR: case K_LIST: case K_SET:
         if (v instanceof Collection && (t.code != K_ARRAY || ((Collection<?>) v).size() == t.arraySize())) {
-          deeper();
+          int level = t.code == K_ARRAY ? 0 : 1; // an array is not a level (the core's rule)
+          if (level == 1) deeper();
           putItems(t, (Collection<?>) v);
-          depth--;
+          depth -= level;
           return;
         }
         break;
@@ -321,7 +320,11 @@ final class Tape {
     slot(len);
   }
 
-  /** UTF-8 by hand: the JDK's encoder replaces an unpaired surrogate, which must be an error. */
+  /**
+   * UTF-8 by hand: the JDK's encoder replaces an unpaired surrogate with '?'. Here it goes
+   * on the tape as its 3 bytes (ED A0 80 for U+D800), which the core's check refuses with
+   * the words every binding uses.
+   */
   private void putUtf8(String s) {
     int len = s.length();
     room(3L * len);
@@ -339,11 +342,8 @@ final class Tape {
       } else if (c < 0x800) {
         b[o++] = (byte) (0xC0 | c >> 6);
         b[o++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isSurrogate(c)) {
-        char d = i + 1 < len ? s.charAt(i + 1) : 0;
-        if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(d))
-          throw new FbeException(FbeException.Status.TYPE, "string is not encodable as UTF-8 (unpaired surrogate)");
-        int cp = Character.toCodePoint(c, d);
+      } else if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(i + 1));
         i++;
         b[o++] = (byte) (0xF0 | cp >> 18);
         b[o++] = (byte) (0x80 | ((cp >> 12) & 0x3F));

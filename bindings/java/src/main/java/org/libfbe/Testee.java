@@ -3,7 +3,10 @@ package org.libfbe;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +23,39 @@ import java.util.Map;
 final class Testee {
   private List<Path> include = List.of();
   private final Map<String, Schema> schemas = new HashMap<>();
+  /** The schema texts of the last load ("packages"), as NAME.fbe files; null when none. */
+  private Path packagesDir;
+
+  /**
+   * Writes the schema texts of a load ("packages": {name: text}) as NAME.fbe files into a
+   * fresh temporary directory (under $TMPDIR when set), where the loader finds them and
+   * their imports by name.
+   */
+  private Path writePackages(Object texts) throws IOException {
+    if (!(texts instanceof Map)) throw new IllegalArgumentException("\"packages\" must be an object: package name -> schema text");
+    String tmp = System.getenv("TMPDIR");
+    packagesDir = tmp == null || tmp.isEmpty() ? Files.createTempDirectory("fbe-testee-")
+        : Files.createTempDirectory(Path.of(tmp), "fbe-testee-");
+    for (Map.Entry<?, ?> e : ((Map<?, ?>) texts).entrySet()) {
+      String name = String.valueOf(e.getKey());
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new IllegalArgumentException("\"packages\": '" + name + "' is not a package name");
+      if (!(e.getValue() instanceof String)) throw new IllegalArgumentException("\"packages\": the schema of " + name + " must be a string");
+      Files.writeString(packagesDir.resolve(name + ".fbe"), (String) e.getValue(), StandardCharsets.UTF_8);
+    }
+    return packagesDir;
+  }
+
+  private void removePackages() {
+    if (packagesDir == null) return;
+    try (var files = Files.list(packagesDir)) {
+      for (Path f : (Iterable<Path>) files::iterator) Files.deleteIfExists(f);
+      Files.deleteIfExists(packagesDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      packagesDir = null;
+    }
+  }
 
   private Schema schema(String pkg) {
     Schema s = schemas.get(pkg);
@@ -89,12 +125,20 @@ final class Testee {
     out.put("ok", true);
     HexFormat hex = HexFormat.of();
     switch (String.valueOf(r.get("op"))) {
-      case "load": {
-        List<Path> dirs = new ArrayList<>();
-        for (Object d : (List<Object>) r.getOrDefault("include", List.of())) dirs.add(Path.of((String) d));
-        include = dirs;
+      case "load": { // "packages" (schema texts) are found first, then "include"
         for (Schema s : schemas.values()) s.close();
         schemas.clear();
+        removePackages();
+        List<Path> dirs = new ArrayList<>();
+        if (r.containsKey("packages")) {
+          try {
+            dirs.add(writePackages(r.get("packages")));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+        for (Object d : (List<Object>) r.getOrDefault("include", List.of())) dirs.add(Path.of((String) d));
+        include = dirs;
         for (Object f : (List<Object>) r.getOrDefault("files", List.of())) Fbe.load(Path.of((String) f), include).close();
         return out;
       }
@@ -162,6 +206,7 @@ final class Testee {
 
   static int main() throws java.io.IOException {
     Testee t = new Testee();
+    Runtime.getRuntime().addShutdownHook(new Thread(t::removePackages));
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
     for (String line; (line = in.readLine()) != null; ) {

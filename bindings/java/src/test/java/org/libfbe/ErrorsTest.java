@@ -101,7 +101,7 @@ class ErrorsTest {
     fails(FbeException.Status.RANGE, "f3", s::encode);
     s.values[s.type().field("f3").index()] = (short) 1;
     s.set("f31", "bad \uD800 surrogate");
-    fails(FbeException.Status.TYPE, "f31", s::encode);
+    fails(FbeException.Status.ARGUMENT, "f31", s::encode);
     s.set("f31", "");
     s.values[s.type().field("f29").index()] = new BigDecimal("1e-40");
     fails(FbeException.Status.RANGE, "f29", s::encode);
@@ -299,6 +299,103 @@ class ErrorsTest {
     for (FbeException.Status st : FbeException.Status.values()) {
       assertEquals("FBE_" + (st == FbeException.Status.OK ? "OK" : "ERR_" + st.name()),
           org.libfbe.internal.FbeCore.fbe_status_name(org.libfbe.internal.fbe_status.swigToEnum(st.ordinal())));
+    }
+  }
+
+  /** A lone surrogate has no UTF-8 form: the core's check refuses it, the same in every binding. */
+  @Test
+  void loneSurrogateIsRefusedByTheCore() {
+    String[][] cases = {
+      {"\uD800x!", "a UTF-16 surrogate (U+D800) at byte 0 of 5"},
+      {"ab\uDFFF", "a UTF-16 surrogate (U+DFFF) at byte 2 of 5"},
+      {"\uDC00\uD800", "a UTF-16 surrogate (U+DC00) at byte 0 of 6"},
+    };
+    for (String[] c : cases) {
+      Message acc = proto.struct("Account").newMessage().set("name", c[0]);
+      for (Model model : Model.values()) {
+        FbeException e = fails(FbeException.Status.ARGUMENT, "name", () -> acc.encode(model));
+        assertEquals("string is not valid UTF-8: " + c[1], e.reason());
+      }
+      fails(FbeException.Status.ARGUMENT, "name", acc::toJson);
+    }
+    String ok = "ok \uD83D\uDE00 \uFFFD"; // a pair, and U+FFFD itself
+    Message acc = proto.struct("Account").newMessage().set("name", ok);
+    assertEquals(ok, proto.struct("Account").decode(acc.encode()).get("name"));
+  }
+
+  /** Final-model bytes of N nested `levels` optionals deep: encoded up to 256, then by hand. */
+  static byte[] chainFinal(StructType n, int levels) {
+    Message node = n.newMessage().set("v", 0);
+    for (int i = 0; i < Math.min(levels, 256); i++) node = n.newMessage().set("v", 0).set("next", node);
+    byte[] data = node.encode(Model.FINAL);
+    for (int i = 256; i < levels; i++) {
+      byte[] out = new byte[data.length + 5];
+      int size = out.length;
+      out[0] = (byte) size;
+      out[1] = (byte) (size >> 8);
+      out[2] = (byte) (size >> 16);
+      out[3] = (byte) (size >> 24);
+      System.arraycopy(data, 4, out, 4, 4);
+      out[12] = 1;
+      System.arraycopy(data, 8, out, 13, data.length - 8);
+      data = out;
+    }
+    return data;
+  }
+
+  /** The core's depth rule and no lower cap: 256 levels encode and decode, 257 are refused. */
+  @Test
+  void depthBoundaryIsTheCores() {
+    try (Schema deep = Fbe.loadString("package deep\nstruct N { int32 v; N? next; }\n", "deep.fbe", List.of())) {
+      StructType n = deep.struct("N");
+      Message node = n.newMessage().set("v", 0);
+      for (int i = 0; i < 256; i++) node = n.newMessage().set("v", 0).set("next", node);
+      for (Model model : Model.values()) {
+        byte[] data = node.encode(model);
+        assertEquals(data.length, n.verify(data, model));
+        assertEquals(node, n.decode(data, model));
+        assertEquals(node, n.decodeTrusted(data, model));
+        Message deeper = n.newMessage().set("v", 0).set("next", node);
+        FbeException e = assertThrows(FbeException.class, () -> deeper.encode(model));
+        assertEquals(FbeException.Status.LIMIT, e.status());
+        assertTrue(e.reason().contains("nested deeper than 256 levels"), e.reason());
+      }
+      assertTrue(Arrays.equals(node.encode(Model.FINAL), chainFinal(n, 256)));
+      byte[] bad = chainFinal(n, 257);
+      assertFalse(n.isValid(bad, Model.FINAL));
+      for (Executable decode : new Executable[] {() -> n.decode(bad, Model.FINAL), () -> n.decodeTrusted(bad, Model.FINAL)}) {
+        FbeException e = assertThrows(FbeException.class, decode);
+        assertEquals(FbeException.Status.LIMIT, e.status());
+        assertTrue(e.reason().contains("nesting deeper than 256 levels"), e.reason());
+      }
+    }
+  }
+
+  /** 256 levels through encode, decode and JSON fit a thread with a 512 KiB stack. */
+  @Test
+  void depthBoundaryFitsASmallThreadStack() throws Exception {
+    try (Schema deep = Fbe.loadString("package deep\nstruct N { int32 v; N? next; int32[] xs; }\n", "deep.fbe",
+        List.of())) {
+      StructType n = deep.struct("N");
+      Message inner = n.newMessage().set("v", 0).set("xs", List.of(1));
+      for (int i = 0; i < 255; i++) inner = n.newMessage().set("v", 0).set("next", inner);
+      Message node = inner;
+      List<Object> results = new ArrayList<>();
+      Throwable[] failure = new Throwable[1];
+      Thread t = new Thread(null, () -> {
+        try {
+          for (Model model : Model.values()) {
+            results.add(n.decode(node.encode(model), model).equals(node));
+            results.add(n.fromJson(node.toJson()).equals(node));
+          }
+        } catch (Throwable e) {
+          failure[0] = e;
+        }
+      }, "small-stack", 512 * 1024);
+      t.start();
+      t.join();
+      if (failure[0] != null) throw new AssertionError(failure[0]);
+      assertEquals(List.of(true, true, true, true), results);
     }
   }
 }

@@ -1,0 +1,204 @@
+"""Values a program builds and objects it drops never crash the interpreter (issue 17):
+a value nested far deeper than any wire format allows raises RecursionError or
+fbe.LimitError from hash, ==, repr, encode and to_json; a struct's class (and with it
+its schema) dropped by user code in the middle of a call; receivers, senders and
+schemas dropped from their own callbacks; decode and encode without the GIL while
+other threads drop every other reference. The bodies that crashed run in a
+subprocess, so a crash is this test failing, not pytest dying."""
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import textwrap
+import threading
+from typing import Any, List
+
+import fbe
+from fbe import _core
+
+from conftest import SCHEMAS
+
+DEEP = 100_000
+
+
+def run_isolated(code: str) -> str:
+    """Runs code in a fresh interpreter; its output, which must end with "ok"."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, f"exit {proc.returncode}:\n{out}"
+    assert proc.stdout.rstrip().endswith("ok"), out
+    return proc.stdout
+
+
+def test_deep_value_raises_instead_of_crashing() -> None:
+    # hash() of a 60,000-deep chain overflowed the C stack (tuple hashes have no guard)
+    out = run_isolated(f"""
+        import fbe, sys
+        s = fbe.loads("package deep\\nstruct N {{ int32 v; N? next; }}\\n")
+        def chain():
+            n = None
+            for i in range({DEEP}):
+                n = s.N(v=i, next=n)
+            return n
+        a, b = chain(), chain()
+        for name, op in [("hash", lambda: hash(a)), ("eq", lambda: a == b), ("repr", lambda: repr(a))]:
+            try:
+                op()
+                print(name, "returned")
+            except RecursionError:
+                print(name, "RecursionError")
+        for name, op in [("encode", a.encode), ("to_json", a.to_json)]:
+            try:
+                op()
+                print(name, "returned")
+            except fbe.LimitError as e:
+                print(name, "LimitError", "deeper than 256" in str(e))
+        del a, b  # deallocation is iterative (the trashcan), whatever the depth
+        print("ok")
+    """)
+    assert "hash RecursionError" in out
+    assert "eq RecursionError" in out
+    assert "repr RecursionError" in out
+    assert "encode LimitError True" in out
+    assert "to_json LimitError True" in out
+
+
+def test_hash_of_a_value_within_the_depth_limit() -> None:
+    s = fbe.loads("package deep\nstruct N { int32 v; N? next; }\n")
+    a = b = None
+    for i in range(100):  # within the depth every binding encodes
+        a, b = s.N(v=i, next=a), s.N(v=i, next=b)
+    assert hash(a) == hash(b) and a == b
+    assert s.N.decode(a.encode()) == a
+
+
+SWAP = """
+    import fbe, gc
+    TEXT = "package swap\\nstruct N { int32 v; string[] names; string a; string b; }\\n"
+    other = fbe.loads(TEXT)
+    x = other.N(v=1)
+
+    def drop_class():
+        # x's class is the only reference to the schema it came from: reassigning
+        # __class__ to the same struct of another load frees that schema now
+        x.__class__ = other.N
+        gc.collect()
+        junk = [bytes(100) * 40 for _ in range(2000)]  # reuse the freed memory
+
+    class Names:  # any iterable: the walk calls its __iter__ in the middle of encode
+        def __iter__(self):
+            drop_class()
+            return iter(["p", "q"])
+
+    class Eq(str):
+        def __eq__(self, other):
+            drop_class()
+            return str.__eq__(self, other)
+        __hash__ = str.__hash__
+
+    class Dies:
+        def __del__(self):
+            drop_class()
+
+    for i in range(30):
+        x.__class__ = fbe.loads(TEXT).N
+        gc.collect()
+        x.names = Names()
+        assert len(x.encode()) > 0
+        x.__class__ = fbe.loads(TEXT).N
+        gc.collect()
+        assert x.to_json()
+        y = other.N(v=1, a="s")
+        x.__class__ = fbe.loads(TEXT).N
+        x.names, x.a = [], Eq("s")
+        gc.collect()
+        assert (x == y) in (True, False)
+        x.__class__ = fbe.loads(TEXT).N
+        x.a = Dies()
+        gc.collect()
+        x.__init__(v=2)  # replacing field a runs Dies.__del__
+        assert x.v == 2
+    print("ok")
+"""
+
+
+def test_class_dropped_during_a_call() -> None:
+    # encode, to_json, == and __init__ read the class's tables after running user code;
+    # each holds the class until it returns
+    run_isolated(SWAP)
+
+
+def test_receiver_handler_drops_every_reference(proto: fbe.Schema) -> None:
+    frames = bytearray()
+    sender = fbe.Sender(proto, frames.extend)
+    for i in range(3):
+        sender.send(proto.OrderMessage(body=proto.Order(id=i)))
+    got: List[int] = []
+    holder: List[Any] = []
+
+    def handler(message: Any) -> None:
+        got.append(message.body.id)
+        holder.clear()  # the last references to the receiver and its schema
+        gc.collect()
+
+    schema = fbe.load(SCHEMAS / "proto.fbe", include=[SCHEMAS])
+    holder.append(fbe.Receiver(schema, handler))
+    del schema
+    holder[0].feed(bytes(frames))
+    assert got == [0, 1, 2]
+
+
+def test_sender_sink_drops_every_reference() -> None:
+    holder: List[Any] = []
+    sent: List[int] = []
+
+    def sink(data: bytes) -> None:
+        sent.append(len(data))
+        holder.clear()
+        gc.collect()
+
+    schema = fbe.loads("package p\nmessage M { int32 v; string s; }\n")
+    holder.append(fbe.Sender(schema, sink))
+    m = schema.M(v=1, s="x" * 100)
+    del schema
+    assert holder[0].send(m) == sent[0] > 0
+
+
+def test_no_gil_calls_while_other_threads_drop_references() -> None:
+    # decode, verify and encode of more than NOGIL_BYTES run without the GIL; meanwhile
+    # another thread drops schemas, classes and values and collects garbage
+    text = "package big\nmessage B { int32 id; string[] names; bytes blob; }\n"
+    blob = bytes(2 * _core.NOGIL_BYTES)
+    errors: List[BaseException] = []
+    stop = threading.Event()
+
+    def user() -> None:
+        try:
+            for _ in range(200):
+                s = fbe.loads(text)
+                value = s.B(id=7, names=["n%d" % i for i in range(100)], blob=blob)
+                data = value.encode()
+                del value
+                cls = s.B
+                del s
+                assert cls.verify(data) and cls.validate(data) > 0
+                assert cls.decode(data).id == 7
+                assert len(cls.decode(data).encode()) == len(data)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+        finally:
+            stop.set()
+
+    def dropper() -> None:
+        while not stop.is_set():
+            fbe.loads(text)
+            gc.collect()
+
+    threads = [threading.Thread(target=user), threading.Thread(target=user), threading.Thread(target=dropper)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
