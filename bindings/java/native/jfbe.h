@@ -59,6 +59,13 @@ void jf_throw(JNIEnv *env, const jf_err *e);
 void jf_throw_fbe(JNIEnv *env, const fbe_error *err);
 void jf_throw_code(JNIEnv *env, int code, const char *message);
 
+/* The limits of a call, from the three members of org.libfbe.Limits (made by the core's
+ * fbe_limits_set): NULL when all are 0 (the defaults), else *storage, each member set
+ * through fbe_limits_set again (so what an internal caller passes is what the core
+ * allows). NULL with *failed = 1 and an exception thrown when the core refuses one. */
+const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, jlong max_memory,
+                            fbe_limits *storage, int *failed);
+
 /* Per-thread scratch: an arena and an output buffer reused by the calls of a thread;
  * a nested call (from a receiver's handler) gets a temporary one. */
 typedef struct jf_scratch {

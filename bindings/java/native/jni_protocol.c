@@ -141,9 +141,14 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, j
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, jclass cls, jlong core,
-                                                                jstring pkg, jint model) {
+                                                                jstring pkg, jint model, jlong max_depth,
+                                                                jlong max_model_size, jlong max_memory) {
   (void)cls;
   const jf_core *c = (const jf_core *)(intptr_t)core;
+  fbe_limits storage;
+  int failed;
+  const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
+  if (failed) return 0;
   jf_receiver *r = c ? fbe_mem_calloc(1, sizeof *r) : NULL;
   if (!r) {
     jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
@@ -154,7 +159,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, j
     fbe_mem_free(r);
     return 0;
   }
-  r->receiver = fbe_receiver_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, NULL,
+  r->receiver = fbe_receiver_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, limits,
                                  handler, r);
   if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
   if (!r->receiver) {

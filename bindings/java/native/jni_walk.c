@@ -100,6 +100,51 @@ void jf_throw_code(JNIEnv *env, int code, const char *message) {
   jf_throw(env, &e);
 }
 
+/* ------------------------------------------------------------------ limits */
+
+const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, jlong max_memory,
+                            fbe_limits *storage, int *failed) {
+  *failed = 0;
+  if (!max_depth && !max_model_size && !max_memory) return NULL;
+  *storage = fbe_limits_default();
+  fbe_error err;
+  if (fbe_limits_set(storage, "max_depth", max_depth, &err) ||
+      fbe_limits_set(storage, "max_model_size", max_model_size, &err) ||
+      fbe_limits_set(storage, "max_memory", max_memory, &err)) {
+    jf_throw_fbe(env, &err);
+    *failed = 1;
+    return NULL;
+  }
+  return storage;
+}
+
+/* Walk.limitsSet: limits[3] = {max_depth, max_model_size, max_memory}; the member `name`
+ * set to value by the core's rule, or its error thrown (limits unchanged). */
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_limitsSet(JNIEnv *env, jclass cls, jlongArray limits,
+                                                             jstring name, jlong value) {
+  (void)cls;
+  if (!limits || !name || (*env)->GetArrayLength(env, limits) != 3) {
+    jf_throw_code(env, FBE_ERR_ARGUMENT, "limitsSet(long[3], name, value)");
+    return;
+  }
+  jlong v[3];
+  (*env)->GetLongArrayRegion(env, limits, 0, 3, v);
+  fbe_limits l = {(uint32_t)v[0], (uint64_t)v[1], (uint64_t)v[2]};
+  const char *n = (*env)->GetStringUTFChars(env, name, NULL);
+  if (!n) return;
+  fbe_error err;
+  fbe_status st = fbe_limits_set(&l, n, value, &err);
+  (*env)->ReleaseStringUTFChars(env, name, n);
+  if (st) {
+    jf_throw_fbe(env, &err);
+    return;
+  }
+  v[0] = (jlong)l.max_depth;
+  v[1] = (jlong)l.max_model_size;
+  v[2] = (jlong)l.max_memory;
+  (*env)->SetLongArrayRegion(env, limits, 0, 3, v);
+}
+
 /* ------------------------------------------------------------------ scratch */
 
 static _Thread_local jf_scratch *tls_scratch;
@@ -419,11 +464,15 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_defaults(JNIEnv *env, jcla
 /* Walk.decode: the core's verifying fbe_decode, or fbe_decode_trusted when asked (the
  * core decides what each refuses; this only passes the flag). */
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass cls, jlong core,
-    jint si, jbyteArray data, jint off, jint len, jint model, jboolean trusted, jlongArray num,
-    jbyteArray bytes) {
+    jint si, jbyteArray data, jint off, jint len, jint model, jboolean trusted, jlong max_depth,
+    jlong max_model_size, jlong max_memory, jlongArray num, jbyteArray bytes) {
   (void)cls;
   const jf_core *c = core_of(env, core, si);
   if (!c || check_range(env, data, off, len)) return 0;
+  fbe_limits storage;
+  int failed;
+  const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
+  if (failed) return 0;
   jf_scratch *s = scratch(env);
   if (!s) return 0;
   jlong out = 0;
@@ -433,7 +482,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass
   uint8_t *in = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
   if (in) {
     fbe_status st = (trusted ? fbe_decode_trusted : fbe_decode)(c->structs[si], model_of(model), in + off,
-                                                                (size_t)len, s->arena, NULL, &m, NULL, &err);
+                                                                (size_t)len, s->arena, limits, &m, NULL, &err);
     (*env)->ReleasePrimitiveArrayCritical(env, data, in, JNI_ABORT);
     if (st) jf_throw_fbe(env, &err);
     else out = tape_put(env, c, m, num, bytes);
@@ -443,15 +492,20 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_verify(JNIEnv *env, jclass cls, jlong core,
-    jint si, jbyteArray data, jint off, jint len, jint model) {
+    jint si, jbyteArray data, jint off, jint len, jint model, jlong max_depth, jlong max_model_size,
+    jlong max_memory) {
   (void)cls;
   const jf_core *c = core_of(env, core, si);
   if (!c || check_range(env, data, off, len)) return -1;
+  fbe_limits storage;
+  int failed;
+  const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
+  if (failed) return -1;
   size_t size = 0;
   fbe_error err;
   uint8_t *in = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
   if (!in) return -1;
-  fbe_status st = fbe_verify(c->structs[si], model_of(model), in + off, (size_t)len, NULL, &size, &err);
+  fbe_status st = fbe_verify(c->structs[si], model_of(model), in + off, (size_t)len, limits, &size, &err);
   (*env)->ReleasePrimitiveArrayCritical(env, data, in, JNI_ABORT);
   if (st) {
     jf_throw_fbe(env, &err);
@@ -461,10 +515,15 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_verify(JNIEnv *env, jclass
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_fromJson(JNIEnv *env, jclass cls, jlong core,
-    jint si, jbyteArray utf8, jlongArray num, jbyteArray bytes) {
+    jint si, jbyteArray utf8, jlong max_depth, jlong max_model_size, jlong max_memory, jlongArray num,
+    jbyteArray bytes) {
   (void)cls;
   const jf_core *c = core_of(env, core, si);
   if (!c || check_range(env, utf8, 0, utf8 ? (*env)->GetArrayLength(env, utf8) : 0)) return 0;
+  fbe_limits storage;
+  int failed;
+  const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
+  if (failed) return 0;
   jf_scratch *s = scratch(env);
   if (!s) return 0;
   jlong out = 0;
@@ -477,7 +536,8 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_fromJson(JNIEnv *env, jcla
     text[n] = 0;
     fbe_msg *m = NULL;
     fbe_error err;
-    if (fbe_msg_from_json(c->structs[si], text, (size_t)n, s->arena, &m, &err)) jf_throw_fbe(env, &err);
+    if (fbe_msg_from_json_limited(c->structs[si], text, (size_t)n, s->arena, limits, &m, &err))
+      jf_throw_fbe(env, &err);
     else out = tape_put(env, c, m, num, bytes);
   }
   jf_scratch_put(s);

@@ -38,12 +38,13 @@ public final class Receiver implements AutoCloseable {
   /** The thread inside feed() or reset(), else null: a receiver is one stream. */
   private final AtomicReference<Thread> feeder = new AtomicReference<>();
 
-  Receiver(Schema schema, String pkg, Model model, Consumer<Message> handler) {
+  Receiver(Schema schema, String pkg, Model model, Consumer<Message> handler, Limits limits) {
+    Limits l = Limits.of(limits);
     this.schema = schema;
     this.handler = handler;
     long core = schema.enter();
     try {
-      handle.ptr = Walk.receiverNew(core, pkg, model.ordinal());
+      handle.ptr = Walk.receiverNew(core, pkg, model.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
     } finally {
       schema.exit();
     }

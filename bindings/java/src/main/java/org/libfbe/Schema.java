@@ -137,11 +137,23 @@ public final class Schema implements AutoCloseable {
 
   /** A receiver of the package's protocol (null: the root) calling `handler` per message. */
   public Receiver receiver(Consumer<Message> handler, String pkg, Model model) {
-    return new Receiver(this, pkg, model, handler);
+    return receiver(handler, pkg, model, Limits.DEFAULT);
   }
 
   public Receiver receiver(Consumer<Message> handler) {
     return receiver(handler, null, Model.STANDARD);
+  }
+
+  /**
+   * A receiver whose every frame is read within the limits: max_model_size bounds a frame
+   * (and so what is buffered), max_memory and max_depth its message.
+   */
+  public Receiver receiver(Consumer<Message> handler, String pkg, Model model, Limits limits) {
+    return new Receiver(this, pkg, model, handler, limits);
+  }
+
+  public Receiver receiver(Consumer<Message> handler, Limits limits) {
+    return receiver(handler, null, Model.STANDARD, limits);
   }
 
   public boolean isClosed() {

@@ -138,16 +138,40 @@ public final class StructType {
    * them.
    */
   public Message decode(byte[] data, int off, int len, Model model) {
-    return decode(data, off, len, model, false);
+    return decode(data, off, len, model, false, Limits.DEFAULT);
   }
 
   /** Decodes the buffer's remaining bytes (its position is not moved), verified first. */
   public Message decode(ByteBuffer data, Model model) {
-    return decode(data, model, false);
+    return decode(data, model, false, Limits.DEFAULT);
   }
 
   public Message decode(ByteBuffer data) {
     return decode(data, Model.STANDARD);
+  }
+
+  /**
+   * The decode overloads with limits: crossing one throws FbeException LIMIT naming it
+   * ("decoding needs more than the memory budget of N bytes (max_memory)").
+   */
+  public Message decode(byte[] data, Limits limits) {
+    return decode(data, 0, data.length, Model.STANDARD, limits);
+  }
+
+  public Message decode(byte[] data, Model model, Limits limits) {
+    return decode(data, 0, data.length, model, limits);
+  }
+
+  public Message decode(byte[] data, int off, int len, Model model, Limits limits) {
+    return decode(data, off, len, model, false, limits);
+  }
+
+  public Message decode(ByteBuffer data, Model model, Limits limits) {
+    return decode(data, model, false, limits);
+  }
+
+  public Message decode(ByteBuffer data, Limits limits) {
+    return decode(data, Model.STANDARD, limits);
   }
 
   public Message decodeTrusted(byte[] data) {
@@ -165,22 +189,45 @@ public final class StructType {
    * FbeException, never crash), but what only verify checks is not.
    */
   public Message decodeTrusted(byte[] data, int off, int len, Model model) {
-    return decode(data, off, len, model, true);
+    return decode(data, off, len, model, true, Limits.DEFAULT);
   }
 
   public Message decodeTrusted(ByteBuffer data, Model model) {
-    return decode(data, model, true);
+    return decode(data, model, true, Limits.DEFAULT);
   }
 
   public Message decodeTrusted(ByteBuffer data) {
     return decodeTrusted(data, Model.STANDARD);
   }
 
-  private Message decode(byte[] data, int off, int len, Model model, boolean trusted) {
+  /** The decodeTrusted overloads with limits (the trusted decode keeps them too). */
+  public Message decodeTrusted(byte[] data, Limits limits) {
+    return decodeTrusted(data, 0, data.length, Model.STANDARD, limits);
+  }
+
+  public Message decodeTrusted(byte[] data, Model model, Limits limits) {
+    return decodeTrusted(data, 0, data.length, model, limits);
+  }
+
+  public Message decodeTrusted(byte[] data, int off, int len, Model model, Limits limits) {
+    return decode(data, off, len, model, true, limits);
+  }
+
+  public Message decodeTrusted(ByteBuffer data, Model model, Limits limits) {
+    return decode(data, model, true, limits);
+  }
+
+  public Message decodeTrusted(ByteBuffer data, Limits limits) {
+    return decodeTrusted(data, Model.STANDARD, limits);
+  }
+
+  private Message decode(byte[] data, int off, int len, Model model, boolean trusted, Limits limits) {
+    Limits l = Limits.of(limits);
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), trusted, t.num, t.bytes)) != 0; )
+      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), trusted, l.maxDepth(),
+          l.maxModelSize(), l.maxMemory(), t.num, t.bytes)) != 0; )
         t.grow(need);
       t.rewind();
       return t.getMessage(this);
@@ -190,12 +237,12 @@ public final class StructType {
     }
   }
 
-  private Message decode(ByteBuffer data, Model model, boolean trusted) {
+  private Message decode(ByteBuffer data, Model model, boolean trusted, Limits limits) {
     if (data.hasArray())
-      return decode(data.array(), data.arrayOffset() + data.position(), data.remaining(), model, trusted);
+      return decode(data.array(), data.arrayOffset() + data.position(), data.remaining(), model, trusted, limits);
     byte[] copy = new byte[data.remaining()];
     data.duplicate().get(copy);
-    return decode(copy, 0, copy.length, model, trusted);
+    return decode(copy, 0, copy.length, model, trusted, limits);
   }
 
   /**
@@ -208,9 +255,20 @@ public final class StructType {
   }
 
   public long verify(byte[] data, Model model) {
+    return verify(data, model, Limits.DEFAULT);
+  }
+
+  public long verify(byte[] data, Limits limits) {
+    return verify(data, Model.STANDARD, limits);
+  }
+
+  /** {@link #verify} within the limits (the same ones decode would apply). */
+  public long verify(byte[] data, Model model, Limits limits) {
+    Limits l = Limits.of(limits);
     long core = schema.enter();
     try {
-      return Walk.verify(core, index, data, 0, data.length, model.ordinal());
+      return Walk.verify(core, index, data, 0, data.length, model.ordinal(), l.maxDepth(), l.maxModelSize(),
+          l.maxMemory());
     } finally {
       schema.exit();
     }
@@ -222,8 +280,17 @@ public final class StructType {
   }
 
   public boolean isValid(byte[] data, Model model) {
+    return isValid(data, model, Limits.DEFAULT);
+  }
+
+  public boolean isValid(byte[] data, Limits limits) {
+    return isValid(data, Model.STANDARD, limits);
+  }
+
+  public boolean isValid(byte[] data, Model model, Limits limits) {
+    Limits.of(limits); // a missing argument is an error, not a "no"
     try {
-      verify(data, model);
+      verify(data, model, limits);
       return true;
     } catch (FbeException e) {
       return false;
@@ -232,11 +299,22 @@ public final class StructType {
 
   /** A message from the library's JSON form (FORMAT.md 10); missing members take defaults. */
   public Message fromJson(String json) {
+    return fromJson(json, Limits.DEFAULT);
+  }
+
+  /**
+   * {@link #fromJson(String)} within the limits: the text's length (max_model_size), its
+   * nesting (max_depth) and what the values cost (max_memory).
+   */
+  public Message fromJson(String json, Limits limits) {
+    Limits l = Limits.of(limits);
     byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.fromJson(core, index, utf8, t.num, t.bytes)) != 0; ) t.grow(need);
+      for (long need; (need = Walk.fromJson(core, index, utf8, l.maxDepth(), l.maxModelSize(), l.maxMemory(),
+          t.num, t.bytes)) != 0; )
+        t.grow(need);
       t.rewind();
       return t.getMessage(this);
     } finally {

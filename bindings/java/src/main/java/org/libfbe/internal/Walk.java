@@ -33,16 +33,26 @@ public final class Walk {
    */
   public static native int encode(long core, int index, long[] num, byte[] bytes, int model);
 
+  /**
+   * Sets one member of limits (max_depth, max_model_size, max_memory) by the core's rule,
+   * fbe_limits_set: the core's name and range checks; FbeException with its text.
+   */
+  public static native void limitsSet(long[] limits, String name, long value);
+
+  // The calls below take the three members of org.libfbe.Limits (all 0: the defaults).
+
   /** Decodes data[off, off+len) onto the tape, verified first unless trusted. */
   public static native long decode(long core, int index, byte[] data, int off, int len, int model,
-      boolean trusted, long[] num, byte[] bytes);
+      boolean trusted, long maxDepth, long maxModelSize, long maxMemory, long[] num, byte[] bytes);
 
   /** The model size, or throws FbeException with the reason. */
-  public static native long verify(long core, int index, byte[] data, int off, int len, int model);
+  public static native long verify(long core, int index, byte[] data, int off, int len, int model,
+      long maxDepth, long maxModelSize, long maxMemory);
 
   public static native String toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
 
-  public static native long fromJson(long core, int index, byte[] utf8, long[] num, byte[] bytes);
+  public static native long fromJson(long core, int index, byte[] utf8, long maxDepth, long maxModelSize,
+      long maxMemory, long[] num, byte[] bytes);
 
   /** The core's equality of the two messages on the tape, one after the other. */
   public static native boolean equal(long core, int index, long[] num, byte[] bytes);
@@ -55,7 +65,8 @@ public final class Walk {
 
   public static native long senderBytes(long sender);
 
-  public static native long receiverNew(long core, String pkg, int model);
+  public static native long receiverNew(long core, String pkg, int model, long maxDepth, long maxModelSize,
+      long maxMemory);
 
   public static native void receiverFree(long receiver);
 
