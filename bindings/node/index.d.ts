@@ -18,7 +18,27 @@ export interface EncodeOptions {
   /** The final (compact) model instead of the standard (versioned) one. */
   final?: boolean;
 }
-export interface DecodeOptions extends EncodeOptions {
+/** Resource limits against hostile input (every member optional; 0 or absent: the core's
+ * default). The core checks each (name, range) when the call is made: an unknown name or
+ * a value out of range throws its FbeError (FBE_ERR_ARGUMENT / FBE_ERR_RANGE); a
+ * non-integer, FBE_ERR_TYPE. Crossing one throws FBE_ERR_LIMIT naming it. */
+export interface Limits {
+  /** Nesting through optionals and collections: 1..256 (default 256). */
+  maxDepth?: number | bigint;
+  /** Largest model (frame, JSON text) in bytes: 1..2^32-1 (default 1 GiB). */
+  maxModelSize?: number | bigint;
+  /** Bytes one decode, verify or JSON read may cost (8 per value plus what the core
+   * allocates); default 16 x the input + 1 MiB. */
+  maxMemory?: number | bigint;
+}
+export interface LimitOptions {
+  limits?: Limits;
+}
+/** Options of verify and validate. */
+export interface VerifyOptions extends EncodeOptions, LimitOptions {}
+/** Options of fromJsonString. */
+export interface FromJsonOptions extends LimitOptions {}
+export interface DecodeOptions extends EncodeOptions, LimitOptions {
   /** Decode without verifying, for bytes you trust or verified already (default false:
    * the core verifies first and bytes verify rejects throw verify's FbeError). */
   trusted?: boolean;
@@ -85,7 +105,10 @@ export declare class FbeError extends Error {
 /** Status codes by name. */
 export declare const codes: Readonly<Record<StatusName, number>>;
 
-/** The base class of every struct class a schema makes. */
+/** The base class of every struct class a schema makes. A field named like one of these
+ * methods hides it on the value (fields are own properties, README "Names"): the
+ * Schema's calls, or the method through the class (T.prototype.equals.call(v, w)),
+ * are never hidden. */
 export declare abstract class Struct {
   /** The value in the standard model (or the final one); a new Buffer. */
   encode(options?: EncodeOptions): Buffer;
@@ -114,10 +137,10 @@ export interface StructClass<T extends object = Record<string, any>> {
    * rejects throw verify's FbeError: its reason, offset and path). */
   decode(bytes: Bytes, options?: DecodeOptions): Instance<T>;
   /** true when the bytes start with a valid model of this type. */
-  verify(bytes: Bytes, options?: EncodeOptions): boolean;
+  verify(bytes: Bytes, options?: VerifyOptions): boolean;
   /** The model size of valid bytes; throws FbeError (offset, path) otherwise. */
-  validate(bytes: Bytes, options?: EncodeOptions): number;
-  fromJsonString(text: string): Instance<T>;
+  validate(bytes: Bytes, options?: VerifyOptions): number;
+  fromJsonString(text: string, options?: FromJsonOptions): Instance<T>;
   readonly typeName: string;
   readonly fullName: string;
   readonly packageName: string;
@@ -127,7 +150,8 @@ export interface StructClass<T extends object = Record<string, any>> {
 }
 
 /** The prototype of every enum/flags object. Members are own enumerable properties
- * (numbers, or bigints on a 64-bit base). */
+ * (numbers, or bigints on a 64-bit base), E[name] whatever the name; a member named
+ * like one of these hides it on that object, Enum.prototype.format.call(E, v) never. */
 export declare class Enum<V extends number | bigint = number | bigint> {
   protected constructor();
   readonly name: string;
@@ -167,11 +191,13 @@ export declare class Schema {
   /** Encodes a value (instance or plain object) of a struct type. */
   encode(type: string | StructClass<any>, value: object, options?: EncodeOptions): Buffer;
   decode(type: string | StructClass<any>, bytes: Bytes, options?: DecodeOptions): Instance;
-  verify(type: string | StructClass<any>, bytes: Bytes, options?: EncodeOptions): boolean;
-  validate(type: string | StructClass<any>, bytes: Bytes, options?: EncodeOptions): number;
+  verify(type: string | StructClass<any>, bytes: Bytes, options?: VerifyOptions): boolean;
+  validate(type: string | StructClass<any>, bytes: Bytes, options?: VerifyOptions): number;
   toJsonString(type: string | StructClass<any>, value: object, options?: JsonOptions): string;
-  fromJsonString(type: string | StructClass<any>, text: string): Instance;
-  /** The struct classes and enum objects, by name (also destructurable). */
+  fromJsonString(type: string | StructClass<any>, text: string, options?: FromJsonOptions): Instance;
+  /** The struct classes and enum objects, by name (also destructurable): "pkg.Name"
+   * always, "Name" unless it is a member of Schema or of every object, or `then`
+   * (README "Names": such a type is get(name)). The calls above are never hidden. */
   readonly [name: string]: any;
 }
 
@@ -206,7 +232,7 @@ export declare class Sender {
 
 export type MessageHandler = (message: Instance, typeName: string) => void;
 
-export interface ReceiverOptions {
+export interface ReceiverOptions extends LimitOptions {
   package?: string;
   final?: boolean;
   /** Called with each message and its type's full name ("proto.OrderMessage"). */

@@ -2,7 +2,10 @@
 'use strict';
 // The Node testee of the cross-language conformance runner: one JSON request per stdin
 // line, one JSON response per stdout line (tests/conformance/README.md): load, encode,
-// decode, verify, stream-encode, stream-decode. A thin loop over the public API of fbe.
+// decode, verify, stream-encode, stream-decode. A thin loop over the public API of fbe,
+// through the calls no schema name can shadow (README.md, "Names"): the Schema's
+// encode/decode/validate/toJsonString/fromJsonString with the type's full name, never
+// the methods of values and classes, which a field or type of the same name hides.
 //
 // JSON values are passed to and from the binding as text (never through JSON.parse),
 // so 64-bit integers keep every digit.
@@ -75,7 +78,7 @@ function schemaFor(pkg) {
   if (!schemas.has(pkg)) schemas.set(pkg, fbe.loadPackage(pkg, { include }));
   return schemas.get(pkg);
 }
-const typeOf = (req) => schemaFor(req.package).struct(`${req.package}.${req.type}`);
+const typeOf = (req) => `${req.package}.${req.type}`;
 const finalOf = (req) => ({ final: req.model === 'final' });
 
 function handle(line) {
@@ -88,18 +91,20 @@ function handle(line) {
       for (const file of req.files || []) fbe.load(file, { include });
       return '{"ok":true}';
     case 'encode': {
-      const value = typeOf(req).fromJsonString(rawMember(line, 'json'));
-      return JSON.stringify({ ok: true, hex: value.encode(finalOf(req)).toString('hex') });
+      const schema = schemaFor(req.package);
+      const value = schema.fromJsonString(typeOf(req), rawMember(line, 'json'));
+      return JSON.stringify({ ok: true, hex: schema.encode(typeOf(req), value, finalOf(req)).toString('hex') });
     }
     case 'decode': {
       // verified unless the request says "trusted": true (a reader of another schema version
       // reads a sibling type whose root type id differs, FORMAT.md 8)
-      const value = typeOf(req).decode(Buffer.from(req.hex, 'hex'), { ...finalOf(req), trusted: req.trusted === true });
-      return `{"ok":true,"json":${value.toJsonString()}}`;
+      const schema = schemaFor(req.package);
+      const value = schema.decode(typeOf(req), Buffer.from(req.hex, 'hex'), { ...finalOf(req), trusted: req.trusted === true });
+      return `{"ok":true,"json":${schema.toJsonString(typeOf(req), value)}}`;
     }
     case 'verify': {
       try {
-        const size = typeOf(req).validate(Buffer.from(req.hex, 'hex'), finalOf(req));
+        const size = schemaFor(req.package).validate(typeOf(req), Buffer.from(req.hex, 'hex'), finalOf(req));
         return JSON.stringify({ ok: true, valid: true, size });
       } catch (e) {
         if (!(e instanceof fbe.FbeError)) throw e;
@@ -112,19 +117,20 @@ function handle(line) {
       const sender = new fbe.Sender(schema, { package: req.package, final: req.model === 'final', write: (f) => frames.push(Buffer.from(f)) });
       const items = rawItems(rawMember(line, 'messages'));
       for (const item of items) {
-        const cls = schema.struct(`${JSON.parse(rawMember(item, 'schema'))}.${JSON.parse(rawMember(item, 'type'))}`);
-        sender.send(cls.fromJsonString(rawMember(item, 'json')));
+        const type = `${JSON.parse(rawMember(item, 'schema'))}.${JSON.parse(rawMember(item, 'type'))}`;
+        sender.send(type, schema.fromJsonString(type, rawMember(item, 'json')));
       }
       return JSON.stringify({ ok: true, hex: Buffer.concat(frames).toString('hex') });
     }
     case 'stream-decode': {
       const out = [];
-      const receiver = new fbe.Receiver(schemaFor(req.package), {
+      const schema = schemaFor(req.package);
+      const receiver = new fbe.Receiver(schema, {
         package: req.package,
         final: req.model === 'final',
         onMessage: (msg, full) => {
           const dot = full.lastIndexOf('.');
-          out.push(`{"schema":${JSON.stringify(full.slice(0, dot))},"type":${JSON.stringify(full.slice(dot + 1))},"json":${msg.toJsonString()}}`);
+          out.push(`{"schema":${JSON.stringify(full.slice(0, dot))},"type":${JSON.stringify(full.slice(dot + 1))},"json":${schema.toJsonString(full, msg)}}`);
         },
       });
       for (const piece of pieces(Buffer.from(req.hex, 'hex'), req)) receiver.feed(piece);

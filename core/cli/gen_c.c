@@ -141,6 +141,19 @@ static void mangle(char *out, const fbe_type *t) {
   }
 }
 
+/* The name of a compound type's static helpers: its mangled name, except that a set's
+ * helpers are its own (set_int32), since reading a set collapses duplicates and reading
+ * a vector of the same elements (the same C type, vec_int32) does not. */
+static void helper_mangle(char *out, const fbe_type *t) {
+  char a[NAME_MAX_LEN];
+  if (t->kind != FBE_KIND_SET) {
+    mangle(out, t);
+    return;
+  }
+  mangle(a, t->elem);
+  snprintf(out, NAME_MAX_LEN, "set_%s", a);
+}
+
 typedef struct gen {
   FILE *h, *c;
   const fbe_package *pkg;
@@ -151,6 +164,8 @@ typedef struct gen {
   size_t nemitted;
   const fbe_type *entries[4096]; /* maps whose entry struct is defined after the structs */
   size_t nentries;
+  const fbe_type *hashed[4096]; /* compound types of key fields: they get a hash_ helper */
+  size_t nhashed;
 } gen;
 
 /* The C type holding a value of t. */
@@ -268,7 +283,7 @@ static void helper_name(const gen *g, char *out, const char *op, const fbe_type 
     c_name(m, t->st->full_name);
     snprintf(out, NAME_MAX_LEN, "%s_%s_", m, op);
   } else {
-    mangle(m, t);
+    helper_mangle(m, t);
     snprintf(out, NAME_MAX_LEN, "%s_%s", op, m);
   }
   (void)g;
@@ -454,24 +469,47 @@ static void map_entries(const gen *g) {
   }
 }
 
-/* Collects every compound type used by the package's structs, inner types first. */
+/* Collects every compound type used by the package's structs, inner types first, one
+ * per helper name. */
 static void collect(const fbe_type *t, const fbe_type **list, size_t *n, size_t cap) {
   if (!is_compound(t)) return;
   if (t->key) collect(t->key, list, n, cap);
   collect(t->elem, list, n, cap);
   char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
-  mangle(a, t);
+  helper_mangle(a, t);
   for (size_t i = 0; i < *n; i++) {
-    mangle(b, list[i]);
+    helper_mangle(b, list[i]);
     if (!strcmp(a, b)) return;
   }
   if (*n < cap) list[(*n)++] = t;
 }
 
+/* Whether a set or map: reading one collapses duplicate keys (fbe_gen_dedup). */
+static int dedups(const fbe_type *t) { return t->kind == FBE_KIND_SET || t->wire == FBE_KIND_MAP; }
+
+/* The type of a set's or map's keys. */
+static const fbe_type *key_type(const fbe_type *t) { return t->wire == FBE_KIND_MAP ? t->key : t->elem; }
+
+/* Whether the items of set/map t own memory (drop_ releases a replaced one). */
+static int items_need_free(const fbe_type *t) {
+  return needs_free(t->elem) || (t->wire == FBE_KIND_MAP && needs_free(t->key));
+}
+
+/* Whether compound t is in a key field: it gets a hash_ helper. */
+static int is_hashed(const gen *g, const fbe_type *t) {
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  helper_mangle(a, t);
+  for (size_t i = 0; i < g->nhashed; i++) {
+    helper_mangle(b, g->hashed[i]);
+    if (!strcmp(a, b)) return 1;
+  }
+  return 0;
+}
+
 static void helper_prototypes(const gen *g, const fbe_type *t) {
   char m[NAME_MAX_LEN], ct[NAME_MAX_LEN];
   FILE *c = g->c;
-  mangle(m, t);
+  helper_mangle(m, t);
   ctype(g, ct, t);
   fprintf(c, "static void put_std_%s(fbe_std_writer *w, size_t slot, size_t base, %s const *v);\n", m, ct);
   fprintf(c, "static int get_std_%s(fbe_gen_reader *g, uint64_t slot, uint64_t base, %s *v);\n", m, ct);
@@ -481,6 +519,13 @@ static void helper_prototypes(const gen *g, const fbe_type *t) {
   fprintf(c, "static int get_fin_%s(fbe_gen_reader *g, uint64_t *pos, %s *v);\n", m, ct);
   fprintf(c, "static int chk_fin_%s(fbe_gen_reader *g, uint64_t *pos);\n", m);
   if (needs_free(t)) fprintf(c, "static void free_%s(%s *v, const fbe_allocator *a);\n", m, ct);
+  fprintf(c, "static int equal_%s(%s const *a, %s const *b);\n", m, ct, ct);
+  if (is_hashed(g, t)) fprintf(c, "static uint64_t hash_%s(%s const *v);\n", m, ct);
+  if (dedups(t)) {
+    fprintf(c, "static uint64_t key_hash_%s(const void *item);\n", m);
+    fprintf(c, "static int key_equal_%s(const void *a, const void *b);\n", m);
+    if (items_need_free(t)) fprintf(c, "static void drop_%s(void *item, const fbe_allocator *a);\n", m);
+  }
 }
 
 static void optional_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
@@ -630,6 +675,18 @@ static void array_helpers(const gen *g, const fbe_type *t, const char *m, const 
   }
 }
 
+/* The end of a collection's get: a set or map keeps one entry per key (the core's rule). */
+static void end_read(FILE *c, const fbe_type *t, const char *m, const char *offset) {
+  if (!dedups(t)) {
+    fprintf(c, "  return 0;\n}\n\n");
+    return;
+  }
+  char drop[NAME_MAX_LEN + 8];
+  snprintf(drop, sizeof drop, items_need_free(t) ? "drop_%s" : "NULL", m);
+  fprintf(c, "  return fbe_gen_dedup(g, %s, v->data, &v->count, sizeof *v->data, key_hash_%s, key_equal_%s, %s);\n}\n\n",
+          offset, m, m, drop);
+}
+
 /* vector, list, set (no key) and map, hash (key). */
 static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
   FILE *c = g->c;
@@ -682,7 +739,8 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   } else {
     fprintf(c, "    if (get_std_item_%s(g, at, base, v, i)) return fbe_gen_at(g, i, -1);\n", m);
   }
-  fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
+  fprintf(c, "  }\n  g->depth--;\n");
+  end_read(c, t, m, "items");
 
 
   if (needs_check(e) || (k && needs_check(k))) {
@@ -728,7 +786,8 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  v->data = data;\n  v->count = n;\n");
   fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
   fprintf(c, "    if (get_fin_item_%s(g, pos, v, i)) return fbe_gen_at(g, i, -1);\n", m);
-  fprintf(c, "  }\n  g->depth--;\n  return 0;\n}\n\n");
+  fprintf(c, "  }\n  g->depth--;\n");
+  end_read(c, t, m, "*pos");
 
   fprintf(c, "static int chk_fin_item_%s(fbe_gen_reader *g, uint64_t *pos) {\n", m);
   if (k) chk_fin(g, c, "  ", k);
@@ -753,14 +812,124 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  fbe_gen_free(a, v->data);\n}\n\n");
 }
 
+/* ------------------------------------------------------------ key identity
+ * Expressions over lvalues of type t, as the core compares keys (keys.c) and values
+ * (equal.c): floats and uuids by their bytes, decimals by value, strings and bytes by
+ * their bytes; a struct as a key by its [key] fields (S_key_equal_, S_key_hash_), as a
+ * value by all of them (S_equal_). */
+
+static void put_hash(const gen *g, FILE *o, const fbe_type *t, const char *lv) {
+  char h[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(h, t->st->full_name);
+    fprintf(o, "%s_key_hash_(&%s)", h, lv);
+    return;
+  }
+  if (is_compound(t)) {
+    helper_name(g, h, "hash", t);
+    fprintf(o, "%s(&%s)", h, lv);
+    return;
+  }
+  switch (t->wire) {
+    case FBE_KIND_BOOL: fprintf(o, "(uint64_t)(%s != 0)", lv); break;
+    case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: case FBE_KIND_UUID:
+      fprintf(o, "fbe_gen_hash_bytes(&%s, sizeof %s)", lv, lv); break;
+    case FBE_KIND_DECIMAL: fprintf(o, "fbe_gen_hash_decimal(&%s)", lv); break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: fprintf(o, "fbe_gen_hash_blob(&%s)", lv); break;
+    default: fprintf(o, "(uint64_t)%s", lv); break; /* integers, enums, flags, timestamps */
+  }
+}
+
+/* key: a struct by its key fields (values inside a key's fields are compared whole). */
+static void put_equal(const gen *g, FILE *o, const fbe_type *t, const char *a, const char *b, int key) {
+  char h[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(h, t->st->full_name);
+    fprintf(o, "%s_%s_(&%s, &%s)", h, key ? "key_equal" : "equal", a, b);
+    return;
+  }
+  if (is_compound(t)) {
+    helper_name(g, h, "equal", t);
+    fprintf(o, "%s(&%s, &%s)", h, a, b);
+    return;
+  }
+  switch (t->wire) {
+    case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: fprintf(o, "memcmp(&%s, &%s, sizeof %s) == 0", a, b, a); break;
+    case FBE_KIND_UUID: fprintf(o, "memcmp(%s.bytes, %s.bytes, 16) == 0", a, b); break;
+    case FBE_KIND_DECIMAL: fprintf(o, "fbe_gen_decimal_equal(&%s, &%s)", a, b); break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: fprintf(o, "fbe_gen_blob_equal(&%s, &%s)", a, b); break;
+    default: fprintf(o, "%s == %s", a, b); break; /* bool (C's is 0 or 1), integers, enums */
+  }
+}
+
+/* equal_ (every compound: S_equal_ uses it), hash_ (those in key fields), and for a set
+ * or map the functions fbe_gen_dedup takes: key_hash_, key_equal_ and drop_. */
+static void identity_helpers(const gen *g, const fbe_type *t, const char *m, const char *ct) {
+  FILE *c = g->c;
+  const fbe_type *e = t->elem;
+  int sp = is_struct_optional(t), map = t->wire == FBE_KIND_MAP, array = t->kind == FBE_KIND_ARRAY;
+  fprintf(c, "static int equal_%s(%s const *a, %s const *b) {\n", m, ct, ct);
+  if (t->kind == FBE_KIND_OPTIONAL) {
+    fprintf(c, sp ? "  if (!*a || !*b) return *a == *b;\n  return " : "  if (a->has != b->has) return 0;\n  return !a->has || ");
+    put_equal(g, c, e, sp ? "(**a)" : "a->value", sp ? "(**b)" : "b->value", 0);
+    fprintf(c, ";\n}\n\n");
+  } else {
+    if (array) fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++)\n    if (!(", t->array_size);
+    else fprintf(c, "  if (a->count != b->count) return 0;\n  for (uint32_t i = 0; i < a->count; i++)\n    if (!(");
+    if (map) {
+      put_equal(g, c, t->key, "a->data[i].key", "b->data[i].key", 0);
+      fprintf(c, ") || !(");
+      put_equal(g, c, e, "a->data[i].value", "b->data[i].value", 0);
+    } else {
+      put_equal(g, c, e, array ? "a->items[i]" : "a->data[i]", array ? "b->items[i]" : "b->data[i]", 0);
+    }
+    fprintf(c, ")) return 0;\n  return 1;\n}\n\n");
+  }
+
+  if (is_hashed(g, t)) { /* as keys.c's fbe_key_hash: a map by its count and keys */
+    fprintf(c, "static uint64_t hash_%s(%s const *v) {\n  uint64_t h = FBE_GEN_HASH_SEED;\n", m, ct);
+    if (t->kind == FBE_KIND_OPTIONAL) {
+      fprintf(c, "  if (!%s) return fbe_gen_hash_mix(h, 1);\n  return fbe_gen_hash_mix(h, ", sp ? "*v" : "v->has");
+      put_hash(g, c, e, sp ? "(**v)" : "v->value");
+      fprintf(c, ");\n}\n\n");
+    } else {
+      if (array) fprintf(c, "  for (size_t i = 0; i < %" PRIu32 "; i++)\n", t->array_size);
+      else fprintf(c, "  h = fbe_gen_hash_mix(h, v->count);\n  for (uint32_t i = 0; i < v->count; i++)\n");
+      fprintf(c, "    h = fbe_gen_hash_mix(h, ");
+      put_hash(g, c, map ? t->key : e, map ? "v->data[i].key" : array ? "v->items[i]" : "v->data[i]");
+      fprintf(c, ");\n  return h;\n}\n\n");
+    }
+  }
+
+  if (!dedups(t)) return;
+  char item[NAME_MAX_LEN + 8];
+  if (map) snprintf(item, sizeof item, "%s_entry", ct);
+  else ctype(g, item, e);
+  const char *kx = map ? "x->key" : "(*x)", *ky = map ? "y->key" : "(*y)";
+  fprintf(c, "static uint64_t key_hash_%s(const void *item) {\n  const %s *x = item;\n", m, item);
+  fprintf(c, "  return fbe_gen_hash_mix(FBE_GEN_HASH_SEED, ");
+  put_hash(g, c, key_type(t), kx);
+  fprintf(c, ");\n}\n\n");
+  fprintf(c, "static int key_equal_%s(const void *a, const void *b) {\n  const %s *x = a, *y = b;\n  return ", m, item);
+  put_equal(g, c, key_type(t), kx, ky, 1);
+  fprintf(c, ";\n}\n\n");
+  if (items_need_free(t)) {
+    fprintf(c, "static void drop_%s(void *item, const fbe_allocator *a) {\n  %s *x = item;\n", m, item);
+    if (map) free_value(g, c, "  ", t->key, "x->key");
+    free_value(g, c, "  ", e, map ? "x->value" : "(*x)");
+    fprintf(c, "}\n\n");
+  }
+}
+
 static void compound_helpers(const gen *g, const fbe_type *t) {
   char m[NAME_MAX_LEN], ct[NAME_MAX_LEN];
-  mangle(m, t);
+  helper_mangle(m, t);
   ctype(g, ct, t);
   fprintf(g->c, "/* ---- %s */\n\n", m);
   if (t->kind == FBE_KIND_OPTIONAL) optional_helpers(g, t, m, ct);
   else if (t->kind == FBE_KIND_ARRAY) array_helpers(g, t, m, ct);
   else sequence_helpers(g, t, m, ct);
+  identity_helpers(g, t, m, ct);
 }
 
 /* ------------------------------------------------------------ defaults */
@@ -912,7 +1081,12 @@ static void struct_prototypes(const gen *g, const fbe_struct *st) {
   fprintf(h, "int %s_chk_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base);\n", n);
   fprintf(h, "uint8_t *%s_put_fin_(fbe_fin_writer *w, uint8_t *c, const %s *v);\n", n, n);
   fprintf(h, "int %s_get_fin_(fbe_gen_reader *g, uint64_t *pos, %s *v);\n", n, n);
-  fprintf(h, "int %s_chk_fin_(fbe_gen_reader *g, uint64_t *pos);\n\n", n);
+  fprintf(h, "int %s_chk_fin_(fbe_gen_reader *g, uint64_t *pos);\n", n);
+  fprintf(h, "/* Identity as a set element or map key (its [key] fields; none: all are one key),\n"
+             " * and deep equality (floats by their bits, decimals by value). */\n");
+  fprintf(h, "uint64_t %s_key_hash_(const %s *v);\n", n, n);
+  fprintf(h, "int %s_key_equal_(const %s *a, const %s *b);\n", n, n, n);
+  fprintf(h, "int %s_equal_(const %s *a, const %s *b);\n\n", n, n, n);
 }
 
 static void set_fail(const fbe_field *f) { snprintf(FAIL, sizeof FAIL, "return fbe_gen_in(g, \"%s\", -1)", f->name); }
@@ -999,6 +1173,30 @@ static void struct_source(gen *g, const fbe_struct *st) {
     free_value(g, c, "  ", st->fields[i].type, lv);
   }
   fprintf(c, "  (void)v;\n  (void)a;\n}\n\n");
+
+  /* identity: key fields (inherited first) for sets and maps, every field for equal_ */
+  fprintf(c, "uint64_t %s_key_hash_(const %s *v) {\n  uint64_t h = FBE_GEN_HASH_SEED;\n", n, n);
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    if (!st->fields[i].is_key) continue;
+    snprintf(lv, sizeof lv, "v->%s", ident(st->fields[i].name));
+    fprintf(c, "  h = fbe_gen_hash_mix(h, ");
+    put_hash(g, c, st->fields[i].type, lv);
+    fprintf(c, ");\n");
+  }
+  fprintf(c, "  (void)v;\n  return h;\n}\n\n");
+  for (int key = 1; key >= 0; key--) {
+    fprintf(c, "int %s_%s_(const %s *a, const %s *b) {\n", n, key ? "key_equal" : "equal", n, n);
+    for (uint32_t i = 0; i < st->nfields; i++) {
+      if (key && !st->fields[i].is_key) continue;
+      char la[NAME_MAX_LEN], lb[NAME_MAX_LEN];
+      snprintf(la, sizeof la, "a->%s", ident(st->fields[i].name));
+      snprintf(lb, sizeof lb, "b->%s", ident(st->fields[i].name));
+      fprintf(c, "  if (!(");
+      put_equal(g, c, st->fields[i].type, la, lb, key);
+      fprintf(c, ")) return 0;\n");
+    }
+    fprintf(c, "  (void)a;\n  (void)b;\n  return 1;\n}\n\n");
+  }
 
   /* standard model */
   fprintf(c, "void %s_put_std_(fbe_std_writer *w, size_t slot, size_t base, const %s *v) {\n", n, n);
@@ -1480,12 +1678,14 @@ static void describe_type(char *out, size_t cap, const fbe_type *t) {
 static void use_compound(name_table *t, const char *prefix, const fbe_type *ty) {
   static const char *const helpers[] = {"put_std_", "get_std_", "chk_std_", "put_fin_", "get_fin_",
                                         "chk_fin_", "free_", "get_std_item_", "chk_std_item_",
-                                        "get_fin_item_", "chk_fin_item_"};
+                                        "get_fin_item_", "chk_fin_item_", "equal_", "hash_",
+                                        "key_hash_", "key_equal_", "drop_"};
   if (!is_compound(ty)) return;
   if (ty->key) use_compound(t, prefix, ty->key);
   use_compound(t, prefix, ty->elem);
-  char m[NAME_MAX_LEN], d[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
+  char m[NAME_MAX_LEN], hm[NAME_MAX_LEN], d[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
   mangle(m, ty);
+  helper_mangle(hm, ty);
   describe_type(d, sizeof d, ty);
   snprintf(n, sizeof n, "%s_%s", prefix, m);
   use(t, n, "the C type of %s", d);
@@ -1494,7 +1694,7 @@ static void use_compound(name_table *t, const char *prefix, const fbe_type *ty) 
     use(t, n, "the C type of %s", d);
   }
   for (size_t i = 0; i < sizeof helpers / sizeof *helpers; i++) {
-    snprintf(n, sizeof n, "%s%s", helpers[i], m);
+    snprintf(n, sizeof n, "%s%s", helpers[i], hm);
     use(t, n, "a helper of %s", d); /* static: the same type in two packages is no clash */
   }
 }
@@ -1505,9 +1705,9 @@ static void use_package(name_table *t, const fbe_package *pkg) {
   static const char *const struct_names[] = {
       "", "_TYPE_ID", "_chk_fin_", "_chk_std_", "_decode", "_decode_any", "_decode_trusted",
       "_decode_trusted_any", "_decode_trusted_final", "_decode_trusted_standard", "_defaults_",
-      "_encode", "_encode_any", "_encode_final", "_encode_standard", "_field_default", "_free",
+      "_encode", "_encode_any", "_encode_final", "_encode_standard", "_equal_", "_field_default", "_free",
       "_free_any", "_from_json", "_from_json_any", "_get_fin_", "_get_short", "_get_std_", "_init",
-      "_init_any", "_put_fin_", "_put_std_", "_to_json", "_to_json_any", "_verify",
+      "_init_any", "_key_equal_", "_key_hash_", "_put_fin_", "_put_std_", "_to_json", "_to_json_any", "_verify",
       "_verify_final", "_verify_standard"};
   char prefix[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
   c_name(prefix, pkg->name);
@@ -1624,6 +1824,10 @@ static int gen_package(const fbe_package *pkg, const char *outdir) {
   for (uint32_t s = 0; s < pkg->nstructs; s++)
     for (uint32_t i = 0; i < pkg->structs[s]->nfields; i++)
       collect(pkg->structs[s]->fields[i].type, types, &ntypes, sizeof types / sizeof types[0]);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) /* the compound types a key hashes */
+    for (uint32_t i = 0; i < pkg->structs[s]->nfields; i++)
+      if (pkg->structs[s]->fields[i].is_key)
+        collect(pkg->structs[s]->fields[i].type, g.hashed, &g.nhashed, sizeof g.hashed / sizeof g.hashed[0]);
   for (size_t i = 0; i < ntypes; i++) helper_prototypes(&g, types[i]);
   if (ntypes) fprintf(c, "\n");
   for (size_t i = 0; i < ntypes; i++) compound_helpers(&g, types[i]);

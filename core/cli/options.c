@@ -124,7 +124,7 @@ int cli_write_file(const char *path, const void *data, size_t size) {
     fprintf(stderr, "fbe: cannot create '%s'\n", path);
     return -1;
   }
-  int bad = fwrite(data, 1, size, f) != size;
+  int bad = size && fwrite(data, 1, size, f) != size; /* nothing to write: data may be NULL */
   bad |= use_stdout ? fflush(f) != 0 : fclose(f) != 0;
   if (bad) fprintf(stderr, "fbe: cannot write '%s'\n", use_stdout ? "<stdout>" : path);
   return bad ? -1 : 0;

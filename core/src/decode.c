@@ -6,6 +6,7 @@
 #include <string.h>
 #include "fbe/codec.h"
 #include "cost.h"
+#include "keys.h"
 #include "endian.h"
 #include "error_internal.h"
 #include "utf8.h"
@@ -42,6 +43,14 @@ COLD static int fail(decoder *d, uint64_t offset, const char *fmt, unsigned long
 COLD static int oom(decoder *d, uint64_t offset) {
   fbe_error_set(d->err, FBE_ERR_NOMEM, (size_t)offset, "out of memory");
   return -1;
+}
+
+/* The end of a collection: a set or map keeps one entry per key (keys.c), as every
+ * reader does. The budget was charged for all of them. */
+static inline int end_collection(decoder *d, const fbe_type *t, fbe_vec *vec, uint64_t offset) {
+  d->depth--;
+  if ((t->kind == FBE_KIND_SET || t->wire == FBE_KIND_MAP) && fbe_keys_dedup(t, vec)) return oom(d, offset);
+  return 0;
 }
 
 COLD static int limit_error(decoder *d, uint64_t offset, int depth) {
@@ -240,8 +249,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       if (enter(d, at - 4, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, at - 4)) return -1;
       if (!k && t->elem->copyable) {
         if (n) memcpy(vec->data, d->p + at, (size_t)stride * n);
-        d->depth--;
-        return 0;
+        return end_collection(d, t, vec, at);
       }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
@@ -261,8 +269,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
           return -1;
         }
       }
-      d->depth--;
-      return 0;
+      return end_collection(d, t, vec, at);
     }
     case FBE_KIND_DECIMAL:
       if (d->check && fbe_decimal_bad(d->p + slot)) return bad_decimal(d, slot);
@@ -428,8 +435,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       if (!k && t->elem->copyable) { /* least == the exact size, checked above */
         if (n) memcpy(vec->data, d->p + *pos, (size_t)least * n);
         *pos += least * n;
-        d->depth--;
-        return 0;
+        return end_collection(d, t, vec, *pos);
       }
       uint8_t *item = vec->data;
       for (uint32_t i = 0; i < n; i++, item += mem) {
@@ -446,8 +452,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
           return -1;
         }
       }
-      d->depth--;
-      return 0;
+      return end_collection(d, t, vec, *pos);
     }
     default:
       if (fin_need(d, *pos, t->wire_size)) return -1;

@@ -165,6 +165,12 @@ static int value_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
   return equal;
 }
 
+int fbe_decimal_value_equal(const uint8_t *a, const uint8_t *b) { return decimal_equal(a, b); }
+
+int fbe_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
+  return value_equal(t, a, b);
+}
+
 int fbe_ref_equal(fbe_ref a, fbe_ref b) {
   if (!a.slot || !b.slot) return 0;
   /* distinct type nodes may describe the same struct */

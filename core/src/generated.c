@@ -4,6 +4,7 @@
 #include "fbe/generated.h"
 #include "fbe/json.h"
 #include "error_internal.h"
+#include "keys.h"
 #include "utf8.h"
 #include "value.h"
 #include "memory_internal.h"
@@ -121,6 +122,52 @@ void *fbe_gen_refill(fbe_gen_reader *g, size_t n) {
   g->next = p + n;
   g->end = p + chunk;
   return p;
+}
+
+uint64_t fbe_gen_hash_decimal(const fbe_decimal *d) { return fbe_key_decimal_hash(FBE_GEN_HASH_SEED, d->bytes); }
+
+int fbe_gen_decimal_equal(const fbe_decimal *a, const fbe_decimal *b) {
+  return fbe_decimal_value_equal(a->bytes, b->bytes);
+}
+
+/* Spreads the hash over the low bits the table uses (murmur3's finalizer): generated
+ * hashes mix integers in as they are, and keys 0, 2^20, 2^21... must not share a slot. */
+static uint64_t spread(uint64_t h) {
+  h ^= h >> 33;
+  h *= UINT64_C(0xff51afd7ed558ccd);
+  h ^= h >> 33;
+  h *= UINT64_C(0xc4ceb9fe1a85ec53);
+  return h ^ (h >> 33);
+}
+
+/* keys.c's fbe_keys_dedup over generated C values. */
+int fbe_gen_dedup(fbe_gen_reader *g, uint64_t offset, void *items, uint32_t *count, size_t stride,
+                  fbe_gen_hash_fn hash, fbe_gen_equal_fn equal, fbe_gen_drop_fn drop) {
+  uint32_t n = *count;
+  if (n < 2) return 0;
+  size_t cap = 4;
+  while (cap < 2 * (size_t)n) cap *= 2;
+  uint32_t *table = fbe_mem_alloc(cap * sizeof *table); /* kept index + 1, 0 empty */
+  if (!table) return fbe_gen_oom(g, offset);
+  memset(table, 0, cap * sizeof *table);
+  uint8_t *data = items;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *item = data + (size_t)i * stride;
+    size_t at = (size_t)spread(hash(item)) & (cap - 1);
+    while (table[at] && !equal(data + (size_t)(table[at] - 1) * stride, item)) at = (at + 1) & (cap - 1);
+    if (table[at]) { /* a duplicate: the last one wins, in the first one's place */
+      uint8_t *first = data + (size_t)(table[at] - 1) * stride;
+      if (drop) drop(first, g->a);
+      memcpy(first, item, stride);
+      continue;
+    }
+    if (kept != i) memcpy(data + (size_t)kept * stride, item, stride);
+    table[at] = ++kept;
+  }
+  *count = kept;
+  fbe_mem_free(table);
+  return 0;
 }
 
 int fbe_gen_blob_set(fbe_blob *b, const fbe_allocator *a, const char *text, size_t size) {

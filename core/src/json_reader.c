@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "keys.h"
 #include "fbe/json.h"
 #include "value.h"
 #include "cost.h"
@@ -603,6 +604,7 @@ static fbe_status read_vector(reader *r, const fbe_type *t, fbe_vec *slot) {
   TRY(enter(r));
   TRY(enter_level(r));
   fbe_status s = read_elements(r, t->elem, &v);
+  if (!s && t->kind == FBE_KIND_SET && fbe_keys_dedup(t, &v)) s = no_memory(r); /* keys.c */
   if (!s) s = close_items(r, &v, t->elem->mem_size, slot);
   fbe_mem_free(v.data);
   r->levels--;
@@ -622,8 +624,8 @@ static uint8_t *new_pair(reader *r, const fbe_type *t, fbe_vec *v) {
   return pair;
 }
 
-/* Map/hash from {"key": value, ...}; keys converted from their text, JSON order kept,
- * duplicates kept as they come. */
+/* Map/hash from {"key": value, ...}; keys converted from their text, JSON order kept
+ * (read_map collapses duplicates). */
 static fbe_status read_map_object(reader *r, const fbe_type *t, fbe_vec *v) {
   int more = !empty_container(r, '}');
   while (more) {
@@ -692,6 +694,7 @@ static fbe_status read_map(reader *r, const fbe_type *t, fbe_vec *slot) {
   TRY(enter(r));
   TRY(enter_level(r));
   fbe_status s = t->key->kind == FBE_KIND_STRUCT ? read_map_pairs(r, t, &v) : read_map_object(r, t, &v);
+  if (!s && fbe_keys_dedup(t, &v)) s = no_memory(r); /* one entry per key, the last value (keys.c) */
   if (!s) s = close_items(r, &v, t->pair_stride, slot);
   fbe_mem_free(v.data);
   r->levels--;

@@ -56,6 +56,11 @@ int fbe_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t
  * new slot in arena). -1 when out of memory. */
 int fbe_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena);
 
+/* Deep equality of two slots of type t (equal.c: floats by bits, decimals by value). */
+int fbe_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b);
+/* Two decimals (16 wire bytes each) by numeric value: 1.5 equals 1.50, -0 equals 0. */
+int fbe_decimal_value_equal(const uint8_t *a, const uint8_t *b);
+
 /* Loads a scalar slot (bool, integer, char, wchar, enum/flags via their base kind,
  * timestamp) as a 64-bit pattern, sign-extended for signed kinds. */
 static inline uint64_t fbe_scalar_load(fbe_kind wire, const void *slot) {

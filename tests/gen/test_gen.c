@@ -25,7 +25,12 @@
  *    bytes the generated verify agrees with fbe_verify.
  * 5. Defaults: init + encode gives the bytes of the dynamic core's new message in both
  *    models (only the size where utc/uuid1/uuid4 defaults make two values differ); the
- *    generated enum name tables list the schema's values; the header's constants. */
+ *    generated enum name tables list the schema's values; the header's constants.
+ * 6. Duplicate keys (the package header's duplicate_checks): values whose sets and maps
+ *    hold one key several times, written by generated encode (which writes what a value
+ *    holds), read by every generated decoder (verified, trusted; both models; the heap
+ *    and an arena) give what fbe_decode gives: one entry per key, the last one, in the
+ *    first one's place (core/src/keys.c); JSON with duplicates reads as the core reads it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +71,11 @@ typedef struct enum_table {
   const fbe_enum_entry *entries;
 } enum_table;
 
-/* g_packages[], g_enums[] and constant_checks() */
+/* Step 6, for the package headers (defined below). */
+static void duplicates(const char *type, const void *value, void *decoded);
+static void json_duplicates(const char *type, const char *text, const char *kept);
+
+/* g_packages[], g_enums[], constant_checks() and duplicate_checks() */
 #include FBE_GEN_PACKAGES
 #define NPACKAGES (sizeof g_packages / sizeof g_packages[0])
 #define NENUMS (sizeof g_enums / sizeof g_enums[0])
@@ -230,12 +239,16 @@ static void stream_record(const record *r, fbe_model model, const uint8_t *bytes
     char why[160];
     if (record_parse(item.at, item.len, &m, why, sizeof why)) {
       CHECK(0, "%s: item %d: %s", r->id, items, why);
+      record_free(&m);
       break;
     }
     package *p = find_package(m.schema);
     const fbe_gen_type *gt = p ? find_type(p, m.type) : NULL;
     CHECK(gt != NULL, "%s: no generated type %s.%s", r->id, m.schema, m.type);
-    if (!gt) break;
+    if (!gt) {
+      record_free(&m);
+      break;
+    }
     fbe_error err;
     void *v = calloc(1, gt->size);
     CHECK(gt->from_json(v, p->schema, m.json.at, m.json.len, NULL, &err) == FBE_OK, "%s: from_json: %s", r->id,
@@ -263,6 +276,7 @@ static void stream_record(const record *r, fbe_model model, const uint8_t *bytes
       }
     }
     free(v);
+    record_free(&m);
     items++;
   }
   CHECK(more == 0 && at == size, "%s: stream not read to its end", r->id);
@@ -304,6 +318,7 @@ static int each_record(const char *path, record_fn fn) {
     char why[160];
     if (record_parse(line, (size_t)(end - line), &r, why, sizeof why)) {
       CHECK(0, "%s: %s", path, why);
+      record_free(&r);
       continue;
     }
     size_t n = 0;
@@ -311,6 +326,7 @@ static int each_record(const char *path, record_fn fn) {
     CHECK(bytes != NULL, "%s: bad hex", r.id);
     if (bytes) fn(&r, bytes, n);
     free(bytes);
+    record_free(&r);
     count++;
   }
   free(text);
@@ -602,6 +618,120 @@ static void enum_tables(void) {
   }
 }
 
+/* ------------------------------------------------------------ duplicate keys */
+
+/* The package and generated type of "pkg.Type". */
+static const fbe_gen_type *type_named(const char *type, package **pp) {
+  char pkg[256];
+  const char *dot = strrchr(type, '.');
+  snprintf(pkg, sizeof pkg, "%.*s", dot ? (int)(dot - type) : 0, type);
+  *pp = find_package(pkg);
+  const fbe_gen_type *gt = *pp && dot ? find_type(*pp, dot + 1) : NULL;
+  CHECK(gt != NULL, "no generated type %s", type);
+  return gt;
+}
+
+/* value (a generated value of type, its sets and maps holding duplicate keys) encoded by
+ * generated code, in both models: every generated decoder reads what the dynamic one
+ * reads (its bytes and JSON once encoded again). The generated decode of the final model
+ * (verified, the core's heap) is left in decoded for the caller's typed checks. */
+static void duplicates(const char *type, const void *value, void *decoded) {
+  package *p;
+  const fbe_gen_type *gt = type_named(type, &p);
+  const fbe_struct *st = gt ? fbe_schema_find_struct(p->schema, type) : NULL;
+  if (!gt || !st) return;
+  fbe_arena *arena = fbe_arena_new(), *values = fbe_arena_new();
+  fbe_allocator in_arena = fbe_allocator_arena(values);
+  fbe_buffer bytes, want, got, jwant, jgot;
+  fbe_buffer_init(&bytes);
+  fbe_buffer_init(&want);
+  fbe_buffer_init(&got);
+  fbe_buffer_init(&jwant);
+  fbe_buffer_init(&jgot);
+  for (int m = 0; m < 2; m++) {
+    fbe_model model = m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbe_error err;
+    fbe_msg *dmsg = NULL, *tmsg = NULL;
+    fbe_buffer_reset(&bytes);
+    fbe_buffer_reset(&want);
+    fbe_buffer_reset(&jwant);
+    CHECK(gt->encode(value, model, &bytes, &err) == FBE_OK, "%s model %d: encode: %s", type, m, err.message);
+    CHECK(fbe_verify(st, model, bytes.data, bytes.size, NULL, NULL, &err) == FBE_OK &&
+              gt->verify(model, bytes.data, bytes.size, NULL, &err) == FBE_OK,
+          "%s model %d: duplicates do not verify: %s", type, m, err.message);
+    if (fbe_decode(st, model, bytes.data, bytes.size, arena, NULL, &dmsg, NULL, &err) != FBE_OK ||
+        fbe_encode(dmsg, model, &want, &err) != FBE_OK) {
+      CHECK(0, "%s model %d: dynamic decode: %s", type, m, err.message);
+      continue;
+    }
+    CHECK(fbe_decode_trusted(st, model, bytes.data, bytes.size, arena, NULL, &tmsg, NULL, &err) == FBE_OK &&
+              fbe_msg_equal(tmsg, dmsg),
+          "%s model %d: the core's trusted decode reads other values", type, m);
+    fbe_status json_rc = fbe_msg_to_json(dmsg, 0, &jwant, &err); /* some keys have no JSON form */
+    for (int trusted = 0; trusted < 2; trusted++) {
+      for (int heap = 0; heap < 2; heap++) {
+        void *v = calloc(1, gt->size);
+        const fbe_allocator *a = heap ? NULL : &in_arena;
+        fbe_status s = (trusted ? gt->decode_trusted : gt->decode)(v, model, bytes.data, bytes.size, a, NULL, &err);
+        CHECK(s == FBE_OK, "%s model %d trusted %d: decode: %s", type, m, trusted, err.message);
+        if (s == FBE_OK) {
+          fbe_buffer_reset(&got);
+          fbe_buffer_reset(&jgot);
+          CHECK(gt->encode(v, model, &got, &err) == FBE_OK && same(&got, want.data, want.size),
+                "%s model %d trusted %d heap %d: generated decode keeps other entries than the core (%zu vs %zu "
+                "bytes)",
+                type, m, trusted, heap, got.size, want.size);
+          CHECK(gt->to_json(v, p->schema, 0, &jgot, &err) == json_rc &&
+                    (json_rc != FBE_OK || same(&jgot, jwant.data, jwant.size)),
+                "%s model %d: JSON differs\n  gen %.*s\n  dyn %.*s", type, m, (int)jgot.size,
+                (const char *)jgot.data, (int)jwant.size, (const char *)jwant.data);
+        }
+        if (s == FBE_OK && m == 1 && !trusted && heap && decoded) {
+          memcpy(decoded, v, gt->size); /* the caller frees it */
+          decoded = NULL;
+        } else if (s == FBE_OK) {
+          gt->free(v, a);
+        }
+        free(v);
+      }
+    }
+    fbe_arena_reset(arena);
+    fbe_arena_reset(values);
+  }
+  fbe_buffer_free(&bytes);
+  fbe_buffer_free(&want);
+  fbe_buffer_free(&got);
+  fbe_buffer_free(&jwant);
+  fbe_buffer_free(&jgot);
+  fbe_arena_free(arena);
+  fbe_arena_free(values);
+}
+
+/* JSON with duplicate keys read by the generated from_json: what `kept` says (read by
+ * the core and written back). */
+static void json_duplicates(const char *type, const char *text, const char *kept) {
+  package *p;
+  const fbe_gen_type *gt = type_named(type, &p);
+  if (!gt) return;
+  fbe_buffer got, want;
+  fbe_buffer_init(&got);
+  fbe_buffer_init(&want);
+  fbe_error err;
+  void *v = calloc(1, gt->size);
+  CHECK(canonical_json(p, type, kept, strlen(kept), &want) == 0, "%s: kept JSON unreadable", type);
+  fbe_status s = gt->from_json(v, p->schema, text, strlen(text), NULL, &err);
+  CHECK(s == FBE_OK, "%s: from_json: %s", type, err.message);
+  if (s == FBE_OK) {
+    CHECK(gt->to_json(v, p->schema, 0, &got, &err) == FBE_OK && same(&got, want.data, want.size),
+          "%s: JSON with duplicates\n  reads %.*s\n  want  %.*s", type, (int)got.size, (const char *)got.data,
+          (int)want.size, (const char *)want.data);
+    gt->free(v, NULL);
+  }
+  free(v);
+  fbe_buffer_free(&got);
+  fbe_buffer_free(&want);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: test_gen SCHEMAS_DIR VECTORS.jsonl MALFORMED.jsonl [ROUNDS [VERSIONING.jsonl]]\n"
@@ -619,6 +749,7 @@ int main(int argc, char **argv) {
   defaults();
   enum_tables();
   constant_checks();
+  duplicate_checks();
   round_trips(rounds);
   for (size_t i = 0; i < NPACKAGES; i++) fbe_schema_release(g_packages[i].schema);
   CHECK(fbe_memory_in_use() == memory_base, "the core holds %zu bytes more than at the start (a leak)",

@@ -122,8 +122,8 @@ function generate(nat, desc, enums) {
         ? `[${new Array(t.size).fill(0).map(() => zero(t.elem)).join(', ')}]`
         : `Array.from({ length: ${t.size} }, () => ${zero(t.elem)})`;
       case 'vector': case 'list': return '[]';
-      case 'set': return 'new Set()';
-      default: return 'new Map()';
+      case 'set': return rt.floatKeyed(t.elem) ? '[]' : 'new Set()';
+      default: return rt.floatKeyed(t.key) ? '[]' : 'new Map()';
     }
   }
   function fieldDefault(f) {
@@ -238,18 +238,24 @@ function generate(nat, desc, enums) {
       case 'vector': case 'list':
         return helper(`vector:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) a.push(${reader(t.elem)}); return a; }`);
-      case 'set':
+      case 'set': // the core has collapsed duplicates: every element is distinct
+        if (rt.floatKeyed(t.elem)) return reader({ kind: 'vector', elem: t.elem });
         return helper(`set:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}() { const L = F[n++]; const s = new Set(); for (let i = 0; i < L; i++) s.add(${reader(t.elem)}); return s; }`);
       default:
+        if (rt.floatKeyed(t.key)) {
+          return helper(`map-pairs:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+            `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; a.push([k, ${reader(t.elem)}]); } return a; }`);
+        }
         return helper(`map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}() { const L = F[n++]; const m = new Map(); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; m.set(k, ${reader(t.elem)}); } return m; }`);
     }
   }
 
   // ---- constructor coercion: plain objects become class instances where structs go,
-  // sets become Sets and maps Maps (from arrays, pairs or plain objects); anything else
-  // is kept as given (encode checks it)
+  // sets become Sets and maps Maps (from arrays, pairs or plain objects), those of float
+  // elements or keys Arrays (rt.floatKeyed); anything else is kept as given (encode
+  // checks it)
   function needsCoercion(t) {
     if (t.kind === 'struct' || t.kind === 'set' || t.kind === 'map' || t.kind === 'hash') return true;
     return Boolean((t.elem && needsCoercion(t.elem)) || (t.key && needsCoercion(t.key)));
@@ -263,17 +269,23 @@ function generate(nat, desc, enums) {
         return helper(`coerce-array:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}(a) { return Array.isArray(a) ? a.map((e) => ${coerce(t.elem, 'e')}) : a; }`)
           .replace('()', `(${x})`);
-      case 'set':
+      case 'set': {
+        const elems = `Array.from(s, (e) => ${coerce(t.elem, 'e')})`;
+        const make = rt.floatKeyed(t.elem) ? elems : `new Set(${elems})`;
         return helper(`coerce-set:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? new Set(Array.from(s, (e) => ${coerce(t.elem, 'e')})) : s; }`)
+          `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? ${make} : s; }`)
           .replace('()', `(${x})`);
-      default:
+      }
+      default: {
+        const pairs = rt.floatKeyed(t.key);
         return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}(m) { ` +
           `if (rt.isPlain(m)) m = Object.entries(m); ` +
-          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = new Map(); ` +
-          `for (const e of m) { if (!Array.isArray(e)) return m; r.set(${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}); } return r; }`)
+          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = ${pairs ? '[]' : 'new Map()'}; ` +
+          `for (const e of m) { if (!Array.isArray(e)) return m; ` +
+          `${pairs ? 'r.push([' : 'r.set('}${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}${pairs ? '])' : ')'}; } return r; }`)
           .replace('()', `(${x})`);
+      }
     }
   }
 
@@ -323,11 +335,11 @@ function EN${i}_${m}(v) {
   if (G[2] !== 0) throw nativeError();
   return b === undefined ? take() : b;
 }
-function DE${i}_${m}(b, trusted) {
+function DE${i}_${m}(b, trusted, limits) {
   if (!(b instanceof Uint8Array)) b = rt.input(b);
   G[0] = n; G[1] = p; G[5] = trusted ? 1 : 0;
-  ND${i}_${m}(b);
-  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted); }
+  if (limits === undefined) ND${i}_${m}(b); else ND${i}_${m}(b, rt.limits(limits));
+  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted, limits); }
   const n0 = n, p0 = p;
   const r = RD${i}();
   const un = n - n0, up = p - p0;
@@ -337,8 +349,8 @@ function DE${i}_${m}(b, trusted) {
 }`);
     }
     out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
-    out.push(`function FJ${i}(text) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
-      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text); if (G[2] !== 0) { settle(); return FJ${i}(text); } ` +
+    out.push(`function FJ${i}(text, limits) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
+      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text, rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
       `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
     // the class
     const base = s.base >= 0 ? `C${s.base}` : 'rt.Struct';
@@ -361,15 +373,21 @@ function DE${i}_${m}(b, trusted) {
   equals(o) { return o !== null && typeof o === 'object' && (${equals}); }
   static decode(b, o) {
     if (o === undefined || o === null) return DE${i}_0(b, false);
-    return o.final ? DE${i}_1(b, rt.trusted(o)) : DE${i}_0(b, rt.trusted(o));
+    return o.final ? DE${i}_1(b, rt.trusted(o), o.limits) : DE${i}_0(b, rt.trusted(o), o.limits);
   }
-  static verify(b, o) { return NAT.verify(${i}, o !== undefined && o !== null && Boolean(o.final), rt.input(b)) >= 0; }
+  static verify(b, o) {
+    const size = o === undefined || o === null ? NAT.verify(${i}, false, rt.input(b))
+      : NAT.verify(${i}, Boolean(o.final), rt.input(b), rt.limits(o.limits));
+    if (size === -2) throw nativeError(); // the limits were refused
+    return size >= 0;
+  }
   static validate(b, o) {
-    const size = NAT.verify(${i}, o !== undefined && o !== null && Boolean(o.final), rt.input(b));
+    const size = o === undefined || o === null ? NAT.verify(${i}, false, rt.input(b))
+      : NAT.verify(${i}, Boolean(o.final), rt.input(b), rt.limits(o.limits));
     if (size < 0) throw nativeError();
     return size;
   }
-  static fromJsonString(text) { return FJ${i}(text); }
+  static fromJsonString(text, o) { return FJ${i}(text, o === undefined || o === null ? undefined : o.limits); }
 };
 Object.defineProperty(C${i}, 'name', { value: ${JSON.stringify(s.name)} });
 K${i}.prototype = C${i}.prototype;`);

@@ -13,6 +13,7 @@ const { loadPackage } = require('./schema');
 const { Sender, Receiver } = require('./protocol');
 const { parse, JsonNumber } = require('./jsontext');
 const { deepEqual } = require('./values');
+const { floatKeyed } = require('./runtime');
 
 const MASK64 = (1n << 64n) - 1n;
 
@@ -67,7 +68,7 @@ function convert(p, t, j, path = '') {
     case 'struct': {
       if (!(j instanceof Map)) throw fail(path, 'expected an object');
       const s = p.desc.structs[t.struct];
-      const init = {};
+      const init = Object.create(null); // a field may be named `__proto__`
       for (const f of s.fields) {
         if (j.has(f.name)) init[f.name] = convert(p, f.type, j.get(f.name), path ? `${path}.${f.name}` : f.name);
       }
@@ -78,24 +79,24 @@ function convert(p, t, j, path = '') {
     case 'array': case 'vector': case 'list': case 'set': {
       if (!Array.isArray(j)) throw fail(path, 'expected an array');
       const items = j.map((e, i) => convert(p, t.elem, e, `${path}[${i}]`));
-      return t.kind === 'set' ? new Set(items) : items;
+      return t.kind === 'set' && !floatKeyed(t.elem) ? new Set(items) : items;
     }
-    default: { // map, hash
-      const m = new Map();
+    default: { // map, hash: a Map, or [key, value] pairs for float keys (like decode)
+      const pairs = [];
       if (Array.isArray(j)) { // "map-pairs": [[key, value], ...]
         j.forEach((pair, i) => {
           if (!Array.isArray(pair) || pair.length !== 2) throw fail(`${path}[${i}]`, 'expected a [key, value] pair');
-          m.set(convert(p, t.key, pair[0], `${path}[${i}]`), convert(p, t.elem, pair[1], `${path}[${i}]`));
+          pairs.push([convert(p, t.key, pair[0], `${path}[${i}]`), convert(p, t.elem, pair[1], `${path}[${i}]`)]);
         });
-        return m;
+      } else {
+        if (!(j instanceof Map)) throw fail(path, 'expected an object');
+        let i = 0;
+        for (const [k, v] of j) {
+          pairs.push([mapKey(p, t.key, k, `${path}[${i}]`), convert(p, t.elem, v, `${path}[${i}]`)]);
+          i++;
+        }
       }
-      if (!(j instanceof Map)) throw fail(path, 'expected an object');
-      let i = 0;
-      for (const [k, v] of j) {
-        m.set(mapKey(p, t.key, k, `${path}[${i}]`), convert(p, t.elem, v, `${path}[${i}]`));
-        i++;
-      }
-      return m;
+      return floatKeyed(t.key) ? pairs : new Map(pairs);
     }
   }
 }
@@ -201,7 +202,7 @@ class Runner {
     } catch (e) {
       return `cannot read the record's JSON: ${e.message}`;
     }
-    if (!deepEqual(p.desc, t, got, want)) return describeDifference(got, want);
+    if (!deepEqual(p.desc, t, got, want)) return describeDifference(schema, cls, got, want);
     return { want };
   }
 
@@ -236,7 +237,7 @@ class Runner {
     if (!r.decodeOnly) {
       let out;
       try {
-        out = match.want.encode({ final });
+        out = schema.encode(cls, match.want, { final }); // never shadowed by a field
       } catch (e) {
         return `encode failed: ${e.message}`;
       }
@@ -357,12 +358,13 @@ function receive(schema, pkg, final, bytes, want, chunk, seed) {
         throw stop;
       }
       const w = want[next];
-      const wantName = w.constructor.fullName;
+      const wantClass = Object.getPrototypeOf(w).constructor; // a field may be named `constructor`
+      const wantName = wantClass.fullName;
       if (typeName !== wantName) {
         why = `message ${next} is a ${typeName}, want ${wantName}`;
         throw stop;
       }
-      const t = { kind: 'struct', struct: schema._structIndex(w.constructor) };
+      const t = { kind: 'struct', struct: schema._structIndex(wantClass) };
       if (!deepEqual(schema._fbe.desc, t, msg, w)) {
         why = `message ${next} (${wantName}) differs`;
         throw stop;
@@ -400,12 +402,12 @@ function receive(schema, pkg, final, bytes, want, chunk, seed) {
 }
 
 /** Where the JSON texts of two values part ways (as the C runner reports it). */
-function describeDifference(got, want) {
+function describeDifference(schema, cls, got, want) {
   let a;
   let b;
   try {
-    a = got.toJsonString();
-    b = want.toJsonString();
+    a = schema.toJsonString(cls, got);
+    b = schema.toJsonString(cls, want);
   } catch (e) {
     return 'decoded value differs (and has no JSON form)';
   }

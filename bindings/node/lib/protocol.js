@@ -94,7 +94,9 @@ class Receiver extends EventEmitter {
     super();
     checkSchema(schema);
     const pkg = packageOf(schema, options);
-    const nat = schema._fbe.nat.receiver(pkg, Boolean(options.final));
+    const nat = options.limits === undefined ? schema._fbe.nat.receiver(pkg, Boolean(options.final))
+      : schema._fbe.nat.receiver(pkg, Boolean(options.final), rt.limits(options.limits));
+    if (nat === undefined) throw schema._fbe.gen.nativeError(); // the limits were refused
     if (!nat) throw unknownPackage(schema, pkg);
     const onMessage = options.onMessage;
     if (onMessage !== undefined && onMessage !== null && typeof onMessage !== 'function') {

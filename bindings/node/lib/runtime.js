@@ -20,7 +20,8 @@ function describe(v) {
     case 'symbol': return 'a symbol';
     default: {
       if (Array.isArray(v)) return `an array of ${v.length}`;
-      const ctor = v.constructor && v.constructor.name;
+      const proto = Object.getPrototypeOf(v); // not v.constructor: a field may be so named
+      const ctor = proto && typeof proto.constructor === 'function' ? proto.constructor.name : undefined;
       return ctor && ctor !== 'Object' ? `a ${ctor}` : 'an object';
     }
   }
@@ -158,6 +159,13 @@ function trusted(o) {
   return o.trusted === true || o.verify === false;
 }
 
+/** options.limits as the addon reads it: a copy holding data properties only (getters
+ * and proxies run here, not inside the native call); anything else as given (the addon
+ * refuses a non-object with its TYPE error). */
+function limits(x) {
+  return x !== null && typeof x === 'object' ? { ...x } : x;
+}
+
 /** An object literal or JSON.parse result, or one made by Object.create(null). */
 function isPlain(x) {
   if (x === null || typeof x !== 'object') return false;
@@ -182,6 +190,14 @@ function entries(x, path, stringKeys) {
   throw typeErr(path, stringKeys ? 'a Map (or [key, value] pairs, or a plain object)' : 'a Map (or [key, value] pairs)', x);
 }
 
+/** Whether a set of elements of type t, or a map with keys of type t, is an Array (of
+ * elements, of [key, value] pairs) rather than a Set or Map: float and double, since a
+ * JavaScript Set or Map takes -0 as 0 (SameValueZero) and every NaN as one, where the
+ * core keeps apart every bit pattern (core/src/keys.c). */
+function floatKeyed(t) {
+  return t.kind === 'float' || t.kind === 'double';
+}
+
 function setValues(x, path) {
   if (x instanceof Set || Array.isArray(x)) return x;
   throw typeErr(path, 'a Set (or an array)', x);
@@ -199,6 +215,6 @@ class Struct {}
 
 module.exports = {
   FbeError, codes, prefixPath, outerError, describe, typeErr, rangeErr, num, i64, u64, timestamp,
-  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, entries, setValues, Struct, isPlain, wellFormed,
+  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, limits, entries, setValues, floatKeyed, Struct, isPlain, wellFormed,
   INT64_MIN, INT64_MAX, UINT64_MAX,
 };

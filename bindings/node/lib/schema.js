@@ -59,7 +59,7 @@ class Schema {
       if (!byName.has(e.name) && counts.get(e.name) === 1) byName.set(e.name, { kind: 'enum', index: i, value: enums[i] });
     });
     for (const [name, entry] of byName) {
-      if (name !== '_fbe') Object.defineProperty(this, name, { value: entry.value, enumerable: true });
+      if (!RESERVED.has(name)) Object.defineProperty(this, name, { value: entry.value, enumerable: true });
     }
   }
 
@@ -124,11 +124,13 @@ class Schema {
   }
 
   /** Decodes bytes into an instance of the struct type, verified first by the core
-   * (bytes verify rejects throw verify's FbeError) unless options.trusted === true. */
+   * (bytes verify rejects throw verify's FbeError) unless options.trusted === true,
+   * within options.limits ({ maxDepth, maxModelSize, maxMemory }; the core's defaults). */
   decode(type, bytes, options) {
     const i = this._structIndex(type);
     const final = bool(options && options.final);
-    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, Boolean(options) && trusted(options));
+    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, Boolean(options) && trusted(options),
+      options ? options.limits : undefined);
   }
 
   /** true when bytes start with a valid model of the type. */
@@ -145,14 +147,21 @@ class Schema {
     return this._fbe.gen.toJson[this._structIndex(type)](value, Boolean(options && options.pretty));
   }
 
-  fromJsonString(type, text) {
-    return this._fbe.gen.fromJson[this._structIndex(type)](text);
+  fromJsonString(type, text, options) {
+    return this._fbe.gen.fromJson[this._structIndex(type)](text, options ? options.limits : undefined);
   }
 
   [util.inspect.custom]() {
     return `Schema(${this.root}: ${this.names().filter((n) => !n.includes('.')).join(', ')})`;
   }
 }
+
+// Names a type never takes as a property of the schema, so no schema can shadow its API
+// (README.md, "Names"): the Schema's own members (encode, get, _fbe, ...), those every
+// object inherits (constructor, toString, __proto__, ...) and `then` (a schema must not
+// look like a promise to `await`). Such a type is schema.get(name), or 'pkg.Name'.
+const RESERVED = new Set([...Object.getOwnPropertyNames(Schema.prototype),
+  ...Object.getOwnPropertyNames(Object.prototype), '_fbe', 'then']);
 
 /** A field type as users see it: {kind, struct?: 'pkg.Name', enum?: 'pkg.Name', elem?, key?, size?}. */
 function describeType(desc, t) {
@@ -194,8 +203,10 @@ Object.defineProperties(Struct.prototype, {
   },
   clone: {
     value: function clone() {
-      const cls = Object.getPrototypeOf(this).constructor; // a field may be named `constructor`
-      return cls.decode(this.encode({ final: true }), { final: true, trusted: true }); // our own bytes
+      // through the codecs, not this.encode: a field may be named `encode`
+      const { schema, index } = structInfo(this);
+      const gen = schema._fbe.gen;
+      return gen.decode[index * 2 + 1](gen.encode[index * 2 + 1](this), true); // our own bytes
     },
     writable: true, configurable: true,
   },

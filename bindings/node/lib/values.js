@@ -2,6 +2,7 @@
 // Schema-directed walks over values that are not on a hot path: deep equality (the
 // conformance comparison and equals() of structs without [key] fields), the
 // reference's readable string form, and toJSON()'s plain JSON-safe form.
+const { Enum } = require('./enums');
 
 /** Normalised decimal text -> {neg, digits, exp} with no leading/trailing zeros. */
 function decimalParts(text) {
@@ -107,7 +108,7 @@ function format(desc, enums, t, v) {
     }
     case 'string': case 'uuid': return `"${v}"`;
     case 'bytes': return `bytes[${v && v.length !== undefined ? v.length : 0}]`;
-    case 'enum': case 'flags': return enums[t.enum].format(v);
+    case 'enum': case 'flags': return Enum.prototype.format.call(enums[t.enum], v); // a member may be named `format`
     case 'struct': {
       const s = desc.structs[t.struct];
       if (v === null || typeof v !== 'object') return String(v);

@@ -11,6 +11,7 @@
  * output pool, or a Buffer of their own). */
 #define NAPI_VERSION 8
 #include <node_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,92 @@ static int32_t arg_int(napi_env env, napi_value v) {
   return i;
 }
 
+/* ------------------------------------------------------------------ limits */
+
+/* An integer beyond int64 is clamped to INT64_MIN/INT64_MAX before the core sees it
+ * (so it refuses it, or takes it as very large). */
+static int64_t clamp_double(double d) {
+  if (d >= 9223372036854775808.0) return INT64_MAX;
+  if (d < -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)d;
+}
+
+static int limit_value(napi_env env, napi_value v, const char *name, int64_t *out, fbe_error *err) {
+  napi_valuetype type;
+  if (napi_typeof(env, v, &type) != napi_ok) type = napi_undefined;
+  if (type == napi_number) {
+    double d = 0;
+    napi_get_value_double(env, v, &d);
+    if (isfinite(d) && d == floor(d)) {
+      *out = clamp_double(d);
+      return 0;
+    }
+  } else if (type == napi_bigint) {
+    bool lossless = false;
+    napi_get_value_bigint_int64(env, v, out, &lossless);
+    if (!lossless) { /* beyond int64: clamped by its sign */
+      int sign = 0;
+      size_t words = 1;
+      uint64_t word;
+      napi_get_value_bigint_words(env, v, &sign, &words, &word);
+      *out = sign ? INT64_MIN : INT64_MAX;
+    }
+    return 0;
+  }
+  fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "limits.%.64s must be an integer (a number or a bigint)", name);
+  return -1;
+}
+
+/* The limits of the options a call was given ({maxDepth, maxModelSize, maxMemory}; lib/
+ * passes a copy with data properties only, so reading them runs no JavaScript): each
+ * own property goes to the core's fbe_limits_set, which decides the names, ranges and
+ * texts (an unknown name's too). Only the host's part is here: a value that is not an
+ * integer (a number or a bigint) is a TYPE error, an undefined one is absent.
+ * Returns the limits to pass the core: NULL for undefined/null (the defaults), or NULL
+ * with *failed = 1 and err set. */
+static const fbe_limits *arg_limits(napi_env env, napi_value v, fbe_limits *limits, fbe_error *err,
+                                    int *failed) {
+  napi_valuetype type;
+  *failed = 0;
+  if (napi_typeof(env, v, &type) != napi_ok || type == napi_undefined || type == napi_null) return NULL;
+  *limits = fbe_limits_default();
+  napi_value keys;
+  uint32_t n = 0;
+  if (type != napi_object ||
+      napi_get_all_property_names(env, v, napi_key_own_only,
+                                  napi_key_enumerable | napi_key_skip_symbols,
+                                  napi_key_numbers_to_strings, &keys) != napi_ok ||
+      napi_get_array_length(env, keys, &n) != napi_ok) {
+    fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+                  "limits must be an object ({ maxDepth, maxModelSize, maxMemory })");
+    *failed = 1;
+    return NULL;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value key, value;
+    char name[128];
+    size_t len = 0;
+    napi_valuetype vt = napi_undefined;
+    if (napi_get_element(env, keys, i, &key) != napi_ok ||
+        napi_get_value_string_utf8(env, key, name, sizeof name, &len) != napi_ok ||
+        napi_get_property(env, v, key, &value) != napi_ok) {
+      fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "limits: a property cannot be read");
+      *failed = 1;
+      return NULL;
+    }
+    for (size_t k = 0; k < len; k++)
+      if (!name[k]) name[k] = '?'; /* a NUL inside: still the unknown name it is */
+    napi_typeof(env, value, &vt);
+    if (vt == napi_undefined) continue;
+    int64_t x;
+    if (limit_value(env, value, name, &x, err) || fbe_limits_set(limits, name, x, err) != FBE_OK) {
+      *failed = 1;
+      return NULL;
+    }
+  }
+  return limits;
+}
+
 static const fbe_struct *arg_struct(napi_env env, nschema *ns, napi_value v) {
   int32_t i = arg_int(env, v);
   if (i < 0 || (uint32_t)i >= ns->nstructs) {
@@ -343,25 +430,33 @@ static napi_value enc_cb(napi_env env, napi_callback_info info) {
   return buf;
 }
 
-/* dec(bytes): decodes with the core's verifying fbe_decode (fbe_decode_trusted when
- * REG_FLAGS has FLAG_TRUSTED), then writes the value onto the tape. Result in
- * REG_STATUS; REG_SIZE = model size. */
+/* dec(bytes[, limits]): decodes with the core's verifying fbe_decode (fbe_decode_trusted
+ * when REG_FLAGS has FLAG_TRUSTED) within the limits, then writes the value onto the
+ * tape. Result in REG_STATUS; REG_SIZE = model size. */
 static napi_value dec_cb(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
+  size_t argc = 2;
+  napi_value argv[2];
   codec *c;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&c));
   nschema *ns = c->ns;
   if (!tapes_ready(env, ns)) return NULL;
-  const uint8_t *data;
+  int32_t *regs = ns->tape.regs;
+  fbe_limits storage;
+  const fbe_limits *limits = NULL;
+  int failed = 0;
+  if (argc >= 2) limits = arg_limits(env, argv[1], &storage, &ns->err, &failed);
+  if (failed) {
+    regs[REG_STATUS] = (int32_t)ns->err.code;
+    return NULL;
+  }
+  const uint8_t *data; /* borrowed: taken after the limits, with no JavaScript run between */
   size_t size;
   if (argc < 1 || arg_bytes(env, argv[0], &data, &size)) return NULL;
-  int32_t *regs = ns->tape.regs;
   fbe_arena_reset(ns->arena);
   fbe_msg *m = NULL;
   size_t model_size = 0;
   fbe_status s = (regs[REG_FLAGS] & FLAG_TRUSTED ? fbe_decode_trusted : fbe_decode)(
-      c->st, c->model, data, size, ns->arena, NULL, &m, &model_size, &ns->err);
+      c->st, c->model, data, size, ns->arena, limits, &m, &model_size, &ns->err);
   if (s != FBE_OK) {
     regs[REG_STATUS] = (int32_t)s;
     return NULL;
@@ -371,10 +466,11 @@ static napi_value dec_cb(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* verify(typeIndex, final, bytes) -> model size, or -1 (lastError says why). */
+/* verify(typeIndex, final, bytes[, limits]) -> model size, -1 when the bytes are not
+ * valid, -2 when the limits are refused (lastError says why). */
 static napi_value verify_cb(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   nschema *ns;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&ns));
   if (argc < 3) return throw_type(env, "verify(typeIndex, final, bytes)");
@@ -382,10 +478,15 @@ static napi_value verify_cb(napi_env env, napi_callback_info info) {
   if (!st) return NULL;
   bool final = false;
   napi_get_value_bool(env, argv[1], &final);
+  fbe_limits storage;
+  const fbe_limits *limits = NULL;
+  int failed = 0;
+  if (argc >= 4) limits = arg_limits(env, argv[3], &storage, &ns->err, &failed);
+  if (failed) return num(env, -2.0);
   const uint8_t *data;
   size_t size, model_size = 0;
   if (arg_bytes(env, argv[2], &data, &size)) return NULL;
-  fbe_status s = fbe_verify(st, final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, data, size, NULL,
+  fbe_status s = fbe_verify(st, final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, data, size, limits,
                             &model_size, &ns->err);
   return num(env, s == FBE_OK ? (double)model_size : -1.0);
 }
@@ -417,22 +518,31 @@ static napi_value to_json_cb(napi_env env, napi_callback_info info) {
   return text;
 }
 
-/* fromJson(typeIndex, text): reads JSON into a new message and writes it onto the tape. */
+/* fromJson(typeIndex, text[, limits]): reads JSON into a new message within the limits
+ * and writes it onto the tape. */
 static napi_value from_json_cb(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   nschema *ns;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&ns));
   if (!tapes_ready(env, ns)) return NULL;
   if (argc < 2) return throw_type(env, "fromJson(typeIndex, text)");
   const fbe_struct *st = arg_struct(env, ns, argv[0]);
   if (!st) return NULL;
+  fbe_limits storage;
+  const fbe_limits *limits = NULL;
+  int failed = 0;
+  if (argc >= 3) limits = arg_limits(env, argv[2], &storage, &ns->err, &failed);
+  if (failed) {
+    set_status(ns, ns->err.code);
+    return NULL;
+  }
   size_t len;
   char *text = arg_text(env, argv[1], &len);
   if (!text) return NULL;
   fbe_arena_reset(ns->arena);
   fbe_msg *m = NULL;
-  fbe_status s = fbe_msg_from_json(st, text, len, ns->arena, &m, &ns->err);
+  fbe_status s = fbe_msg_from_json_limited(st, text, len, ns->arena, limits, &m, &ns->err);
   fbe_mem_free(text);
   if (s != FBE_OK) {
     set_status(ns, s);
@@ -679,13 +789,19 @@ static napi_value receiver_counts_cb(napi_env env, napi_callback_info info) {
   return arr;
 }
 
-/* receiver(package | null, final) -> {feed, reset, counts} | null */
+/* receiver(package | null, final[, limits]) -> {feed, reset, counts}; null for an
+ * unknown package, undefined when the limits are refused (lastError says why). */
 static napi_value receiver_new_cb(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   nschema *ns;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&ns));
   if (argc < 2) return throw_type(env, "receiver(package, final)");
+  fbe_limits storage;
+  const fbe_limits *limits = NULL;
+  int failed = 0;
+  if (argc >= 3) limits = arg_limits(env, argv[2], &storage, &ns->err, &failed);
+  if (failed) return undefined(env);
   char *pkg;
   if (arg_package(env, argv[0], &pkg)) return NULL;
   bool final = false;
@@ -698,7 +814,7 @@ static napi_value receiver_new_cb(napi_env env, napi_callback_info info) {
   }
   r->ns = ns;
   r->receiver = fbe_receiver_new(ns->schema, pkg, final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD,
-                                 NULL, receiver_handler, r);
+                                 limits, receiver_handler, r);
   fbe_mem_free(pkg);
   napi_value result;
   if (!r->receiver) {

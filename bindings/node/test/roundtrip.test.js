@@ -60,7 +60,9 @@ function randomValue(schema, t, depth) {
       return Array.from({ length: n }, () => randomValue(schema, t.elem, depth + 1));
     }
     case 'set': {
-      const n = depth > 2 ? 0 : rnd(3);
+      // Structs are set elements by their [key] fields (SCHEMA.md 6.5: random ones may
+      // share a key, and a reader keeps one of them): one struct at most here.
+      const n = depth > 2 ? 0 : t.elem.kind === 'struct' ? rnd(2) : rnd(3);
       const s = new Set();
       const seen = new Set();
       for (let i = 0; i < n; i++) {
@@ -73,8 +75,8 @@ function randomValue(schema, t, depth) {
       }
       return s;
     }
-    case 'map': case 'hash': {
-      const n = depth > 2 ? 0 : rnd(3);
+    case 'map': case 'hash': { // struct keys: one at most, as for sets above
+      const n = depth > 2 ? 0 : t.key.kind === 'struct' ? rnd(2) : rnd(3);
       const m = new Map();
       for (let i = 0; i < n; i++) {
         const k = randomValue(schema, t.key, depth + 1);

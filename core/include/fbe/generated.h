@@ -239,6 +239,47 @@ static inline int fbe_gen_fin_check_string(fbe_gen_reader *g, uint64_t *pos) {
   return fbe_gen_charge(g, at, fbe_gen_cost_bytes(size)) || fbe_gen_check_text(g, data, size) ? -1 : 0;
 }
 
+/* Key identity (the core's rule, SCHEMA.md 6.5): a set or map read from bytes keeps one
+ * entry per key, the last one read, in the first one's place. A struct is a key by its
+ * [key] fields (none: every instance is the same key), floats by their bits (-0.0 is not
+ * 0.0), decimals by value (1.5 is 1.50), strings and bytes by their bytes. Generated code
+ * gives every key type a hash (fbe_gen_hash_fn, consistent with its equality) and an
+ * equality over its C value. */
+typedef uint64_t (*fbe_gen_hash_fn)(const void *item);
+typedef int (*fbe_gen_equal_fn)(const void *a, const void *b);
+/* Releases what one item (an element, or a map entry's key and value) owns. */
+typedef void (*fbe_gen_drop_fn)(void *item, const fbe_allocator *a);
+
+#define FBE_GEN_HASH_SEED UINT64_C(0xcbf29ce484222325)
+
+static inline uint64_t fbe_gen_hash_mix(uint64_t h, uint64_t v) {
+  return h ^ (v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2));
+}
+/* FNV-1a of n bytes (floats by their bits, uuids). */
+static inline uint64_t fbe_gen_hash_bytes(const void *p, size_t n) {
+  const uint8_t *b = (const uint8_t *)p;
+  uint64_t h = FBE_GEN_HASH_SEED;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+  return h;
+}
+static inline uint64_t fbe_gen_hash_blob(const fbe_blob *b) {
+  return fbe_gen_hash_mix(fbe_gen_hash_bytes(b->data, b->size), b->size);
+}
+static inline int fbe_gen_blob_equal(const fbe_blob *a, const fbe_blob *b) {
+  return a->size == b->size && (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
+}
+/* Decimals by numeric value (the core's equality): 1.5 and 1.50 are equal, hash alike. */
+FBE_API uint64_t fbe_gen_hash_decimal(const fbe_decimal *d);
+FBE_API int fbe_gen_decimal_equal(const fbe_decimal *a, const fbe_decimal *b);
+
+/* Collapses the duplicates among the *count items (stride bytes each; a map entry has
+ * its key first) as the core's readers do: one item per key (equal), the last one in the
+ * first one's place; drop (NULL: nothing to release) releases each replaced item's
+ * memory to g's allocator. Linear time (an open-addressing table of the core's heap,
+ * freed before returning). -1 with err set (out of memory, at offset) on failure. */
+FBE_API int fbe_gen_dedup(fbe_gen_reader *g, uint64_t offset, void *items, uint32_t *count, size_t stride,
+                          fbe_gen_hash_fn hash, fbe_gen_equal_fn equal, fbe_gen_drop_fn drop);
+
 /* Copies text (a default string) into a blob owned by a. -1 when out of memory. */
 FBE_API int fbe_gen_blob_set(fbe_blob *b, const fbe_allocator *a, const char *text, size_t size);
 

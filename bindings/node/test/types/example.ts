@@ -4,7 +4,7 @@ import { PassThrough } from 'stream';
 import * as fbe from 'fbe';
 import {
   FbeError, Schema, Sender, Receiver, Struct, Enum, StructClass, Instance, EnumObject, codes,
-  FieldInfo, TypeInfo, PackageInfo, Bytes, JsonValue, Kind, StatusName,
+  FieldInfo, TypeInfo, PackageInfo, Bytes, JsonValue, Kind, StatusName, Limits,
 } from 'fbe';
 
 // ---- loading
@@ -128,6 +128,19 @@ try {
   }
 }
 
+// ---- limits
+const limits: Limits = { maxDepth: 64, maxMemory: 1 << 20, maxModelSize: 1n << 20n };
+const limited: Instance<AccountFields> = TypedAccount.decode(typed.encode(), { trusted: false, limits });
+const limitedOk: boolean = TypedAccount.verify(typed.encode(), { final: false, limits: { maxModelSize: 4096 } });
+const limitedSize: number = schema.validate('Account', typed.encode(), { limits: { maxDepth: 8 } });
+const limitedJson = TypedAccount.fromJsonString('{}', { limits: { maxMemory: 65536 } });
+const limitedJson2 = schema.fromJsonString('Account', '{}', { limits });
+const limitedReceiver = new Receiver(schema, { limits: { maxModelSize: 1 << 16 } });
+// @ts-expect-error limits are integers (numbers or bigints)
+TypedAccount.decode(typed.encode(), { limits: { maxDepth: '64' } });
+// @ts-expect-error limit names are camelCase
+TypedAccount.decode(typed.encode(), { limits: { max_depth: 64 } });
+
 // ---- protocol
 const frames: Buffer[] = [];
 const sender = new Sender(schema, { package: 'proto', final: false, write: (frame: Buffer) => frames.push(frame) });
@@ -156,4 +169,5 @@ sender.send('OrderMessage');
 void [fromText, byPackage, root, firstImports, warnings, names, version, finalBytes, ok, same, plainBytes, id,
   orders, size, fromArrayBuffer, meta, equal, str, json, copy, isStruct, pretty, decoded, verified, modelSize,
   fromJson, byName, goodName, formatted, parsed, has, entries, enumMeta, isEnum, bigValue, frame, frame2, sent,
-  senderInfo, delivered, counts, toStream, wrongSize];
+  senderInfo, delivered, counts, toStream, wrongSize, limited, limitedOk, limitedSize, limitedJson, limitedJson2,
+  limitedReceiver];
