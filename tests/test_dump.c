@@ -19,6 +19,11 @@
  * (run under AddressSanitizer: every buffer is an exact-size copy), must keep every
  * byte on exactly one line, and must agree with fbe_verify on valid/invalid.
  *
+ * Shared blocks: a block several pointers lead to is listed once, the later pointers'
+ * lines naming the first (test_shared_*), with verify's charges and errors; the
+ * memory a dump holds (fbe_memory_in_use, sampled by the writer) is its small
+ * records', within the budget; fbe_dump_to writes what fbe_dump returns.
+ *
  * Set FBE_UPDATE_GOLDEN=1 to rewrite the golden files (then check them by hand
  * again). */
 #include "fbe_test.h"
@@ -265,6 +270,21 @@ static void assert_same_text(const char *got, const char *want, const char *what
   print_message("%s differs at line %d:\n  got:  %.*s\n  want: %.*s\n", what, line,
                 (int)strcspn(gl, "\n"), gl, (int)strcspn(wl, "\n"), wl);
   fail_msg("%s does not match", what);
+}
+
+/* The text of the line starting with prefix (that line must exist). */
+static const char *find_line(const parsed *p, const char *prefix) {
+  for (size_t i = 0; i < p->n; i++)
+    if (p->lines[i].text_len >= strlen(prefix) && !memcmp(p->lines[i].text, prefix, strlen(prefix)))
+      return p->lines[i].text;
+  fail_msg("no line starts with '%s'", prefix);
+  return NULL;
+}
+
+static void expect_line(const parsed *p, const char *text) {
+  const char *l = find_line(p, text);
+  if (strncmp(l, text, strlen(text)) || l[strlen(text)] != '\n')
+    fail_msg("line '%.*s', expected '%s'", (int)strcspn(l, "\n"), l, text);
 }
 
 static uint64_t xorshift(uint64_t *s) {
@@ -659,8 +679,8 @@ static void flips(const fbe_struct *st, fbe_model model, const uint8_t *data, si
     parsed p = parse(&r, bad, len);
     fbe_error verr;
     fbe_status vs = verify(st, model, bad, len, NULL, &verr);
-    if (r.status == FBE_ERR_LIMIT && strstr(r.err.message, "byte ranges")) {
-      /* shared blocks: the dump stops where verify need not */
+    if (r.status == FBE_ERR_LIMIT && strstr(r.err.message, "dumping needs more")) {
+      /* the dump's own memory: it stops where verify need not */
     } else if ((r.status == FBE_OK) != (vs == FBE_OK)) {
       print_message("%s", r.text);
       fail_msg("%s: dump says %s, verify says %s (%s)", fbe_struct_full_name(st),
@@ -725,7 +745,8 @@ static void test_deep_nesting(void **state) {
     fbe_error verr;
     assert_int_equal(verify(node, model, b.data, b.size, &small, &verr), FBE_ERR_LIMIT);
     assert_int_equal(d.err.offset, verr.offset);
-    assert_string_equal(d.err.message, "nesting deeper than 40 levels");
+    assert_string_equal(d.err.message, verr.message);
+    assert_string_equal(d.err.message, "nesting deeper than 40 levels (max_depth)");
     free(p.lines);
     free(d.text);
     fbe_buffer_free(&b);
@@ -733,10 +754,13 @@ static void test_deep_nesting(void **state) {
   fbe_arena_free(arena);
 }
 
-/* Vector elements that all point at one Order body: legal (verify accepts it), shown
- * with overlap marks; thousands of them stop the dump before its size explodes. */
-static uint8_t *shared_orders(uint32_t k, size_t *n) {
-  uint32_t block = 0x42, body = block + 4 + 4 * k, total = body + 38;
+/* ------------------------------------------------------------------ shared blocks */
+
+/* A standard proto.Account (name "", wallet {"", 0}, no asset) whose k orders all
+ * point at one Order body with the given symbol: legal, verify accepts it. */
+static uint8_t *shared_orders(uint32_t k, const char *symbol, size_t *n) {
+  uint32_t len = (uint32_t)strlen(symbol);
+  uint32_t block = 0x42, body = block + 4 + 4 * k, total = body + 34 + 4 + len;
   uint8_t *p = calloc(1, total);
   assert_non_null(p);
   t_put32(p, 0, total);
@@ -754,34 +778,506 @@ static uint8_t *shared_orders(uint32_t k, size_t *n) {
   for (uint32_t i = 0; i < k; i++) t_put32(p, block + 4 + 4 * i, body - 8);
   t_put32(p, body, 34); /* the one Order body */
   t_put32(p, body + 4, 1);
-  t_put32(p, body + 12, 34); /* symbol -> "" right after the body */
+  t_put32(p, body + 8, 7);    /* id */
+  t_put32(p, body + 12, 34); /* symbol -> right after the body */
+  t_put32(p, body + 34, len);
+  memcpy(p + body + 38, symbol, len);
   *n = total;
   return p;
 }
 
-static void test_shared_blocks(void **state) {
+/* How many lines have `s` in their text. */
+static size_t count_text(const parsed *p, const char *s) {
+  size_t k = 0;
+  for (size_t i = 0; i < p->n; i++) k += text_has(&p->lines[i], s);
+  return k;
+}
+
+/* Orders that all point at one body: the body is listed once, under orders[0]; every
+ * other pointer line says whose body it is. The 4 KB Account of 1000 such orders. */
+static void test_shared_orders(void **state) {
   fixture *f = *state;
+  const uint32_t counts[] = {3, 1000};
+  for (size_t c = 0; c < 2; c++) {
+    uint32_t k = counts[c], body = 0x42 + 4 + 4 * k;
+    size_t n;
+    fbe_error verr;
+    uint8_t *p = shared_orders(k, "EURUSD", &n);
+    assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_OK);
+    dump_result r = dump(f->account, FBE_MODEL_STANDARD, p, n, NULL);
+    parsed ps = parse(&r, p, n);
+    assert_int_equal(r.status, FBE_OK);
+    assert_int_equal(ps.overlaps, 0);
+    assert_int_equal(ps.unreferenced, 0);
+    /* 17 lines before the orders, their count, k pointers, the body's 10 */
+    assert_int_equal(ps.n, 17 + 1 + k + 10);
+    char want[160];
+    snprintf(want, sizeof want, "orders[0]: pointer %u -> 0x%04x (base 0x0008)", body - 8, body);
+    expect_line(&ps, want);
+    for (uint32_t i = 1; i < k; i++) {
+      const dline *l = &ps.lines[18 + i];
+      assert_int_equal(l->off, 0x46 + 4 * i);
+      snprintf(want, sizeof want,
+               "orders[%u]: pointer %u -> 0x%04x (base 0x0008, shared with orders[0])", i,
+               body - 8, body);
+      if (!text_is(l, want)) fail_msg("line '%.*s', expected '%s'", (int)l->text_len, l->text, want);
+    }
+    assert_int_equal(count_text(&ps, "shared with"), k - 1);
+    assert_int_equal(count_text(&ps, "body size 34"), 1);
+    expect_line(&ps, "orders[0]: body size 34 (proto.Order)");
+    expect_line(&ps, "orders[0].id = 7");
+    expect_line(&ps, "orders[0].symbol = \"EURUSD\"");
+    assert_int_equal(count_text(&ps, "EURUSD"), 1);
+    free(ps.lines);
+    free(r.text);
+    free(p);
+  }
+}
+
+/* A writer that keeps nothing: counts lines and shared pointers, checks that every
+ * piece is whole lines, and notes the most memory the library held while writing. */
+typedef struct counter {
+  size_t lines, shared, pieces, peak;
+  int whole;
+  char last[512]; /* the last piece */
+} counter;
+
+static int count_lines(void *ctx, const char *text, size_t n) {
+  counter *c = ctx;
+  size_t now = fbe_memory_in_use();
+  if (now > c->peak) c->peak = now;
+  c->pieces++;
+  if (!n || text[n - 1] != '\n') c->whole = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (text[i] == '\n') c->lines++;
+    if (i + 12 <= n && !memcmp(text + i, "shared with ", 12)) c->shared++;
+  }
+  size_t keep = n < sizeof c->last - 1 ? n : sizeof c->last - 1;
+  memcpy(c->last, text, keep);
+  c->last[keep] = '\0';
+  return 0;
+}
+
+static counter counted_dump(const fbe_struct *st, fbe_model model, const uint8_t *p, size_t n,
+                            const fbe_limits *lim, fbe_status *status, fbe_error *err,
+                            size_t *held) {
+  counter c;
+  memset(&c, 0, sizeof c);
+  c.whole = 1;
+  size_t base = fbe_memory_in_use();
+  c.peak = base;
+  *status = fbe_dump_to(st, model, p, n, lim, count_lines, &c, err);
+  assert_int_equal(fbe_memory_in_use(), base); /* all given back */
+  assert_true(c.whole);
+  *held = c.peak - base;
+  return c;
+}
+
+/* 10^6 pointers to one body. With the default budget verify refuses it at the orders'
+ * count (every pointer is charged a whole Order), and so does the dump, after a
+ * handful of lines. With a budget that takes the charges it is valid, and the dump
+ * holds one 24-byte record per line, not the lines' texts (fbe_memory_in_use). */
+static void test_shared_million(void **state) {
+  fixture *f = *state;
+  const uint32_t k = 1000000;
   size_t n;
-  fbe_error verr;
-  uint8_t *p = shared_orders(3, &n);
-  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_OK);
-  dump_result r = dump(f->account, FBE_MODEL_STANDARD, p, n, NULL);
-  parsed ps = parse(&r, p, n);
-  assert_int_equal(r.status, FBE_OK);
-  assert_int_equal(ps.overlaps, 2 * 9); /* orders[1] and [2]: body, 6 fields, symbol length */
-  free(ps.lines);
-  free(r.text);
+  uint8_t *p = shared_orders(k, "EURUSD", &n);
+  fbe_error verr, err;
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_ERR_LIMIT);
+  assert_non_null(strstr(verr.message, "(max_memory)"));
+  assert_int_equal(verr.offset, 0x42);
+  fbe_status s;
+  size_t held;
+  counter c = counted_dump(f->account, FBE_MODEL_STANDARD, p, n, NULL, &s, &err, &held);
+  assert_int_equal(s, FBE_ERR_LIMIT);
+  assert_int_equal(err.offset, verr.offset);
+  assert_string_equal(err.message, verr.message);
+  assert_string_equal(err.path, "orders");
+  assert_true(c.lines < 32);
+  const char *stop_line = "!! offset 0x000042: decoding needs more than the memory budget";
+  assert_true(!strncmp(c.last, stop_line, strlen(stop_line)));
+
+  fbe_limits big = {0, 0, (uint64_t)1 << 30};
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, &big, &verr), FBE_OK);
+  c = counted_dump(f->account, FBE_MODEL_STANDARD, p, n, &big, &s, &err, &held);
+  assert_int_equal(s, FBE_OK);
+  size_t ranges = 17 + 1 + k + 10;
+  assert_int_equal(c.lines, 1 + ranges); /* the title, then one line per range */
+  assert_int_equal(c.shared, k - 1);
+  print_message("10^6 shared pointers: %zu lines, %zu bytes held (%.1f per line)\n", c.lines, held,
+                (double)held / (double)ranges);
+  assert_true(held <= 36 * ranges); /* 24 a line, and the array's room to grow by half */
+  free(p);
+}
+
+/* A vector of fixed-size scalars is one record however long: 300000 bytes dump
+ * within a few kilobytes. Elements with a record each count against the memory budget:
+ * 200000 optional bytes in the final model (a flag and a byte each) are valid, and
+ * verify's charge fits the default budget, but their 400000 lines of 24 bytes do not:
+ * the dump stops with the lines it has, holding no more than the budget; with more
+ * budget it is whole. */
+static void test_dump_memory_limit(void **state) {
+  fixture *f = *state;
+  const fbe_struct *vec = t_struct(f->test, "test.StructVector");
+  uint32_t k = 300000, total = 56 + 4 + k;
+  uint8_t *p = calloc(1, total);
+  assert_non_null(p);
+  t_put32(p, 0, total);
+  t_put32(p, 4, 8);
+  t_put32(p, 8, 48); /* the body: ten collection pointers */
+  t_put32(p, 12, fbe_struct_type_id(vec));
+  t_put32(p, 16, 48); /* f1 -> the block right after the body */
+  t_put32(p, 56, k);
+  for (uint32_t i = 0; i < k; i++) p[60 + i] = (uint8_t)i;
+  fbe_error verr, err;
+  assert_int_equal(verify(vec, FBE_MODEL_STANDARD, p, total, NULL, &verr), FBE_OK);
+  fbe_status s;
+  size_t held;
+  counter c = counted_dump(vec, FBE_MODEL_STANDARD, p, total, NULL, &s, &err, &held);
+  assert_int_equal(s, FBE_OK);
+  /* the title, the model's 2 lines, the body's 2 and its 10 pointers, the count, k values */
+  assert_int_equal(c.lines, 1 + 2 + 2 + 10 + 1 + k);
+  assert_true(held < 16384);
+  assert_string_equal(c.last, "0x4941b       1  df                       f1[299999] = 223\n");
   free(p);
 
-  p = shared_orders(3000, &n);
-  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, p, n, NULL, &verr), FBE_OK);
-  r = dump(f->account, FBE_MODEL_STANDARD, p, n, NULL);
-  ps = parse(&r, p, n);
-  assert_int_equal(r.status, FBE_ERR_LIMIT);
-  assert_non_null(strstr(r.err.message, "more byte ranges than a model of"));
-  assert_true(r.size < 200 * (n + 1024)); /* bounded by the input, not by the sharing */
+  k = 200000, total = 48 + 2 * k;
+  p = calloc(1, total);
+  assert_non_null(p);
+  t_put32(p, 0, total);
+  t_put32(p, 4, fbe_struct_type_id(vec));
+  t_put32(p, 12, k); /* f2 (f1 has no elements) */
+  for (uint32_t i = 0; i < k; i++) p[16 + 2 * i] = 1, p[17 + 2 * i] = (uint8_t)i;
+  assert_int_equal(verify(vec, FBE_MODEL_FINAL, p, total, NULL, &verr), FBE_OK);
+  c = counted_dump(vec, FBE_MODEL_FINAL, p, total, NULL, &s, &err, &held);
+  assert_int_equal(s, FBE_ERR_LIMIT);
+  uint64_t budget = fbe_limits_memory(NULL, total);
+  char want[160];
+  snprintf(want, sizeof want, "dumping needs more than the memory budget of %llu bytes (max_memory)",
+           (unsigned long long)budget);
+  assert_string_equal(err.message, want);
+  assert_true(held <= budget);
+  assert_true(c.lines > 100000 && c.lines < 1 + 2 * k); /* the lines it had room for */
+  assert_non_null(strstr(c.last, want));
+  assert_true(!strncmp(err.path, "f2[", 3));
+
+  fbe_limits more = {0, 0, 64u << 20};
+  c = counted_dump(vec, FBE_MODEL_FINAL, p, total, &more, &s, &err, &held);
+  assert_int_equal(s, FBE_OK);
+  /* the title, the model's 2 lines, 10 counts, a flag and a value per element */
+  assert_int_equal(c.lines, 1 + 2 + 10 + 2 * k);
+  free(p);
+}
+
+/* The elements of a run are lines in offset order with whatever else starts among
+ * them: here f3's block (bytes[], count 0) inside f1's bytes. */
+static void test_run_overlap(void **state) {
+  fixture *f = *state;
+  const fbe_struct *vec = t_struct(f->test, "test.StructVector");
+  uint8_t p[68];
+  memset(p, 0, sizeof p);
+  t_put32(p, 0, sizeof p);
+  t_put32(p, 4, 8);
+  t_put32(p, 8, 48);
+  t_put32(p, 12, fbe_struct_type_id(vec));
+  t_put32(p, 16, 48);      /* f1 -> 56: 8 bytes at 60..68 */
+  t_put32(p, 24, 62 - 8);  /* f3 -> 62: its count is f1[2..5] */
+  t_put32(p, 56, 8);
+  static const uint8_t bytes[8] = {1, 2, 0, 0, 0, 0, 7, 8};
+  memcpy(p + 60, bytes, 8);
+  fbe_error verr;
+  assert_int_equal(verify(vec, FBE_MODEL_STANDARD, p, sizeof p, NULL, &verr), FBE_OK);
+  dump_result r = dump(vec, FBE_MODEL_STANDARD, p, sizeof p, NULL);
+  parsed ps = parse(&r, p, sizeof p);
+  assert_int_equal(r.status, FBE_OK);
+  static const struct {
+    unsigned off;
+    const char *text;
+  } tail_lines[] = {
+      {56, "f1: count 8"},
+      {60, "f1[0] = 1"},
+      {61, "f1[1] = 2"},
+      {62, "f1[2] = 0"},
+      {62, "f3: count 0  (overlaps an earlier range)"},
+      {63, "f1[3] = 0  (overlaps an earlier range)"},
+      {64, "f1[4] = 0  (overlaps an earlier range)"},
+      {65, "f1[5] = 0  (overlaps an earlier range)"},
+      {66, "f1[6] = 7"},
+      {67, "f1[7] = 8"},
+  };
+  size_t nt = sizeof tail_lines / sizeof *tail_lines;
+  assert_true(ps.n >= nt);
+  for (size_t i = 0; i < nt; i++) {
+    const dline *l = &ps.lines[ps.n - nt + i];
+    if (l->off != tail_lines[i].off || !text_is(l, tail_lines[i].text))
+      fail_msg("line 0x%llx '%.*s', expected 0x%x '%s'", (unsigned long long)l->off,
+               (int)l->text_len, l->text, tail_lines[i].off, tail_lines[i].text);
+  }
+  assert_int_equal(ps.overlaps, 4);
   free(ps.lines);
   free(r.text);
+}
+
+/* A small schema with one block of each kind shared: a collection (a, b), the struct
+ * body of its elements, a string (s, t) and an optional's value slot (o, p). */
+static void test_shared_kinds(void **state) {
+  (void)state;
+  fbe_schema *schema = t_load_text("package share\n\nstruct Item(1)\n{\n    int32 v;\n}\n\n"
+                                   "struct Holder(2)\n{\n    Item[] a;\n    Item[] b;\n    string s;\n"
+                                   "    string t;\n    int32? o;\n    int32? p;\n}\n",
+                                   "share.fbe");
+  const fbe_struct *holder = t_struct(schema, "share.Holder");
+  uint8_t p[76];
+  memset(p, 0, sizeof p);
+  t_put32(p, 0, sizeof p);
+  t_put32(p, 4, 8);
+  t_put32(p, 8, 34); /* Holder body, 8..42 */
+  t_put32(p, 12, 2);
+  t_put32(p, 16, 42 - 8); /* a -> block 42 */
+  t_put32(p, 20, 42 - 8); /* b -> the same block */
+  t_put32(p, 24, 66 - 8); /* s -> "hi" at 66 */
+  t_put32(p, 28, 66 - 8); /* t -> the same */
+  p[32] = 1;
+  t_put32(p, 33, 72 - 8); /* o -> value slot 72 */
+  p[37] = 1;
+  t_put32(p, 38, 72 - 8); /* p -> the same */
+  t_put32(p, 42, 2);      /* the block: 2 elements, both the Item at 54 */
+  t_put32(p, 46, 54 - 8);
+  t_put32(p, 50, 54 - 8);
+  t_put32(p, 54, 12);
+  t_put32(p, 58, 1);
+  t_put32(p, 62, 7);
+  t_put32(p, 66, 2);
+  memcpy(p + 70, "hi", 2);
+  t_put32(p, 72, 5);
+  fbe_error verr;
+  assert_int_equal(verify(holder, FBE_MODEL_STANDARD, p, sizeof p, NULL, &verr), FBE_OK);
+  dump_result r = dump(holder, FBE_MODEL_STANDARD, p, sizeof p, NULL);
+  parsed ps = parse(&r, p, sizeof p);
+  assert_int_equal(r.status, FBE_OK);
+  assert_int_equal(ps.overlaps, 0);
+  assert_int_equal(ps.unreferenced, 0);
+  static const char *const lines[] = {
+      "model: size 76",
+      "model: root pointer 8 -> 0x0008 (base 0x0000)",
+      "share.Holder: body size 34",
+      "share.Holder: type id 2",
+      "a: pointer 34 -> 0x002a (base 0x0008)",
+      "b: pointer 34 -> 0x002a (base 0x0008, shared with a)",
+      "s: pointer 58 -> 0x0042 (base 0x0008)",
+      "t: pointer 58 -> 0x0042 (base 0x0008, shared with s)",
+      "o: has value (flag 1)",
+      "o: pointer 64 -> value slot 0x0048 (base 0x0008)",
+      "p: has value (flag 1)",
+      "p: pointer 64 -> value slot 0x0048 (base 0x0008, shared with o)",
+      "a: count 2",
+      "a[0]: pointer 46 -> 0x0036 (base 0x0008)",
+      "a[1]: pointer 46 -> 0x0036 (base 0x0008, shared with a[0])",
+      "a[0]: body size 12 (share.Item)",
+      "a[0]: type id 1",
+      "a[0].v = 7",
+      "s: length 2",
+      "s = \"hi\"",
+      "o = 5",
+  };
+  assert_int_equal(ps.n, sizeof lines / sizeof *lines);
+  for (size_t i = 0; i < ps.n; i++)
+    if (!text_is(&ps.lines[i], lines[i]))
+      fail_msg("line %zu '%.*s', expected '%s'", i, (int)ps.lines[i].text_len, ps.lines[i].text,
+               lines[i]);
+  free(ps.lines);
+  free(r.text);
+  fbe_schema_release(schema);
+}
+
+/* deep.Node bodies laid out by hand (17 bytes: size, type id, next = flag + pointer,
+ * kids = pointer), appended at *at; pointers must lead forward. */
+static uint32_t node_body(uint8_t *p, uint32_t *at, uint32_t type_id) {
+  uint32_t b = *at;
+  t_put32(p, b, 17);
+  t_put32(p, b + 4, type_id);
+  *at += 17;
+  return b;
+}
+
+/* from.next = a value slot appended at *at, holding a pointer to `to` (laid out later). */
+static uint32_t node_next_slot(uint8_t *p, uint32_t *at, uint32_t from) {
+  uint32_t slot = *at;
+  p[from + 8] = 1;
+  t_put32(p, from + 9, slot - from);
+  *at += 4;
+  return slot;
+}
+
+/* When verify's walk fails inside a block the dump does not walk again (nesting too
+ * deep through the second pointer, the budget spent by the last pointer's charge),
+ * the dump's "!!" line is verify's error, with verify's path. */
+static void test_shared_limits(void **state) {
+  fixture *f = *state;
+  /* root.next -> A; A.next -> X; A.kids = [B]; B.next -> X; X.next -> X1 -> X2 -> X3.
+   * X is first reached 2 levels deep (root.next, A.next), then 3 (root.next, A.kids,
+   * B.next); below it 3 more. */
+  const fbe_struct *node = t_struct(f->deep, "deep.Node");
+  uint32_t id = fbe_struct_type_id(node), at = 8;
+  uint8_t p[256];
+  memset(p, 0, sizeof p);
+  t_put32(p, 4, 8);
+  uint32_t root = node_body(p, &at, id);
+  uint32_t s_root = node_next_slot(p, &at, root);
+  uint32_t a = node_body(p, &at, id);
+  t_put32(p, s_root, a - s_root);
+  uint32_t s_a = node_next_slot(p, &at, a);
+  uint32_t kids = at;
+  at += 8;
+  t_put32(p, a + 13, kids - a);
+  t_put32(p, kids, 1);
+  uint32_t b = node_body(p, &at, id);
+  t_put32(p, kids + 4, b - a);
+  uint32_t s_b = node_next_slot(p, &at, b);
+  uint32_t x = node_body(p, &at, id);
+  t_put32(p, s_a, x - s_a);
+  t_put32(p, s_b, x - s_b);
+  uint32_t prev = x;
+  for (int i = 0; i < 3; i++) {
+    uint32_t slot = node_next_slot(p, &at, prev);
+    uint32_t next = node_body(p, &at, id);
+    t_put32(p, slot, next - slot);
+    prev = next;
+  }
+  t_put32(p, 0, at);
+  size_t n = at;
+
+  fbe_limits deep_enough = {6, 0, 0}, shallow = {5, 0, 0};
+  fbe_error verr;
+  assert_int_equal(verify(node, FBE_MODEL_STANDARD, p, n, &deep_enough, &verr), FBE_OK);
+  dump_result r = dump(node, FBE_MODEL_STANDARD, p, n, &deep_enough);
+  parsed ps = parse(&r, p, n);
+  assert_int_equal(r.status, FBE_OK);
+  assert_int_equal(ps.overlaps, 0);
+  assert_int_equal(count_text(&ps, "shared with"), 1);
+  char want[200];
+  snprintf(want, sizeof want,
+           "next.kids[0].next: pointer %u -> 0x%04x (base 0x%04x: the value slot, shared with "
+           "next.next)",
+           x - s_b, x, s_b);
+  expect_line(&ps, want);
+  free(ps.lines);
+  free(r.text);
+
+  assert_int_equal(verify(node, FBE_MODEL_STANDARD, p, n, &shallow, &verr), FBE_ERR_LIMIT);
+  r = dump(node, FBE_MODEL_STANDARD, p, n, &shallow);
+  ps = parse(&r, p, n);
+  assert_int_equal(r.status, FBE_ERR_LIMIT);
+  assert_int_equal(r.err.offset, verr.offset);
+  assert_string_equal(r.err.message, verr.message);
+  assert_string_equal(r.err.path, verr.path);
+  assert_string_equal(verr.path, "next.kids[0].next.next.next.next");
+  snprintf(want, sizeof want, "!! offset 0x%04zx: nesting deeper than 5 levels (max_depth) at '%s'",
+           verr.offset, verr.path);
+  assert_error_line(&ps, want);
+  free(ps.lines);
+  free(r.text);
+
+  /* 1000 orders sharing a body whose symbol costs 8 bytes a pointer: the smallest
+   * budget verify takes, and one byte less (the last pointer's charge fails) */
+  size_t an;
+  uint8_t *acc = shared_orders(1000, "EURUSD", &an);
+  uint64_t lo = 1, hi = 1u << 22; /* verify fails at lo, passes at hi */
+  fbe_limits lim = {0, 0, hi};
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, acc, an, &lim, &verr), FBE_OK);
+  while (hi - lo > 1) {
+    lim.max_memory = lo + (hi - lo) / 2;
+    if (verify(f->account, FBE_MODEL_STANDARD, acc, an, &lim, &verr) == FBE_OK) hi = lim.max_memory;
+    else lo = lim.max_memory;
+  }
+  lim.max_memory = hi;
+  r = dump(f->account, FBE_MODEL_STANDARD, acc, an, &lim);
+  assert_int_equal(r.status, FBE_OK);
+  free(r.text);
+  lim.max_memory = hi - 1;
+  assert_int_equal(verify(f->account, FBE_MODEL_STANDARD, acc, an, &lim, &verr), FBE_ERR_LIMIT);
+  assert_string_equal(verr.path, "orders[999].symbol");
+  r = dump(f->account, FBE_MODEL_STANDARD, acc, an, &lim);
+  ps = parse(&r, acc, an);
+  assert_int_equal(r.status, FBE_ERR_LIMIT);
+  assert_int_equal(r.err.offset, verr.offset);
+  assert_string_equal(r.err.message, verr.message);
+  assert_string_equal(r.err.path, verr.path);
+  free(ps.lines);
+  free(r.text);
+  free(acc);
+}
+
+/* A writer that keeps the text, and can refuse from some piece on. */
+typedef struct collector {
+  fbe_buffer text;
+  size_t pieces, refuse_from;
+} collector;
+
+static int collect(void *ctx, const char *text, size_t n) {
+  collector *c = ctx;
+  if (c->refuse_from && c->pieces + 1 >= c->refuse_from) return 1;
+  c->pieces++;
+  assert_true(n > 0 && text[n - 1] == '\n'); /* whole lines */
+  assert_int_equal(fbe_buffer_append(&c->text, text, n), 0);
+  return 0;
+}
+
+/* The streaming API writes what the buffer API returns, piece by piece. */
+static void stream_same(const fbe_struct *st, fbe_model model, const uint8_t *data, size_t n,
+                        const fbe_limits *limits) {
+  dump_result r = dump(st, model, data, n, limits);
+  collector c;
+  memset(&c, 0, sizeof c);
+  fbe_error err;
+  fbe_status s = fbe_dump_to(st, model, data, n, limits, collect, &c, &err);
+  assert_int_equal(s, r.status);
+  assert_int_equal(c.text.size, r.size);
+  assert_true(!memcmp(c.text.data, r.text, r.size));
+  if (s != FBE_OK) {
+    assert_int_equal(err.offset, r.err.offset);
+    assert_string_equal(err.message, r.err.message);
+    assert_string_equal(err.path, r.err.path);
+  }
+  assert_true(c.pieces >= 2); /* the title, then the lines one by one */
+  fbe_buffer_free(&c.text);
+  free(r.text);
+}
+
+static void test_stream(void **state) {
+  fixture *f = *state;
+  for (int m = 0; m < 2; m++) {
+    fbe_model model = m ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    size_t n;
+    uint8_t *data = account_bytes(model, &n);
+    stream_same(f->account, model, data, n, NULL);
+    stream_same(f->account, model, data, 100, NULL); /* cut short */
+    t_put32(data, m ? 0x34 : 0x68, 0x7fffffff);     /* a count that does not fit */
+    stream_same(f->account, model, data, n, NULL);
+    free(data);
+  }
+  size_t n;
+  uint8_t *p = shared_orders(1000, "EURUSD", &n);
+  stream_same(f->account, FBE_MODEL_STANDARD, p, n, NULL);
+  fbe_limits tiny = {0, 0, 4096}; /* too little for the dump's own lines */
+  stream_same(f->account, FBE_MODEL_STANDARD, p, n, &tiny);
+
+  /* a writer that refuses the 6th piece: the dump stops there */
+  collector c;
+  memset(&c, 0, sizeof c);
+  c.refuse_from = 6;
+  fbe_error err;
+  assert_int_equal(fbe_dump_to(f->account, FBE_MODEL_STANDARD, p, n, NULL, collect, &c, &err),
+                   FBE_ERR_IO);
+  assert_int_equal(c.pieces, 5);
+  assert_string_equal(err.message, "the writer of the dump failed");
+  fbe_buffer_free(&c.text);
+  assert_int_equal(fbe_dump_to(NULL, FBE_MODEL_STANDARD, p, n, NULL, collect, &c, &err),
+                   FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_dump_to(f->account, FBE_MODEL_STANDARD, p, n, NULL, NULL, &c, &err),
+                   FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_dump_to(f->account, FBE_MODEL_STANDARD, NULL, 1, NULL, collect, &c, &err),
+                   FBE_ERR_ARGUMENT);
   free(p);
 }
 
@@ -897,20 +1393,6 @@ static void test_versions_and_trailing(void **state) {
 }
 
 /* How values are written. */
-static const char *find_line(const parsed *p, const char *prefix) {
-  for (size_t i = 0; i < p->n; i++)
-    if (p->lines[i].text_len >= strlen(prefix) && !memcmp(p->lines[i].text, prefix, strlen(prefix)))
-      return p->lines[i].text;
-  fail_msg("no line starts with '%s'", prefix);
-  return NULL;
-}
-
-static void expect_line(const parsed *p, const char *text) {
-  const char *l = find_line(p, text);
-  if (strncmp(l, text, strlen(text)) || l[strlen(text)] != '\n')
-    fail_msg("line '%.*s', expected '%s'", (int)strcspn(l, "\n"), l, text);
-}
-
 static void test_values(void **state) {
   fixture *f = *state;
   const fbe_struct *simple = t_struct(f->test, "test.StructSimple");
@@ -1087,7 +1569,10 @@ static void test_arguments(void **state) {
   fbe_buffer_reset(&out);
   assert_int_equal(fbe_dump(f->account, FBE_MODEL_FINAL, data, n, &lim, &out, &err), FBE_ERR_LIMIT);
   assert_int_equal(err.offset, 0);
-  assert_string_equal(err.message, "model size 152 exceeds the limit of 100 bytes");
+  assert_string_equal(err.message, "model size 152 exceeds the limit of 100 bytes (max_model_size)");
+  fbe_error verr;
+  assert_int_equal(verify(f->account, FBE_MODEL_FINAL, data, n, &lim, &verr), FBE_ERR_LIMIT);
+  assert_string_equal(err.message, verr.message);
   free(data);
   fbe_buffer_free(&out);
 }
@@ -1105,7 +1590,13 @@ int main(void) {
       cmocka_unit_test(test_hostile_flips),
       cmocka_unit_test(test_hostile_examples),
       cmocka_unit_test(test_deep_nesting),
-      cmocka_unit_test(test_shared_blocks),
+      cmocka_unit_test(test_shared_orders),
+      cmocka_unit_test(test_shared_million),
+      cmocka_unit_test(test_dump_memory_limit),
+      cmocka_unit_test(test_run_overlap),
+      cmocka_unit_test(test_shared_kinds),
+      cmocka_unit_test(test_shared_limits),
+      cmocka_unit_test(test_stream),
       cmocka_unit_test(test_smoke_examples),
       cmocka_unit_test(test_versions_and_trailing),
       cmocka_unit_test(test_values),

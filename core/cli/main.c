@@ -15,7 +15,7 @@ static void usage(FILE *to) {
           "                                           binary to JSON, verified first (refused with\n"
           "                                           verify's reason); --trusted: without verifying\n"
           "  verify ...same options... [IN.bin]       exit 0 when valid, 1 with reason and offset\n"
-          "    encode, decode, verify, stream: [--max-depth N] [--max-size N] [--max-memory N]\n"
+          "    encode, decode, verify, stream, dump: [--max-depth N] [--max-size N] [--max-memory N]\n"
           "                                           limits (codec.h; default 256, 1 GiB, and\n"
           "                                           16 x the input + 1 MiB); decode's JSON text\n"
           "                                           is at most 32 x the model size + 1 MiB\n"

@@ -1,46 +1,24 @@
 /* Annotated hex dump (fbe/dump.h). The walk mirrors verify.c step by step (same
- * checks in the same order, same depth and work limits, same reasons and offsets),
- * but instead of only answering valid/invalid it records one range per field slot,
- * header, length, count and data block. The ranges are then sorted by offset and
- * printed with the uncovered bytes in between, so the text is in offset order even
- * though the walk is depth-first. */
-#include <math.h>
+ * checks in the same order, same depth limit and memory charges, same reasons and
+ * offsets), but instead of only answering valid/invalid it records one range per
+ * field slot, header, length, count and data block. A block that several pointers
+ * lead to is walked once: the later pointers charge what verify charges for walking
+ * it again (kept with the block), and their lines say whose block it is.
+ *
+ * The records (dump_lines.h) are small: offset, length, kind of line, the container
+ * whose path labels it; one for a whole run of scalar elements. dump_lines.c makes
+ * their text only as it prints them, sorted by offset, straight to the writer. */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "fbe/dump.h"
+#include "cost.h"
+#include "dump_lines.h"
 #include "endian.h"
 #include "error_internal.h"
-#include "float_text.h"
-#include "schema_model.h"
+#include "memory_internal.h"
 #include "utf8.h"
 #include "value.h"
-
-/* One byte range and its text (label + meaning), kept in dumper.text. */
-typedef struct range {
-  uint64_t off, len;
-  size_t text, text_len;
-} range;
-
-typedef struct dumper {
-  const uint8_t *p;
-  uint64_t size;        /* bytes of input */
-  uint64_t end;         /* the walk stays inside [0, end) */
-  const char *where;    /* "model", or "buffer" when the model size runs past the input */
-  uint32_t depth, max_depth;
-  uint64_t budget;      /* values left to visit (as in verify.c) */
-  uint64_t max_ranges;  /* a valid model has at most one range per byte */
-  const char *root;     /* label of the root struct's own lines */
-  fbe_buffer ranges;    /* range[] */
-  fbe_buffer text;      /* the ranges' texts, back to back */
-  fbe_buffer path;      /* path of the value being walked, NUL-terminated */
-  int offset_width;     /* hex digits of offsets */
-  fbe_error *err;
-} dumper;
-
-#define STRING_SHOWN 48u /* bytes of a string or bytes value quoted before "..." */
-#define PATH_SHOWN 120u  /* characters of a path before it is cut at the front */
 
 /* ------------------------------------------------------------ errors */
 
@@ -49,561 +27,500 @@ static int nomem(dumper *d) {
   return -1;
 }
 
+/* The path of the value the walk is at, from the frames. */
+static void walk_path(const dumper *d, path_tail *t) {
+  uint8_t step = d->step;
+  uint32_t arg = d->arg;
+  for (size_t i = d->nframes; i-- > 0 && !t->cut;) {
+    fbe_dump_step_put(t, d->frames[i].n.type, step, arg, i == 0);
+    step = d->frames[i].n.step;
+    arg = d->frames[i].n.arg;
+  }
+}
+
 /* Records the reason the walk stops, with the path of the value being walked. */
 FBE_PRINTF(4, 5)
 static int stop(dumper *d, fbe_status code, uint64_t offset, const char *fmt, ...) {
-  if (d->err) {
-    d->err->code = code;
-    d->err->offset = (size_t)offset;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(d->err->message, sizeof d->err->message, fmt, ap);
-    va_end(ap);
-    snprintf(d->err->path, sizeof d->err->path, "%s",
-             d->path.data ? (const char *)d->path.data : "");
-  }
+  fbe_error *e = d->err;
+  e->code = code;
+  e->offset = (size_t)offset;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  va_end(ap);
+  char buf[sizeof e->path - 4];
+  path_tail t = {buf, sizeof buf, sizeof buf, 0};
+  walk_path(d, &t);
+  snprintf(e->path, sizeof e->path, "%s%.*s", t.cut ? "..." : "", (int)(t.cap - t.pos),
+           buf + t.pos);
   return -1;
 }
 
 #define FAIL(d, offset, ...) stop((d), FBE_ERR_MALFORMED, (offset), __VA_ARGS__)
-
-static int too_deep(dumper *d, uint64_t offset) {
-  return stop(d, FBE_ERR_LIMIT, offset, "nesting deeper than %u levels", d->max_depth);
-}
-
-static int over_budget(dumper *d, uint64_t offset) {
-  return FAIL(d, offset, "more values than a %s of %llu bytes can hold", d->where,
-              (unsigned long long)d->end);
-}
-
-/* Optionals and collections count as one nesting level and `values` visits. */
-static int enter(dumper *d, uint64_t offset, uint64_t values) {
-  if (++d->depth > d->max_depth) return too_deep(d, offset);
-  if (values > d->budget) return over_budget(d, offset);
-  d->budget -= values;
-  return 0;
-}
-
-/* ------------------------------------------------------------ paths */
-
-static const char *path_text(const dumper *d) {
-  return d->path.size ? (const char *)d->path.data : "";
-}
-
-static int path_add(dumper *d, const char *part, size_t n) {
-  if (fbe_buffer_reserve(&d->path, n + 1)) return nomem(d);
-  memcpy(d->path.data + d->path.size, part, n);
-  d->path.size += n;
-  d->path.data[d->path.size] = '\0';
-  return 0;
-}
-
-/* Appends ".name" (no dot at the start) and returns the old length in *mark. */
-static int push_field(dumper *d, const char *name, size_t *mark) {
-  *mark = d->path.size;
-  return (d->path.size && path_add(d, ".", 1)) || path_add(d, name, strlen(name)) ? -1 : 0;
-}
-
-static int push_index(dumper *d, uint64_t i, size_t *mark) {
-  char part[32];
-  int n = snprintf(part, sizeof part, "[%llu]", (unsigned long long)i);
-  *mark = d->path.size;
-  return path_add(d, part, (size_t)n);
-}
-
-static void pop(dumper *d, size_t mark) {
-  d->path.size = mark;
-  if (d->path.data) d->path.data[mark] = '\0';
-}
-
-/* ------------------------------------------------------------ ranges */
-
-FBE_PRINTF(3, 0)
-static int text_vadd(dumper *d, size_t room, const char *fmt, va_list ap) {
-  if (fbe_buffer_reserve(&d->text, room)) return nomem(d);
-  va_list again;
-  va_copy(again, ap);
-  int n = vsnprintf((char *)d->text.data + d->text.size, room, fmt, again);
-  va_end(again);
-  if (n < 0) n = 0;
-  if ((size_t)n >= room) { /* rare: texts are short; size it exactly and redo */
-    if (fbe_buffer_reserve(&d->text, (size_t)n + 1)) return nomem(d);
-    vsnprintf((char *)d->text.data + d->text.size, (size_t)n + 1, fmt, ap);
-  }
-  d->text.size += (size_t)n;
-  return 0;
-}
-
-FBE_PRINTF(2, 3)
-static int text_add(dumper *d, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = text_vadd(d, 256, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
-/* Records [off, off+len) with the text "<label><sep><fmt...>". The label is the
- * current path (its last PATH_SHOWN characters), or the root struct's name when the
- * path is empty; sep NULL means no label. Empty ranges are not recorded. */
-FBE_PRINTF(5, 6)
-static int add(dumper *d, uint64_t off, uint64_t len, const char *sep, const char *fmt, ...) {
-  if (!len) return 0;
-  if (d->ranges.size / sizeof(range) >= d->max_ranges)
-    return stop(d, FBE_ERR_LIMIT, off,
-                "more byte ranges than a %s of %llu bytes holds (blocks shared by many pointers)",
-                d->where, (unsigned long long)d->end);
-  range r = {off, len, d->text.size, 0};
-  if (sep) {
-    const char *label = d->path.size ? path_text(d) : d->root;
-    size_t n = strlen(label);
-    if (n > PATH_SHOWN) {
-      if (text_add(d, "...")) return -1;
-      label += n - PATH_SHOWN;
-    }
-    if (text_add(d, "%s%s", label, sep)) return -1;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = text_vadd(d, 256, fmt, ap);
-  va_end(ap);
-  if (rc) return -1;
-  r.text_len = d->text.size - r.text;
-  return fbe_buffer_append(&d->ranges, &r, sizeof r) ? nomem(d) : 0;
-}
-
-#define NOTE(d, off, len, ...) add((d), (off), (len), ": ", __VA_ARGS__)
-#define VALUE(d, off, len, ...) add((d), (off), (len), " = ", __VA_ARGS__)
-
-/* "-> 0x0026 (base 0x0008)" parts of pointer lines. */
-#define HEX(d, v) (d)->offset_width, (unsigned long long)(v)
-
-/* ------------------------------------------------------------ values */
-
-/* The integer in a slot of kind k: zero-extended; *bits receives its width. */
-static uint64_t load_int(fbe_kind k, const uint8_t *s, unsigned *bits) {
-  switch (k) {
-    case FBE_KIND_INT16: case FBE_KIND_UINT16: *bits = 16; return fbe_load16(s);
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32:
-      *bits = 32;
-      return fbe_load32(s);
-    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP:
-      *bits = 64;
-      return fbe_load64(s);
-    default: *bits = 8; return s[0];
-  }
-}
-
-static uint64_t mask_of(unsigned bits) {
-  return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
-}
-
-/* Decimal text of the integer u of a `bits`-wide kind. */
-static void int_text(uint64_t u, unsigned bits, int sign, char *out, size_t n) {
-  if (sign && bits < 64 && (u >> (bits - 1)) & 1) u |= ~mask_of(bits); /* sign-extend */
-  if (sign) snprintf(out, n, "%lld", (long long)u);
-  else snprintf(out, n, "%llu", (unsigned long long)u);
-}
-
-/* Appends text to out[0..cap) at *len, cutting with "..." when full. */
-static void cat(char *out, size_t cap, size_t *len, const char *text) {
-  size_t n = strlen(text);
-  if (*len + n + 4 > cap) {
-    if (*len + 4 <= cap) memcpy(out + *len, "...", 4), *len += 3;
-    return;
-  }
-  memcpy(out + *len, text, n + 1);
-  *len += n;
-}
-
-/* " (name)" of an enum value, " (undeclared)" when no member has it. */
-static void enum_names(const fbe_enum *e, uint64_t v, uint64_t mask, char *out, size_t cap) {
-  for (uint32_t i = 0; i < e->nvalues; i++) {
-    if ((e->values[i].value & mask) == v) {
-      snprintf(out, cap, " (%s)", e->values[i].name);
-      return;
-    }
-  }
-  snprintf(out, cap, " (undeclared)");
-}
-
-/* " (a|b|0x40)" of a flags value: the member equal to it, else the single-bit members
- * it contains, then multi-bit members adding bits, then the bits left as hex. */
-static void flags_names(const fbe_enum *e, uint64_t v, uint64_t mask, char *out, size_t cap) {
-  size_t len = 0;
-  out[0] = '\0';
-  for (uint32_t i = 0; i < e->nvalues; i++) {
-    if ((e->values[i].value & mask) == v) {
-      snprintf(out, cap, " (%s)", e->values[i].name);
-      return;
-    }
-  }
-  if (!v) return;
-  uint64_t covered = 0;
-  cat(out, cap, &len, " (");
-  for (int pass = 0; pass < 2; pass++) {
-    for (uint32_t i = 0; i < e->nvalues; i++) {
-      uint64_t m = e->values[i].value & mask;
-      int single = m && !(m & (m - 1));
-      if (!m || single != !pass || (m & v) != m || !(m & ~covered)) continue;
-      if (covered) cat(out, cap, &len, "|");
-      cat(out, cap, &len, e->values[i].name);
-      covered |= m;
-    }
-  }
-  if (v & ~covered) {
-    char rest[24];
-    snprintf(rest, sizeof rest, "%s0x%llx", covered ? "|" : "", (unsigned long long)(v & ~covered));
-    cat(out, cap, &len, rest);
-  }
-  cat(out, cap, &len, ")");
-}
-
-/* Days since 1970-01-01 to a civil date (proleptic Gregorian; H. Hinnant's algorithm). */
-static void civil_date(uint64_t days, unsigned long long *y, unsigned *m, unsigned *dd) {
-  uint64_t z = days + 719468, era = z / 146097;
-  unsigned doe = (unsigned)(z - era * 146097);
-  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  unsigned mp = (5 * doy + 2) / 153;
-  *dd = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = (unsigned long long)yoe + era * 400 + (*m <= 2);
-}
-
-/* `"text"` with escapes, at most STRING_SHOWN bytes of s, then `... (N bytes)`. */
-static void quote(const uint8_t *s, uint32_t n, char *out, size_t cap) {
-  size_t len = 0;
-  uint32_t shown = n < STRING_SHOWN ? n : STRING_SHOWN;
-  out[len++] = '"';
-  for (uint32_t i = 0; i < shown;) {
-    char esc[16];
-    size_t seq = fbe_utf8_sequence(s + i, shown - i);
-    uint8_t c = s[i];
-    if (seq > 1) {
-      /* only 2-byte sequences can be C1 controls; longer ones pass as they are */
-      uint32_t cp = seq == 2 ? (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f) : 0xa0;
-      if (cp < 0xa0) snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp); /* C1 controls */
-      else memcpy(esc, s + i, seq), esc[seq] = '\0';
-    } else if (c == '"' || c == '\\') {
-      snprintf(esc, sizeof esc, "\\%c", c);
-    } else if (c == '\n') {
-      snprintf(esc, sizeof esc, "\\n");
-    } else if (c == '\t') {
-      snprintf(esc, sizeof esc, "\\t");
-    } else if (c == '\r') {
-      snprintf(esc, sizeof esc, "\\r");
-    } else if (c < 0x20 || c == 0x7f || !seq) {
-      snprintf(esc, sizeof esc, "\\x%02x", c); /* controls and bytes that are not UTF-8 */
-    } else {
-      esc[0] = (char)c, esc[1] = '\0';
-    }
-    size_t k = strlen(esc);
-    if (len + k + 1 >= cap) break;
-    memcpy(out + len, esc, k);
-    len += k;
-    i += seq ? (uint32_t)seq : 1;
-  }
-  snprintf(out + len, cap - len, n > shown ? "\"... (%u bytes)" : "\"", (unsigned)n);
-}
-
-/* Hex of at most 16 bytes of a `bytes` value. */
-static void hex_value(const uint8_t *s, uint32_t n, char *out, size_t cap) {
-  size_t len = (size_t)snprintf(out, cap, "bytes");
-  for (uint32_t i = 0; i < n && i < 16 && len + 4 < cap; i++)
-    len += (size_t)snprintf(out + len, cap - len, " %02x", s[i]);
-  if (n > 16) snprintf(out + len, cap - len, " ... (%u bytes)", (unsigned)n);
-}
-
-/* Text of the scalar of type t (wire kind, enum or flags) whose bytes are at s. */
-static void scalar_text(const fbe_type *t, const uint8_t *s, char *out, size_t cap) {
-  char names[256];
-  unsigned bits = 0;
-  uint64_t u;
-  switch (t->wire) {
-    case FBE_KIND_BOOL:
-      if (s[0] > 1) snprintf(out, cap, "true (byte %u)", (unsigned)s[0]);
-      else snprintf(out, cap, "%s", s[0] ? "true" : "false");
-      return;
-    case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: {
-      double v;
-      if (t->wire == FBE_KIND_FLOAT) {
-        float f;
-        uint32_t w = fbe_load32(s);
-        memcpy(&f, &w, 4);
-        v = f;
-      } else {
-        uint64_t w = fbe_load64(s);
-        memcpy(&v, &w, 8);
-      }
-      if (isnan(v)) snprintf(out, cap, "nan");
-      else if (isinf(v)) snprintf(out, cap, "%sinf", v < 0 ? "-" : "");
-      else {
-        char num[FBE_DOUBLE_TEXT_MAX];
-        fbe_double_format(v, num);
-        snprintf(out, cap, "%s", num);
-      }
-      return;
-    }
-    case FBE_KIND_DECIMAL: {
-      fbe_decimal dec;
-      char num[64];
-      memcpy(dec.bytes, s, 16);
-      fbe_decimal_format(&dec, num, sizeof num);
-      int reserved = s[12] || s[13] || (s[15] & 0x7f);
-      char scale[24] = "";
-      if (s[14] > 28) snprintf(scale, sizeof scale, " (scale %u > 28)", (unsigned)s[14]);
-      snprintf(out, cap, "%s%s%s", num, reserved ? " (reserved bits set)" : "", scale);
-      return;
-    }
-    case FBE_KIND_UUID: {
-      fbe_uuid id;
-      char text[37];
-      memcpy(id.bytes, s, 16);
-      fbe_uuid_format(&id, text);
-      snprintf(out, cap, "%s", text);
-      return;
-    }
-    case FBE_KIND_TIMESTAMP: {
-      u = fbe_load64(s);
-      uint64_t secs = u / 1000000000u, day = secs / 86400, sod = secs % 86400;
-      unsigned long long y;
-      unsigned m, dd;
-      civil_date(day, &y, &m, &dd);
-      snprintf(out, cap, "%llu (%04llu-%02u-%02uT%02u:%02u:%02u.%09uZ)", (unsigned long long)u,
-               y, m, dd, (unsigned)(sod / 3600), (unsigned)(sod / 60 % 60), (unsigned)(sod % 60),
-               (unsigned)(u % 1000000000u));
-      return;
-    }
-    default:
-      break;
-  }
-  u = load_int(t->wire, s, &bits);
-  if (t->kind == FBE_KIND_FLAGS && t->enm) {
-    flags_names(t->enm, u, mask_of(bits), names, sizeof names);
-    snprintf(out, cap, "0x%0*llx%s", (int)(bits / 4), (unsigned long long)u, names);
-    return;
-  }
-  char num[32];
-  int_text(u, bits, fbe_kind_is_signed(t->wire), num, sizeof num);
-  if (t->kind == FBE_KIND_ENUM && t->enm) {
-    enum_names(t->enm, u, mask_of(bits), names, sizeof names);
-    snprintf(out, cap, "%s%s", num, names);
-  } else if (t->wire == FBE_KIND_CHAR) {
-    if (u >= 0x20 && u < 0x7f)
-      snprintf(out, cap, "'%s%c' (%s)", u == '\'' || u == '\\' ? "\\" : "", (char)u, num);
-    else
-      snprintf(out, cap, "%s", num);
-  } else if (t->wire == FBE_KIND_WCHAR) {
-    unsigned long long cp = u;
-    if (cp > 0x10ffff) {
-      snprintf(out, cap, "0x%08llx (not a code point)", cp);
-    } else if (cp >= 0xd800 && cp <= 0xdfff) {
-      snprintf(out, cap, "U+%04llX (surrogate)", cp);
-    } else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) { /* controls: the number only */
-      snprintf(out, cap, "U+%04llX", cp);
-    } else {
-      uint8_t utf8[5];
-      utf8[fbe_utf8_encode((uint32_t)cp, utf8)] = '\0';
-      snprintf(out, cap, "U+%04llX '%s%s'", cp, cp == '\'' || cp == '\\' ? "\\" : "",
-               (const char *)utf8);
-    }
-  } else {
-    snprintf(out, cap, "%s", num);
-  }
-}
 
 /* Stops where verify does, with its words: e is verify's error for the value. */
 static int stop_as_verify(dumper *d, const fbe_error *e) {
   return stop(d, e->code, e->offset, "%s", e->message);
 }
 
+static int too_deep(dumper *d, uint64_t offset) {
+  return stop(d, FBE_ERR_LIMIT, offset, "nesting deeper than %u levels (max_depth)", d->max_depth);
+}
+
+static int over_budget(dumper *d, uint64_t offset) {
+  return stop(d, FBE_ERR_LIMIT, offset,
+              "decoding needs more than the memory budget of %llu bytes (max_memory)",
+              (unsigned long long)d->budget_limit);
+}
+
+/* The dump's own records do not fit in the memory budget. */
+static int out_of_room(dumper *d, uint64_t offset) {
+  return stop(d, FBE_ERR_LIMIT, offset,
+              "dumping needs more than the memory budget of %llu bytes (max_memory)",
+              (unsigned long long)d->room);
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* Room for one more of `count` elements of `elem` bytes in *items (capacity *cap),
+ * growing within the memory budget: by half, or as far as the budget goes. */
+static int grow(dumper *d, void *items_at, size_t *cap, size_t count, size_t elem, uint64_t at) {
+  if (count < *cap) return 0;
+  void *items;
+  memcpy(&items, items_at, sizeof items); /* items_at is the address of a T * */
+  uint64_t others = d->held - (uint64_t)*cap * elem;
+  uint64_t want = *cap ? (uint64_t)*cap + *cap / 2 : 16, most = 0;
+  if (d->room > others) most = (d->room - others) / elem;
+  if (most > UINT32_MAX) most = UINT32_MAX; /* indexes are 32-bit */
+  if (want > most) want = most;
+  if (want <= count || want > SIZE_MAX / elem) return out_of_room(d, at);
+  void *p = fbe_mem_realloc(items, (size_t)want * elem);
+  if (!p) return nomem(d);
+  memcpy(items_at, &p, sizeof p);
+  *cap = (size_t)want;
+  d->held = others + want * elem;
+  return 0;
+}
+
+#define GROW(d, items, cap, count, at) \
+  grow((d), &(items), &(cap), (count), sizeof *(items), (at))
+
+/* ------------------------------------------------------------ containers and lines */
+
+/* The node of the innermost container, made (with its parents') when first needed. */
+static int container_node(dumper *d, uint64_t at, uint32_t *id) {
+  for (; d->materialized < d->nframes; d->materialized++) {
+    frame *f = &d->frames[d->materialized];
+    if (GROW(d, d->nodes, d->cap_nodes, d->nnodes, at)) return -1;
+    f->n.parent = d->materialized ? d->frames[d->materialized - 1].id : (uint32_t)d->nnodes;
+    f->id = (uint32_t)d->nnodes;
+    d->nodes[d->nnodes++] = f->n;
+  }
+  *id = d->nframes ? d->frames[d->nframes - 1].id : 0;
+  return 0;
+}
+
+/* Enters a container of type t (pointers in it relative to base), reached by the
+ * current step; the values in it are then walked with steps from it. */
+static int open_container(dumper *d, const fbe_type *t, uint64_t base, uint64_t at) {
+  if (GROW(d, d->frames, d->cap_frames, d->nframes, at)) return -1;
+  frame *f = &d->frames[d->nframes++];
+  f->n.type = t;
+  f->n.parent = 0;
+  f->n.arg = d->arg;
+  f->n.base = (uint32_t)base;
+  f->n.step = d->step;
+  f->id = NO_NODE;
+  d->step = S_NONE;
+  d->arg = 0;
+  return 0;
+}
+
+static void close_container(dumper *d) {
+  frame *f = &d->frames[--d->nframes];
+  d->step = f->n.step;
+  d->arg = f->n.arg;
+  if (d->materialized > d->nframes) d->materialized = d->nframes;
+}
+
+static void set_step(dumper *d, uint8_t step, uint32_t arg) {
+  d->step = step;
+  d->arg = arg;
+}
+
+/* Records the line [off, off+len) of the given kind about the value being walked
+ * (arg replaces its step's argument when it is S_NONE). Empty ranges are not lines. */
+static int add_arg(dumper *d, uint64_t off, uint64_t len, uint8_t kind, uint32_t arg) {
+  if (!len) return 0;
+  uint32_t id = 0;
+  if (container_node(d, off, &id) || GROW(d, d->ranges, d->cap_ranges, d->nranges, off)) return -1;
+  range *r = &d->ranges[d->nranges];
+  r->off = (uint32_t)off;
+  r->len = (uint32_t)len;
+  r->node = id;
+  r->arg = d->step == S_NONE ? arg : d->arg;
+  r->seq = (uint32_t)d->nranges++;
+  r->kind = kind;
+  r->step = d->step;
+  return 0;
+}
+
+static int add(dumper *d, uint64_t off, uint64_t len, uint8_t kind) {
+  return add_arg(d, off, len, kind, 0);
+}
+
+/* Whether values of t are fixed-size scalars (numbers, bools, chars, enums, flags,
+ * decimals, uuids, timestamps). */
+static int plain(const fbe_type *t) {
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: case FBE_KIND_STRUCT: case FBE_KIND_OPTIONAL:
+    case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_MAP:
+      return 0;
+    default: return 1;
+  }
+}
+
+/* The first of n scalar elements of type t at `at` (of the array or vector being
+ * walked, its container open), kept as one range: up to the first one that does not
+ * fit in [0, end) or is a decimal verify refuses (the caller walks that one).
+ * *done receives how many the run holds. */
+static int scalar_run(dumper *d, const fbe_type *t, uint64_t at, uint32_t n, uint32_t *done) {
+  uint64_t size = t->wire_size, room = at < d->end ? (d->end - at) / size : 0;
+  uint32_t k = n < room ? n : (uint32_t)room;
+  if (t->wire == FBE_KIND_DECIMAL) {
+    for (uint32_t i = 0; i < k; i++) {
+      if (fbe_decimal_bad(d->p + at + i * size)) {
+        k = i;
+        break;
+      }
+    }
+  }
+  *done = k;
+  if (!k) return 0;
+  if (d->held + sizeof(cursor) > d->room) return out_of_room(d, at);
+  set_step(d, S_INDEX, 0);
+  if (add(d, at, k * size, K_RUN)) return -1;
+  d->held += sizeof(cursor);
+  d->nruns++;
+  return 0;
+}
+
+/* ------------------------------------------------------------ the memory budget */
+
+/* Takes `bytes` (cost.h) from verify's budget, as verify does at the same point. */
+static int charge(dumper *d, uint64_t at, uint64_t bytes) {
+  if ((int64_t)bytes > d->budget) return over_budget(d, at);
+  d->budget -= (int64_t)bytes;
+  return 0;
+}
+
+/* Optionals and collections count as one nesting level and charge `bytes`. */
+static int enter(dumper *d, uint64_t at, uint64_t bytes) {
+  if (++d->depth > d->max_depth) return too_deep(d, at);
+  if (d->depth > d->deepest) d->deepest = d->depth;
+  return charge(d, at, bytes);
+}
+
+/* ------------------------------------------------------------ blocks seen */
+
+/* Keeps a block read for the first time, with the label of the pointer line just
+ * recorded; *entry receives its index. */
+static int seen_add(dumper *d, const block_key *k, uint64_t at, uint32_t *entry) {
+  if (GROW(d, d->seen, d->cap_seen, d->nseen, at)) return -1;
+  size_t slots = d->seen_index.slots ? d->seen_index.mask + 1 : 0;
+  if (2 * (d->nseen + 1) > slots) { /* the index keeps at least half its slots free */
+    fbe_index_table bigger;
+    if (fbe_index_table_init(&bigger, 2 * (d->nseen + 1))) return nomem(d);
+    uint64_t bytes = (uint64_t)(bigger.mask + 1) * sizeof *bigger.slots;
+    if (d->held + bytes > d->room) {
+      fbe_index_table_free(&bigger);
+      return out_of_room(d, at);
+    }
+    for (size_t i = 0; i < d->nseen; i++)
+      fbe_index_table_add(&bigger, fbe_dump_key_hash(d->seen[i].off, d->seen[i].base,
+                                                     d->seen[i].kind),
+                          (uint32_t)i);
+    fbe_index_table_free(&d->seen_index);
+    d->seen_index = bigger;
+    d->held = d->held - slots * sizeof *bigger.slots + bytes;
+  }
+  const range *line = &d->ranges[d->nranges - 1];
+  seen *s = &d->seen[d->nseen];
+  memset(s, 0, sizeof *s);
+  s->reader = k->reader;
+  s->off = k->off;
+  s->base = k->base;
+  s->kind = k->kind;
+  s->node = line->node;
+  s->step = line->step;
+  s->arg = line->arg;
+  fbe_index_table_add(&d->seen_index, fbe_dump_key_hash(k->off, k->base, k->kind),
+                      (uint32_t)d->nseen);
+  *entry = (uint32_t)d->nseen++;
+  return 0;
+}
+
+/* The walk of a block seen for the first time: what it charges and how deep it goes
+ * are kept with it for the pointers that lead to it again. */
+typedef struct visit {
+  uint32_t entry, depth, deepest;
+  int64_t budget;
+} visit;
+
+static void visit_begin(dumper *d, uint32_t entry, visit *v) {
+  v->entry = entry;
+  v->depth = d->depth;
+  v->deepest = d->deepest;
+  v->budget = d->budget;
+  d->deepest = d->depth;
+}
+
+static void visit_end(dumper *d, const visit *v) {
+  seen *s = &d->seen[v->entry];
+  s->charge = (uint64_t)(v->budget - d->budget);
+  s->height = d->deepest - v->depth;
+  if (v->deepest > d->deepest) d->deepest = v->deepest;
+}
+
+/* Another pointer to block `entry`: verify walks it again, charging as much and going
+ * as deep from here. When that fails, it fails inside the block, where only verify's
+ * walk can say (the dump walks each block once): its error is the dump's. */
+static int revisit(dumper *d, uint32_t entry, uint64_t at) {
+  const seen *s = &d->seen[entry];
+  int deep = (uint64_t)d->depth + s->height > d->max_depth;
+  if (deep || s->charge > (uint64_t)d->budget) {
+    fbe_error e;
+    if (!d->cut &&
+        fbe_verify(d->type, d->model, d->p, (size_t)d->size, d->limits, NULL, &e) != FBE_OK) {
+      *d->err = e;
+      return -1;
+    }
+    return deep ? too_deep(d, at) : over_budget(d, at); /* a cut input: verify stops at once */
+  }
+  d->budget -= (int64_t)s->charge;
+  if (d->depth + s->height > d->deepest) d->deepest = d->depth + s->height;
+  return 0;
+}
+
+/* ------------------------------------------------------------ values */
+
 static int scalar(dumper *d, const fbe_type *t, uint64_t at) {
-  char text[320];
-  scalar_text(t, d->p + at, text, sizeof text);
-  if (VALUE(d, at, t->wire_size, "%s", text)) return -1;
+  if (add(d, at, t->wire_size, K_SCALAR)) return -1;
   fbe_error e;
   if (t->wire == FBE_KIND_DECIMAL && fbe_decimal_bad(d->p + at))
     return fbe_decimal_error(&e, (size_t)at, d->p + at), stop_as_verify(d, &e);
   return 0;
 }
 
-/* The data of a string or bytes value: n bytes at `at`, already bounds-checked. A
- * string that is not UTF-8 ends the walk, as in verify. */
-static int blob_data(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
-  char text[STRING_SHOWN * 6 + 64];
-  if (wire == FBE_KIND_STRING) quote(d->p + at, n, text, sizeof text);
-  else hex_value(d->p + at, n, text, sizeof text);
-  if (VALUE(d, at, n, "%s", text)) return -1;
-  size_t ok = wire == FBE_KIND_STRING ? fbe_utf8_valid_prefix(d->p + at, n) : n;
+/* A string that is not UTF-8 ends the walk, as in verify. */
+static int check_text(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
+  if (wire != FBE_KIND_STRING) return 0;
+  size_t ok = fbe_utf8_valid_prefix(d->p + at, n);
   fbe_error e;
   if (ok != n)
-    return fbe_utf8_error(&e, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, ok), stop_as_verify(d, &e);
+    return fbe_utf8_error(&e, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, ok),
+           stop_as_verify(d, &e);
   return 0;
 }
 
 /* ------------------------------------------------------------ standard model */
 
-/* Resolves the pointer at `slot` (relative to `base`) as verify.c does: the target must
- * hold `need` bytes inside [0, end) and lie after the slot. */
-static int follow(dumper *d, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
+/* A pointer refused as verify refuses it (fbe_std_target), with its words. */
+static int bad_pointer(dumper *d, uint64_t slot, uint32_t ptr, uint64_t target) {
+  if (d->cut) /* truncated input: the walk of what is there */
+    return FAIL(d, slot, "pointer %u leads outside the %s", ptr, d->where);
+  fbe_error e; /* verify's words (error_internal.h) */
+  fbe_error_bad_pointer(&e, slot, ptr, target);
+  return stop(d, e.code, e.offset, "%s", e.message);
+}
+
+/* The kind of the line of a pointer at slot relative to base: only a pointer stored
+ * in an optional's value slot is relative to itself. */
+static uint8_t pointer_kind(uint64_t slot, uint64_t base) {
+  return base == slot ? K_POINTER_IN_SLOT : K_POINTER;
+}
+
+/* The line of the pointer at slot (relative to base) to a block of `need` bytes,
+ * which must lie inside [0, end) after the slot, as verify checks. *at receives the
+ * block; *shared its seen entry when another pointer led to it before (else -1, and
+ * *entry the entry made for it). */
+static int block_pointer(dumper *d, uint8_t kind, uint64_t slot, uint64_t base, uint64_t need,
+                         uint64_t *at, int64_t *shared, uint32_t *entry) {
   uint32_t ptr = fbe_load32(d->p + slot);
-  uint64_t at = base + ptr;
-  if (at <= slot || at > d->end || need > d->end - at) {
-    if (!strcmp(d->where, "buffer")) /* truncated input: the walk of what is there */
-      return FAIL(d, slot, "pointer %u leads outside the %s", ptr, d->where);
-    fbe_error e; /* verify's words (error_internal.h) */
-    fbe_error_bad_pointer(&e, slot, ptr, at);
-    return stop(d, e.code, e.offset, "%s", e.message);
-  }
-  *out = at;
-  return 0;
+  uint64_t target = base + ptr;
+  if (target <= slot || target > d->end || need > d->end - target)
+    return add(d, slot, 4, kind) ? -1 : bad_pointer(d, slot, ptr, target);
+  const frame *f = &d->frames[d->nframes - 1];
+  const fbe_type *t = fbe_dump_step_type(f->n.type, d->step, d->arg);
+  block_key k = fbe_dump_key_of(d->p, kind, t, slot, base);
+  *at = target;
+  *shared = fbe_dump_seen_find(d, &k);
+  if (*shared >= 0) return add(d, slot, 4, kind | K_SHARED);
+  return add(d, slot, 4, kind) || seen_add(d, &k, slot, entry) ? -1 : 0;
 }
 
-/* "pointer 30 -> 0x0026 (base 0x0008)", the line of a pointer slot. */
-static int pointer_line(dumper *d, uint64_t slot, uint64_t base, const char *what) {
-  uint32_t ptr = fbe_load32(d->p + slot);
-  /* only a pointer stored in an optional's value slot is relative to itself */
-  return NOTE(d, slot, 4, "pointer %u -> %s0x%0*llx (base 0x%0*llx%s)", ptr, what,
-              HEX(d, base + ptr), HEX(d, base), base == slot ? ": the value slot" : "");
-}
+static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
+                     const fbe_field *f);
 
-static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base);
-
-/* The u32 length in front of string or bytes data (both models). */
-static int length_line(dumper *d, uint64_t at, uint32_t n, fbe_kind wire) {
-  const char *empty = wire == FBE_KIND_STRING ? " (\"\")" : " (empty)";
-  return NOTE(d, at, 4, "length %u%s", n, n ? "" : empty);
-}
-
-static int std_blob(dumper *d, fbe_kind wire, uint64_t slot, uint64_t base) {
+/* f: the struct field the value is (absent data takes its default), or NULL. */
+static int std_blob(dumper *d, fbe_kind wire, uint64_t slot, uint64_t base, const fbe_field *f) {
   uint64_t at = 0;
-  if (fbe_load32(d->p + slot) == 0) return NOTE(d, slot, 4, "pointer 0 (no data: the default)");
-  if (pointer_line(d, slot, base, "") || follow(d, slot, base, 4, &at)) return -1;
+  int64_t shared;
+  uint32_t entry;
+  if (fbe_load32(d->p + slot) == 0) {
+    if (add(d, slot, 4, K_POINTER_0_DEFAULT)) return -1;
+    return f ? charge(d, slot, f->default_cost) : 0;
+  }
+  if (block_pointer(d, pointer_kind(slot, base), slot, base, 4, &at, &shared, &entry)) return -1;
   uint32_t n = fbe_load32(d->p + at);
-  if (length_line(d, at, n, wire)) return -1;
+  if (shared >= 0) return charge(d, slot, fbe_cost_bytes(n));
+  if (add(d, at, 4, K_LENGTH)) return -1;
   if (n > d->end - at - 4) return FAIL(d, at, "size %u runs past the end of the %s", n, d->where);
-  return blob_data(d, wire, at + 4, n);
+  return add(d, at + 4, n, K_DATA) || charge(d, slot, fbe_cost_bytes(n)) ||
+                 check_text(d, wire, at + 4, n)
+             ? -1
+             : 0;
 }
 
 /* The fields of a body of `size` bytes at b that fit (the inherited part only as a
- * whole, FORMAT.md 5.10), then whatever the body holds beyond them. */
+ * whole, FORMAT.md 5.10), then whatever the body holds beyond them; the fields it
+ * lacks are charged their defaults, as verify does. */
 static int std_fields(dumper *d, const fbe_struct *st, uint64_t b, uint32_t size) {
-  uint32_t known = 8;
+  uint32_t known = 8, first = st->base_body_size <= size ? 0 : st->ninherited, i = first;
   const fbe_field *missing = NULL;
-  for (uint32_t i = st->base_body_size <= size ? 0 : st->ninherited; i < st->nfields; i++) {
+  for (; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
     if (f->wire_offset + f->type->wire_size > size) {
       missing = f;
       break;
     }
-    size_t mark;
-    if (push_field(d, f->name, &mark) || std_value(d, f->type, b + f->wire_offset, b)) return -1;
-    pop(d, mark);
+    set_step(d, S_FIELD, i);
+    if (std_value(d, f->type, b + f->wire_offset, b, f)) return -1;
     known = f->wire_offset + f->type->wire_size;
   }
+  set_step(d, S_NONE, 0);
   if (st->base_body_size > size && st->ninherited) missing = &st->fields[0];
-  if (known >= size) return 0;
-  if (missing)
-    return NOTE(d, b + known, size - known, "%u bytes not read: too few for field '%s'",
-                size - known, missing->name);
-  return NOTE(d, b + known, size - known, "%u bytes after the last known field (newer writer)",
-              size - known);
+  if (known < size &&
+      add_arg(d, b + known, size - known, missing ? K_NOT_READ : K_AFTER_FIELDS,
+              missing ? (uint32_t)(missing - st->fields) : 0))
+    return -1;
+  if (size >= st->body_size) return 0;
+  return charge(d, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields));
 }
 
 static int std_struct(dumper *d, uint64_t slot, uint64_t base, const fbe_struct *st, int root) {
   uint64_t b = 0;
-  uint32_t ptr = fbe_load32(d->p + slot);
+  int64_t shared = -1;
+  uint32_t entry = 0, ptr = fbe_load32(d->p + slot);
   if (root) {
-    if (add(d, slot, 4, NULL, "model: root pointer %u -> 0x%0*llx (base 0x%0*llx)", ptr,
-            HEX(d, base + ptr), HEX(d, base)))
-      return -1;
-  } else if (ptr == 0 ? NOTE(d, slot, 4, "pointer 0") : pointer_line(d, slot, base, "")) {
-    return -1;
+    if (add(d, slot, 4, K_ROOT_POINTER)) return -1;
+    if (ptr == 0) return FAIL(d, slot, "struct pointer is 0");
+    b = base + ptr;
+    if (b <= slot || b > d->end || 8 > d->end - b) return bad_pointer(d, slot, ptr, b);
+  } else {
+    if (ptr == 0) return add(d, slot, 4, K_POINTER_0) ? -1 : FAIL(d, slot, "struct pointer is 0");
+    if (block_pointer(d, pointer_kind(slot, base), slot, base, 8, &b, &shared, &entry)) return -1;
+    if (shared >= 0) return revisit(d, (uint32_t)shared, b);
   }
-  if (ptr == 0) return FAIL(d, slot, "struct pointer is 0");
-  if (follow(d, slot, base, 8, &b)) return -1;
-  if (d->budget == 0) return over_budget(d, b); /* shared bodies must not multiply the work */
-  d->budget--;
+  visit v;
+  visit_begin(d, entry, &v);
+  if (open_container(d, st->self_type, b, b)) return -1;
   uint32_t size = fbe_load32(d->p + b), type_id = fbe_load32(d->p + b + 4);
-  const char *age = size < st->body_size ? ", older writer" : ", newer writer";
-  int rc = size == st->body_size
-               ? (root ? NOTE(d, b, 4, "body size %u", size)
-                       : NOTE(d, b, 4, "body size %u (%s)", size, st->full_name))
-               : NOTE(d, b, 4, "body size %u (%s: %u in the schema%s)", size, st->full_name,
-                      st->body_size, age);
-  if (rc || NOTE(d, b + 4, 4, "type id %u", type_id)) return -1;
+  if (add(d, b, 4, K_BODY_SIZE) || add(d, b + 4, 4, K_TYPE_ID)) return -1;
   if (size < 8) return FAIL(d, b, "struct size %u is smaller than its 8-byte header", size);
   if (size > d->end - b)
     return FAIL(d, b, "struct size %u runs past the end of the %s", size, d->where);
   if (type_id != st->type_id)
     return FAIL(d, b + 4, "type id %u where %s (%u) was expected", type_id, st->full_name,
                 st->type_id);
-  return std_fields(d, st, b, size);
+  if (std_fields(d, st, b, size)) return -1;
+  close_container(d);
+  if (!root) visit_end(d, &v);
+  return 0;
 }
 
-static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base) {
+static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
+                     const fbe_field *f) {
   uint64_t at = 0;
+  int64_t shared = -1;
+  uint32_t entry = 0;
+  visit v;
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return std_blob(d, t->wire, slot, base);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return std_blob(d, t->wire, slot, base, f);
     case FBE_KIND_STRUCT: return std_struct(d, slot, base, t->st, 0);
     case FBE_KIND_OPTIONAL: {
       uint8_t flag = d->p[slot];
-      uint32_t ptr = fbe_load32(d->p + slot + 1);
-      if (flag == 0)
-        return NOTE(d, slot, 1, "null (flag 0)") ||
-               NOTE(d, slot + 1, 4, "pointer %u (%s: null)", ptr, ptr ? "ignored" : "unused");
-      if (flag == 1 ? NOTE(d, slot, 1, "has value (flag 1)")
-                    : NOTE(d, slot, 1, "has value (flag %u, not 1)", (unsigned)flag))
-        return -1;
-      if (ptr == 0) {
-        if (NOTE(d, slot + 1, 4, "pointer 0")) return -1;
+      if (flag == 0) {
+        if (add(d, slot, 1, K_NULL_FLAG) || add(d, slot + 1, 4, K_NULL_POINTER)) return -1;
+        return f ? charge(d, slot, f->default_cost) : 0;
+      }
+      if (add(d, slot, 1, K_HAS_VALUE)) return -1;
+      if (fbe_load32(d->p + slot + 1) == 0) {
+        if (add(d, slot + 1, 4, K_POINTER_0)) return -1;
         return FAIL(d, slot, "optional marked present has no value");
       }
-      if (pointer_line(d, slot + 1, base, "value slot ") ||
-          follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, 1))
+      if (block_pointer(d, K_POINTER_TO_SLOT, slot + 1, base, t->elem->wire_size, &at, &shared,
+                        &entry) ||
+          enter(d, at, fbe_cost_optional(t)))
         return -1;
-      /* the base moves to the value slot (FORMAT.md 5.5) */
-      if (t->elem->wire == FBE_KIND_STRUCT ? std_struct(d, at, at, t->elem->st, 0)
-                                           : std_value(d, t->elem, at, at))
-        return -1;
+      if (shared >= 0) {
+        if (revisit(d, (uint32_t)shared, at)) return -1;
+      } else {
+        /* the base moves to the value slot (FORMAT.md 5.5) */
+        visit_begin(d, entry, &v);
+        if (t->elem->wire == FBE_KIND_STRUCT ? std_struct(d, at, at, t->elem->st, 0)
+                                             : std_value(d, t->elem, at, at, NULL))
+          return -1;
+        visit_end(d, &v);
+      }
       d->depth--;
       return 0;
     }
-    case FBE_KIND_ARRAY:
-      for (uint32_t i = 0; i < t->array_size; i++) {
-        size_t mark;
-        if (push_index(d, i, &mark) ||
-            std_value(d, t->elem, slot + (uint64_t)i * t->elem->wire_size, base))
-          return -1;
-        pop(d, mark);
+    case FBE_KIND_ARRAY: {
+      uint32_t i = 0;
+      if (open_container(d, t, base, slot) ||
+          (plain(t->elem) && scalar_run(d, t->elem, slot, t->array_size, &i)))
+        return -1;
+      for (; i < t->array_size; i++) {
+        set_step(d, S_INDEX, i);
+        if (std_value(d, t->elem, slot + (uint64_t)i * t->elem->wire_size, base, NULL)) return -1;
       }
+      close_container(d);
       return 0;
+    }
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      if (fbe_load32(d->p + slot) == 0) return NOTE(d, slot, 4, "pointer 0 (empty)");
-      if (pointer_line(d, slot, base, "") || follow(d, slot, base, 4, &at)) return -1;
+      if (fbe_load32(d->p + slot) == 0) return add(d, slot, 4, K_POINTER_0_EMPTY);
+      if (block_pointer(d, K_POINTER, slot, base, 4, &at, &shared, &entry)) return -1;
       uint32_t n = fbe_load32(d->p + at);
+      if (shared >= 0) { /* its count was checked when it was first read */
+        if (enter(d, at, fbe_cost_sequence(t, n)) || revisit(d, (uint32_t)shared, at)) return -1;
+        d->depth--;
+        return 0;
+      }
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
-      if (NOTE(d, at, 4, "count %u", n)) return -1;
+      if (open_container(d, t, base, at) || add(d, at, 4, K_COUNT)) return -1;
       if (stride * n > d->end - at - 4)
         return FAIL(d, at, "%u elements do not fit in the %s", n, d->where);
-      if (enter(d, at, n)) return -1;
-      for (uint32_t i = 0; i < n; i++) {
+      if (enter(d, at, fbe_cost_sequence(t, n))) return -1;
+      visit_begin(d, entry, &v);
+      uint32_t i = 0;
+      if (!k && plain(t->elem) && scalar_run(d, t->elem, at + 4, n, &i)) return -1;
+      for (; i < n; i++) {
         uint64_t item = at + 4 + i * stride;
-        size_t mark, inner;
-        if (push_index(d, i, &mark)) return -1;
         if (k) {
-          if (push_field(d, "key", &inner) || std_value(d, k, item, base)) return -1;
-          pop(d, inner);
-          if (push_field(d, "value", &inner) || std_value(d, t->elem, item + k->wire_size, base))
-            return -1;
-        } else if (std_value(d, t->elem, item, base)) {
-          return -1;
+          set_step(d, S_KEY, i);
+          if (std_value(d, k, item, base, NULL)) return -1;
+          set_step(d, S_VALUE, i);
+          if (std_value(d, t->elem, item + k->wire_size, base, NULL)) return -1;
+        } else {
+          set_step(d, S_INDEX, i);
+          if (std_value(d, t->elem, item, base, NULL)) return -1;
         }
-        pop(d, mark);
       }
+      visit_end(d, &v);
       d->depth--;
+      close_container(d);
       return 0;
     }
     default:
@@ -614,10 +531,14 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base)
 /* The model size line (when 4 bytes are there); `least` is the smallest model. */
 static int size_line(dumper *d, uint32_t total, uint64_t least) {
   if (d->size < 4) return 0;
-  if (d->size >= least && total > d->size)
-    return add(d, 0, 4, NULL, "model: size %u (only %llu bytes are here)", total,
-               (unsigned long long)d->size);
-  return add(d, 0, 4, NULL, "model: size %u", total);
+  return add(d, 0, 4, d->size >= least && total > d->size ? K_MODEL_SIZE_SHORT : K_MODEL_SIZE);
+}
+
+/* verify's budget for a model of `total` bytes, and the root value's share of it. */
+static int start_budget(dumper *d, const fbe_struct *st, uint32_t total) {
+  d->budget_limit = fbe_limits_budget(d->limits, total);
+  d->budget = d->budget_limit > INT64_MAX ? INT64_MAX : (int64_t)d->budget_limit;
+  return charge(d, 0, fbe_cost_root(st));
 }
 
 /* Returns 0 when the model is valid; *model_end receives where the model ends (0:
@@ -630,11 +551,10 @@ static int dump_standard(dumper *d, const fbe_struct *st, uint64_t *model_end) {
     return FAIL(d, 0, "%llu bytes are too few for a standard model (16 at least)",
                 (unsigned long long)size);
   if (total < 16) return FAIL(d, 0, "model size %u is smaller than 16", total);
-  if (total > size) d->where = "buffer"; /* truncated: walk what is there */
+  if (total > size) d->where = "buffer", d->cut = 1; /* truncated: walk what is there */
   d->end = total < size ? total : size;
   *model_end = d->end;
-  d->budget = 16 * d->end + 4096;
-  if (std_struct(d, 4, 0, st, 1)) return -1;
+  if (start_budget(d, st, total) || std_struct(d, 4, 0, st, 1)) return -1;
   if (total > size) return FAIL(d, 0, "model size %u runs past the end of the buffer", total);
   return 0;
 }
@@ -649,11 +569,10 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos);
 
 static int fin_fields(dumper *d, const fbe_struct *st, uint64_t *pos) {
   for (uint32_t i = 0; i < st->nfields; i++) {
-    size_t mark;
-    if (push_field(d, st->fields[i].name, &mark) || fin_value(d, st->fields[i].type, pos))
-      return -1;
-    pop(d, mark);
+    set_step(d, S_FIELD, i);
+    if (fin_value(d, st->fields[i].type, pos)) return -1;
   }
+  set_step(d, S_NONE, 0);
   return 0;
 }
 
@@ -662,58 +581,71 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES: {
       if (4 > d->end - *pos) return fin_short(d, *pos, 4);
       uint32_t n = fbe_load32(d->p + *pos);
-      if (length_line(d, *pos, n, t->wire)) return -1;
+      if (add(d, *pos, 4, K_LENGTH)) return -1;
       if (n > d->end - *pos - 4)
         return FAIL(d, *pos, "size %u runs past the end of the %s", n, d->where);
       *pos += 4;
-      if (blob_data(d, t->wire, *pos, n)) return -1;
+      if (add(d, *pos, n, K_DATA)) return -1;
+      /* as in verify: no body is shared in the final model, so the strings' charge is
+       * checked once, at the end (dump_final), and by the next enter() */
+      d->budget -= (int64_t)fbe_cost_bytes(n);
+      if (check_text(d, t->wire, *pos, n)) return -1;
       *pos += n;
       return 0;
     }
-    case FBE_KIND_STRUCT: return fin_fields(d, t->st, pos);
+    case FBE_KIND_STRUCT:
+      if (open_container(d, t, 0, *pos) || fin_fields(d, t->st, pos)) return -1;
+      close_container(d);
+      return 0;
     case FBE_KIND_OPTIONAL: {
       if (*pos >= d->end) return fin_short(d, *pos, 1);
       uint8_t flag = d->p[*pos];
-      int rc = flag == 0   ? NOTE(d, *pos, 1, "null (flag 0)")
-               : flag == 1 ? NOTE(d, *pos, 1, "has value (flag 1)")
-                           : NOTE(d, *pos, 1, "has value (flag %u, not 1)", (unsigned)flag);
-      if (rc) return -1;
+      if (add(d, *pos, 1, flag ? K_HAS_VALUE : K_NULL_FLAG)) return -1;
       (*pos)++;
       if (!flag) return 0;
-      if (enter(d, *pos, 1) || fin_value(d, t->elem, pos)) return -1;
+      if (enter(d, *pos, fbe_cost_optional(t)) || fin_value(d, t->elem, pos)) return -1;
       d->depth--;
       return 0;
     }
-    case FBE_KIND_ARRAY:
-      for (uint32_t i = 0; i < t->array_size; i++) {
-        size_t mark;
-        if (push_index(d, i, &mark) || fin_value(d, t->elem, pos)) return -1;
-        pop(d, mark);
+    case FBE_KIND_ARRAY: {
+      uint32_t i = 0;
+      if (open_container(d, t, 0, *pos) ||
+          (plain(t->elem) && scalar_run(d, t->elem, *pos, t->array_size, &i)))
+        return -1;
+      *pos += (uint64_t)i * t->elem->wire_size;
+      for (; i < t->array_size; i++) {
+        set_step(d, S_INDEX, i);
+        if (fin_value(d, t->elem, pos)) return -1;
       }
+      close_container(d);
       return 0;
+    }
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       if (4 > d->end - *pos) return fin_short(d, *pos, 4);
       uint32_t n = fbe_load32(d->p + *pos);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
-      if (NOTE(d, *pos, 4, "count %u", n)) return -1;
+      if (open_container(d, t, 0, *pos) || add(d, *pos, 4, K_COUNT)) return -1;
       if (least * n > d->end - *pos - 4)
         return FAIL(d, *pos, "%u elements do not fit in the %s", n, d->where);
-      if (enter(d, *pos, n)) return -1;
+      if (enter(d, *pos, fbe_cost_sequence(t, n))) return -1;
       *pos += 4;
-      for (uint32_t i = 0; i < n; i++) {
-        size_t mark, inner;
-        if (push_index(d, i, &mark)) return -1;
+      uint32_t i = 0;
+      if (!k && plain(t->elem) && scalar_run(d, t->elem, *pos, n, &i)) return -1;
+      *pos += (uint64_t)i * t->elem->wire_size;
+      for (; i < n; i++) {
         if (k) {
-          if (push_field(d, "key", &inner) || fin_value(d, k, pos)) return -1;
-          pop(d, inner);
-          if (push_field(d, "value", &inner) || fin_value(d, t->elem, pos)) return -1;
-        } else if (fin_value(d, t->elem, pos)) {
-          return -1;
+          set_step(d, S_KEY, i);
+          if (fin_value(d, k, pos)) return -1;
+          set_step(d, S_VALUE, i);
+          if (fin_value(d, t->elem, pos)) return -1;
+        } else {
+          set_step(d, S_INDEX, i);
+          if (fin_value(d, t->elem, pos)) return -1;
         }
-        pop(d, mark);
       }
       d->depth--;
+      close_container(d);
       return 0;
     }
     default:
@@ -732,155 +664,91 @@ static int dump_final(dumper *d, const fbe_struct *st, uint64_t *model_end) {
     return FAIL(d, 0, "%llu bytes are too few for a final model (8 at least)",
                 (unsigned long long)size);
   uint32_t type_id = fbe_load32(d->p + 4);
-  if (add(d, 4, 4, NULL, "model: type id %u (%s)", type_id, st->full_name)) return -1;
+  if (add(d, 4, 4, K_MODEL_TYPE_ID)) return -1;
   if (total < 8) return FAIL(d, 0, "model size %u is smaller than its 8-byte header", total);
-  if (total > size) d->where = "buffer"; /* truncated: walk what is there */
+  if (total > size) d->where = "buffer", d->cut = 1; /* truncated: walk what is there */
   if (type_id != st->type_id)
     return FAIL(d, 4, "type id %u where %s (%u) was expected", type_id, st->full_name, st->type_id);
   d->end = total < size ? total : size;
   *model_end = d->end;
-  d->budget = 16 * d->end + 4096;
   uint64_t pos = 8;
-  if (fin_fields(d, st, &pos)) return -1;
+  if (start_budget(d, st, total) || open_container(d, st->self_type, 0, 8) ||
+      fin_fields(d, st, &pos))
+    return -1;
   if (total > size) return FAIL(d, 0, "model size %u runs past the end of the buffer", total);
   if (pos != total) return FAIL(d, pos, "fields end here but the model size says %u", total);
+  if (d->budget < 0) return over_budget(d, 8); /* the strings (fin_value) */
   return 0;
 }
 
-/* ------------------------------------------------------------ printing */
-
-static int by_offset(const void *a, const void *b) {
-  const range *x = a, *y = b;
-  if (x->off != y->off) return x->off < y->off ? -1 : 1;
-  return x->text < y->text ? -1 : x->text > y->text; /* walk order */
-}
-
-typedef struct printer {
-  fbe_buffer *out;
-  const uint8_t *p;
-  int ow, lw; /* widths of the offset and length columns */
-  int failed;
-} printer;
-
-static void put(printer *pr, const char *s, size_t n) {
-  if (!pr->failed && fbe_buffer_append(pr->out, s, n)) pr->failed = 1;
-}
-
-FBE_PRINTF(2, 3)
-static void putf(printer *pr, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n > 0) put(pr, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
-/* Up to 8 bytes from `at` as "xx xx ...", padded to 23 characters when pad is set. */
-static void hex8(printer *pr, uint64_t at, uint64_t n, int pad) {
-  char h[24];
-  size_t k = 0;
-  for (uint64_t i = 0; i < n && i < 8; i++)
-    k += (size_t)snprintf(h + k, sizeof h - k, i ? " %02x" : "%02x", pr->p[at + i]);
-  while (pad && k < 23) h[k++] = ' ';
-  put(pr, h, k);
-}
-
-static void line(printer *pr, uint64_t off, uint64_t len, const char *text, size_t text_len,
-                 const char *suffix) {
-  putf(pr, "0x%0*llx  %*llu  ", pr->ow, (unsigned long long)off, pr->lw, (unsigned long long)len);
-  hex8(pr, off, len, 1);
-  put(pr, "  ", 2);
-  put(pr, text, text_len);
-  put(pr, suffix, strlen(suffix));
-  put(pr, "\n", 1);
-  if (len <= 8) return;
-  putf(pr, "%*s", pr->ow + pr->lw + 6, ""); /* continuation: bytes 8..15 */
-  hex8(pr, off + 8, len - 8, len > 16);
-  if (len > 16) putf(pr, "  ... (%llu more bytes)", (unsigned long long)(len - 16));
-  put(pr, "\n", 1);
-}
-
-/* Bytes [from, to) that no range covers, split at the model's end. */
-static void gap(printer *pr, uint64_t from, uint64_t to, uint64_t model_end, int failed) {
-  while (from < to) {
-    int after = model_end && from >= model_end;
-    uint64_t stop_at = !after && model_end && model_end < to ? model_end : to;
-    const char *why = after    ? "(unreferenced: after the end of the model)"
-                      : failed ? "(unreferenced: not reached before the error)"
-                               : "(unreferenced)";
-    line(pr, from, stop_at - from, why, strlen(why), "");
-    from = stop_at;
-  }
-}
-
-static int digits(uint64_t v, unsigned radix) {
-  int n = 1;
-  while (v >= radix) v /= radix, n++;
-  return n;
-}
-
-fbe_status fbe_dump(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
-                    const fbe_limits *limits, fbe_buffer *out, fbe_error *err) {
+fbe_status fbe_dump_to(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                       const fbe_limits *limits, fbe_dump_write_fn write, void *ctx,
+                       fbe_error *err) {
   fbe_error local;
   if (!err) err = &local;
-  if (!type || !out || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or output buffer");
-  uint64_t max_size = limits ? limits->max_model_size : FBE_DEFAULT_MAX_MODEL_SIZE;
+  if (!type || !write || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or writer");
+  uint64_t max_size = fbe_limits_size(limits);
   dumper d;
   memset(&d, 0, sizeof d);
   d.p = data;
   d.size = size;
   d.where = "model";
-  d.max_depth = limits ? limits->max_depth : FBE_DEFAULT_MAX_DEPTH;
-  d.max_ranges = (uint64_t)size + 1024;
-  d.root = type->full_name;
-  d.offset_width = digits(size, 16) > 4 ? digits(size, 16) : 4;
+  d.type = type;
+  d.model = model;
+  d.limits = limits;
+  d.max_depth = fbe_limits_depth(limits);
+  d.room = fbe_limits_memory(limits, size);
   d.err = err;
   err->code = FBE_OK;
+  err->path[0] = '\0';
 
   uint64_t model_end = 0;
   int rc;
   if (size >= 4 && fbe_load32(data) > max_size) {
-    rc = add(&d, 0, 4, NULL, "model: size %u", fbe_load32(data)) ||
-         stop(&d, FBE_ERR_LIMIT, 0, "model size %u exceeds the limit of %llu bytes",
-              fbe_load32(data), (unsigned long long)max_size);
+    rc = add(&d, 0, 4, K_MODEL_SIZE) ||
+         stop(&d, FBE_ERR_LIMIT, 0,
+              "model size %u exceeds the limit of %llu bytes (max_model_size)", fbe_load32(data),
+              (unsigned long long)max_size);
   } else {
     rc = model == FBE_MODEL_FINAL ? dump_final(&d, type, &model_end)
                                   : dump_standard(&d, type, &model_end);
   }
   fbe_status status = rc ? err->code : FBE_OK;
-
-  size_t kept = out->size;
-  printer pr = {out, data, d.offset_width, digits(size, 10) > 3 ? digits(size, 10) : 3, 0};
-  if (status != FBE_ERR_NOMEM) {
-    size_t n = d.ranges.size / sizeof(range);
-    range *r = (range *)(void *)d.ranges.data;
-    if (n) qsort(r, n, sizeof *r, by_offset);
-    putf(&pr, "# %s, %s model, %llu bytes of input\n", type->full_name,
-         model == FBE_MODEL_FINAL ? "final" : "standard", (unsigned long long)size);
-    uint64_t covered = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (r[i].off > covered) gap(&pr, covered, r[i].off, model_end, rc != 0);
-      line(&pr, r[i].off, r[i].len, (const char *)d.text.data + r[i].text, r[i].text_len,
-           r[i].off < covered ? "  (overlaps an earlier range)" : "");
-      if (r[i].off + r[i].len > covered) covered = r[i].off + r[i].len;
-    }
-    if (covered < size) gap(&pr, covered, size, model_end, rc != 0);
-    if (rc) {
-      putf(&pr, "!! offset 0x%0*llx: %s", d.offset_width, (unsigned long long)err->offset,
-           err->message);
-      if (err->path[0]) putf(&pr, " at '%s'", err->path);
-      put(&pr, "\n", 1);
-    }
-  }
-  if (pr.failed) {
-    nomem(&d);
-    status = FBE_ERR_NOMEM;
-  }
-  if (status == FBE_ERR_NOMEM) out->size = kept; /* no half dumps */
-  fbe_buffer_free(&d.ranges);
-  fbe_buffer_free(&d.text);
-  fbe_buffer_free(&d.path);
+  cursor *runs = d.nruns ? fbe_mem_alloc(d.nruns * sizeof *runs) : NULL;
+  if (d.nruns && !runs) status = FBE_ERR_NOMEM, nomem(&d);
+  if (status != FBE_ERR_NOMEM && /* out of memory: nothing is written */
+      fbe_dump_print(&d, model_end, rc != 0, runs, write, ctx))
+    status = fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the writer of the dump failed");
+  fbe_mem_free(runs);
+  fbe_mem_free(d.ranges);
+  fbe_mem_free(d.nodes);
+  fbe_mem_free(d.frames);
+  fbe_mem_free(d.seen);
+  fbe_index_table_free(&d.seen_index);
   return status;
+}
+
+/* fbe_dump's writer: appends to the buffer. */
+typedef struct buffer_writer {
+  fbe_buffer *out;
+  int nomem;
+} buffer_writer;
+
+static int append(void *ctx, const char *text, size_t n) {
+  buffer_writer *w = ctx;
+  if (fbe_buffer_append(w->out, text, n)) w->nomem = 1;
+  return w->nomem;
+}
+
+fbe_status fbe_dump(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                    const fbe_limits *limits, fbe_buffer *out, fbe_error *err) {
+  if (!type || !out || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or output buffer");
+  size_t kept = out->size;
+  buffer_writer w = {out, 0};
+  fbe_status s = fbe_dump_to(type, model, data, size, limits, append, &w, err);
+  if (w.nomem) s = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while dumping");
+  if (s == FBE_ERR_NOMEM) out->size = kept; /* no half dumps */
+  return s;
 }
