@@ -95,6 +95,26 @@ static uint32_t layout_file(const fbe_sload *L, const fbe_struct *st) {
   return file_id;
 }
 
+static int struct_order(const void *a, const void *b) {
+  return strcmp((*(fbe_struct *const *)a)->name, (*(fbe_struct *const *)b)->name);
+}
+static int enum_order(const void *a, const void *b) {
+  return strcmp((*(fbe_enum *const *)a)->name, (*(fbe_enum *const *)b)->name);
+}
+
+/* The name indexes of every package (fbe_package.structs_by_name, enums_by_name). */
+static void index_names(fbe_sload *L) {
+  for (uint32_t i = 0; i < L->norder; i++) {
+    fbe_package *pkg = L->order[i]->pkg;
+    pkg->structs_by_name = fbe_sctx_alloc(L->ctx, L->arena, (pkg->nstructs + 1) * sizeof *pkg->structs);
+    if (pkg->nstructs) memcpy(pkg->structs_by_name, pkg->structs, pkg->nstructs * sizeof *pkg->structs);
+    qsort(pkg->structs_by_name, pkg->nstructs, sizeof *pkg->structs, struct_order);
+    pkg->enums_by_name = fbe_sctx_alloc(L->ctx, L->arena, (pkg->nenums + 1) * sizeof *pkg->enums);
+    if (pkg->nenums) memcpy(pkg->enums_by_name, pkg->enums, pkg->nenums * sizeof *pkg->enums);
+    qsort(pkg->enums_by_name, pkg->nenums, sizeof *pkg->enums, enum_order);
+  }
+}
+
 /* Everything that can run out of memory; an allocation failure jumps back here.
  * Nothing local is modified after setjmp, so no volatile is needed. */
 static bool run_load(fbe_sload *L, const fbe_root_request *req) {
@@ -119,6 +139,7 @@ static bool run_load(fbe_sload *L, const fbe_root_request *req) {
       fbe_sctx_out_of_memory(L->ctx);
     }
   }
+  if (L->ctx->nerrors == 0) index_names(L);
   return true;
 }
 
@@ -224,22 +245,27 @@ static const fbe_package *package_of(const fbe_schema *schema, const char *name,
   return NULL;
 }
 
+static int struct_named(const void *key, const void *item) {
+  return strcmp(key, (*(fbe_struct *const *)item)->name);
+}
+static int enum_named(const void *key, const void *item) {
+  return strcmp(key, (*(fbe_enum *const *)item)->name);
+}
+
 const fbe_struct *fbe_schema_find_struct(const fbe_schema *schema, const char *name) {
   const char *local = NULL;
   const fbe_package *pkg = package_of(schema, name, &local);
-  for (uint32_t i = 0; pkg && i < pkg->nstructs; i++) {
-    if (strcmp(pkg->structs[i]->name, local) == 0) return pkg->structs[i];
-  }
-  return NULL;
+  fbe_struct *const *found =
+      pkg ? bsearch(local, pkg->structs_by_name, pkg->nstructs, sizeof *pkg->structs, struct_named) : NULL;
+  return found ? *found : NULL;
 }
 
 const fbe_enum *fbe_schema_find_enum(const fbe_schema *schema, const char *name) {
   const char *local = NULL;
   const fbe_package *pkg = package_of(schema, name, &local);
-  for (uint32_t i = 0; pkg && i < pkg->nenums; i++) {
-    if (strcmp(pkg->enums[i]->name, local) == 0) return pkg->enums[i];
-  }
-  return NULL;
+  fbe_enum *const *found =
+      pkg ? bsearch(local, pkg->enums_by_name, pkg->nenums, sizeof *pkg->enums, enum_named) : NULL;
+  return found ? *found : NULL;
 }
 
 /* ---- introspection ---- */

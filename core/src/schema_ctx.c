@@ -46,7 +46,10 @@ char *fbe_sctx_printf(fbe_sctx *ctx, fbe_arena *arena, const char *fmt, ...) {
 void *fbe_sctx_reserve(fbe_sctx *ctx, void *arr, uint32_t *cap, uint32_t count, size_t elem_size) {
   if (count < *cap) return arr;
   if (*cap > UINT32_MAX / 2) fbe_sctx_out_of_memory(ctx);
-  uint32_t new_cap = *cap ? *cap * 2 : 8;
+  /* from 1: most arrays (a struct's fields, a name's parts) hold a few elements, and a
+   * schema has one per declaration (8 elements of a few hundred bytes each took
+   * 5 KB per one-field struct: 2.6 GB for the 500,000 the field cap lets through) */
+  uint32_t new_cap = *cap ? *cap * 2 : 1;
   if ((size_t)new_cap > SIZE_MAX / elem_size) fbe_sctx_out_of_memory(ctx);
   void *grown = fbe_sctx_alloc(ctx, ctx->work, (size_t)new_cap * elem_size);
   if (count) memcpy(grown, arr, (size_t)count * elem_size);

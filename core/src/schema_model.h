@@ -192,6 +192,10 @@ struct fbe_package {
   fbe_enum **enums;          /* enums and flags, declaration order */
   uint32_t nstructs;
   fbe_struct **structs;      /* structs and messages, declaration order */
+  /* The same two, sorted by name, for fbe_schema_find_enum/_struct: a binding looks
+   * every struct up by name, which a linear search made quadratic. */
+  fbe_enum **enums_by_name;
+  fbe_struct **structs_by_name;
 };
 
 struct fbe_schema {
