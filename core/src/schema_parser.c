@@ -520,6 +520,13 @@ fbe_ast_file *fbe_parse_file(fbe_sctx *ctx, uint32_t file_id, const char *src, s
     } else if (!parse_declaration(&p)) {
       sync_declaration(&p);
     }
+    if (p.file->nstructs + p.file->nenums > FBE_SCHEMA_MAX_DECLARATIONS) {
+      /* each costs its syntax tree and its records: a cap, as for fields (schema.h) */
+      fbe_sctx_error(ctx, file_id, p.tok.line, p.tok.col,
+                     "Too many declarations: a schema file may declare at most %u enums, flags, "
+                     "structs and messages", FBE_SCHEMA_MAX_DECLARATIONS);
+      break;
+    }
   }
   return p.file;
 }

@@ -70,11 +70,14 @@ FBE_API void fbe_diagnostic_format(const fbe_diagnostic *d, char *out, size_t ou
  * - The final-model program of a struct has a step for each field of the plain structs
  *   it holds inline: all structs of a load together may have at most
  *   FBE_SCHEMA_MAX_STEPS such steps.
+ * - A schema file declares at most FBE_SCHEMA_MAX_DECLARATIONS enums, flags, structs and
+ *   messages (about 1.2 KB each at load: 0.6 GB at the cap).
  * A field record or a step takes about 150 bytes: a load at both caps, about 150 MB. */
 #define FBE_SCHEMA_MAX_FILE_SIZE ((uint64_t)64 << 20)
 #define FBE_SCHEMA_MAX_STRUCT_FIELDS 65536u
 #define FBE_SCHEMA_MAX_FIELDS (1u << 19)
 #define FBE_SCHEMA_MAX_STEPS (1u << 19)
+#define FBE_SCHEMA_MAX_DECLARATIONS (1u << 19)
 
 /* Where `import NAME` looks for NAME.fbe after the importing file's directory, and
  * where fbe_schema_load_file looks for a relative path that does not exist as given. */
