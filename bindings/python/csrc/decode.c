@@ -79,7 +79,7 @@ PyObject *pf_enum_member(pf_enum *en, uint64_t pattern) {
   }
   PyObject *key = en->is_signed ? PyLong_FromLongLong((long long)pattern)
                                 : PyLong_FromUnsignedLongLong(pattern);
-  if (!key || !en->by_value) return key;
+  if (!key || !en->by_value || !en->cls) return key;
   PyObject *m = PyDict_GetItemWithError(en->by_value, key);
   if (m) {
     Py_INCREF(m);
@@ -90,19 +90,14 @@ PyObject *pf_enum_member(pf_enum *en, uint64_t pattern) {
     Py_DECREF(key);
     return NULL;
   }
-  /* Flags made only of named bits are members (IntFlag composites, cached); anything
-   * else the schema does not name stays a plain int, so it encodes back unchanged. */
-  if (en->is_flags && (pattern & ~en->mask) == 0) {
-    m = PyObject_CallOneArg(en->cls, key);
-    if (!m) {
-      PyErr_Clear();
-      return key;
-    }
-    if (PyDict_GET_SIZE(en->by_value) < 4096 && PyDict_SetItem(en->by_value, key, m)) PyErr_Clear();
-    Py_DECREF(key);
-    return m;
-  }
-  return key;
+  /* A value no member has is still a value of the type (the wire allows it): an
+   * unnamed instance of the class, made as int.__new__(cls, value) makes it. */
+  PyObject *args = PyTuple_Pack(1, key);
+  Py_DECREF(key);
+  if (!args) return NULL;
+  m = PyLong_Type.tp_new((PyTypeObject *)en->cls, args, NULL);
+  Py_DECREF(args);
+  return m;
 }
 
 /* ------------------------------------------------------------------ values */

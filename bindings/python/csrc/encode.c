@@ -282,7 +282,10 @@ static int put_enum(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
       snprintf(want, sizeof want, "%s or int", en->e->full_name);
       return type_error(c, want, v);
     }
-    if (PyObject_TypeCheck(v, (PyTypeObject *)pf_enum_type) && !same_enum(en, v)) {
+    /* A member of another enum (ours, of the same metaclass, or the standard library's). */
+    int is_enum = Py_IS_TYPE((PyObject *)Py_TYPE(v), Py_TYPE(en->cls)) ||
+                  PyObject_TypeCheck(v, (PyTypeObject *)pf_enum_type);
+    if (is_enum && !same_enum(en, v)) {
       pf_err_set(&c->err, FBE_ERR_TYPE, "expected %s, got a member of %.80s", en->e->full_name,
                  Py_TYPE(v)->tp_name);
       return -1;
@@ -551,26 +554,28 @@ int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot) 
     if (found != PyDict_GET_SIZE(obj)) return unknown_field(c, si, obj);
     return 0;
   }
-  /* An instance of the same struct from another load of the schema: by attribute. */
+  /* An instance of the same struct from another load of the schema: its slots, by
+   * field name (a field the other load does not have takes its default). Its class is
+   * held: a value's __index__ may reassign obj.__class__ meanwhile. */
   pf_struct *other = pf_info_of(tp);
   if (other && strcmp(other->st->full_name, si->st->full_name) == 0) {
-    for (uint32_t i = 0; i < si->nfields; i++) {
+    Py_INCREF(tp);
+    int rc = 0;
+    for (uint32_t i = 0; i < si->nfields && !rc; i++) {
       const pf_field *f = &si->fields[i];
-      PyObject *v = PyObject_GetAttr(obj, f->name);
+      const pf_field *of = pf_field_named(other, f->name);
+      PyObject *v = of ? *(PyObject **)((char *)obj + of->offset) : NULL;
       if (!v) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
-        PyErr_Clear();
-        if (put_default(c, si, i, slot)) return -1;
+        rc = put_default(c, si, i, slot);
         continue;
       }
-      int rc = put_value(c, f->type, v, slot + f->f->mem_offset);
+      Py_INCREF(v);
+      rc = put_value(c, f->type, v, slot + f->f->mem_offset);
       Py_DECREF(v);
-      if (rc) {
-        pf_err_prepend_field(&c->err, f->f->name);
-        return -1;
-      }
+      if (rc) pf_err_prepend_field(&c->err, f->f->name);
     }
-    return 0;
+    Py_DECREF(tp);
+    return rc;
   }
   char want[200];
   snprintf(want, sizeof want, "%s or dict", si->st->full_name);

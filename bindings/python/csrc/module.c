@@ -331,17 +331,19 @@ static int bind_enum(pf_enum *en, const fbe_enum *e, PyObject *cls) {
   en->e = e;
   Py_INCREF(cls);
   en->cls = cls;
-  en->is_flags = e->is_flags;
   en->is_signed = e->base == FBE_KIND_INT8 || e->base == FBE_KIND_INT16 ||
                   e->base == FBE_KIND_INT32 || e->base == FBE_KIND_INT64;
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type)) {
+    PyErr_Format(PyExc_TypeError, "class for %s must be an fbe.Enum (an int subclass)", e->full_name);
+    return -1;
+  }
   if (!(en->by_value = PyDict_New())) return -1;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t i = 0; i < e->nvalues; i++) {
     uint64_t v = e->values[i].value;
-    en->mask |= v;
     PyObject *key = en->is_signed ? PyLong_FromLongLong((long long)v) : PyLong_FromUnsignedLongLong(v);
     if (!key) return -1;
-    PyObject *member = PyObject_CallOneArg(cls, key);
+    PyObject *member = PyObject_CallOneArg(cls, key); /* EnumType.__call__: the member */
     if (!member || PyDict_SetItem(en->by_value, key, member)) {
       Py_DECREF(key);
       Py_XDECREF(member);
@@ -375,6 +377,18 @@ static int bind_enum(pf_enum *en, const fbe_enum *e, PyObject *cls) {
   return 0;
 }
 
+/* The slot of each field: the __slots__ member descriptor named by the class's
+ * __fbe_slots__ (the field's own name, or a made-up one for a field no attribute can
+ * name: fbe/_schema.py removes those descriptors once bound). */
+static PyObject *slot_name_of(PyTypeObject *cls, uint32_t i) {
+  PyObject *slots = PyDict_GetItemString(cls->tp_dict, "__fbe_slots__");
+  if (!slots || !PyTuple_Check(slots) || (Py_ssize_t)i >= PyTuple_GET_SIZE(slots)) {
+    PyErr_Format(PyExc_TypeError, "fbe: class %s has no __fbe_slots__ for its fields", cls->tp_name);
+    return NULL;
+  }
+  return PyTuple_GET_ITEM(slots, i);
+}
+
 static int bind_struct(pf_core *core, pf_struct *si) {
   const fbe_struct *st = si->st;
   PyTypeObject *cls = si->cls;
@@ -394,7 +408,9 @@ static int bind_struct(pf_core *core, pf_struct *si) {
     if (!(pf->type = make_type(core, f->type))) return -1;
     if (f->is_key) si->keys[si->nkeys++] = i;
     /* The slot: the __slots__ member descriptor of this field (own or inherited). */
-    PyObject *descr = _PyType_Lookup(cls, pf->name);
+    PyObject *slot = slot_name_of(cls, i);
+    if (!slot) return -1;
+    PyObject *descr = _PyType_Lookup(cls, slot);
     if (!descr || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
         ((PyMemberDescrObject *)descr)->d_member->type != PF_T_OBJECT_EX) {
       PyErr_Format(PyExc_TypeError, "fbe: class %s has no __slots__ member for field '%s'",
@@ -670,9 +686,9 @@ static PyObject *message_object(const pf_struct *si, PyTypeObject *cls, fbe_msg 
 }
 
 /* decode: the core's verifying fbe_decode, or fbe_decode_trusted when asked (the core
- * decides what each refuses; this only passes the flag). */
+ * decides what each refuses; this only passes the flag and the user's limits). */
 static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *data, int final,
-                             int ordered, int trusted) {
+                             int ordered, int trusted, const fbe_limits *limits) {
   Py_buffer view;
   if (get_data(data, &view)) return NULL;
   pf_scratch *s = pf_scratch_get();
@@ -689,10 +705,10 @@ static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *d
       trusted ? fbe_decode_trusted : fbe_decode;
   if (view.len >= PF_NOGIL_BYTES) {
     Py_BEGIN_ALLOW_THREADS
-    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
+    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, limits, &m, NULL, &err);
     Py_END_ALLOW_THREADS
   } else {
-    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, NULL, &m, NULL, &err);
+    st = decode(si->st, model, view.buf, (size_t)view.len, s->arena, limits, &m, NULL, &err);
   }
   PyObject *out = NULL;
   if (st) {
@@ -706,7 +722,8 @@ static PyObject *decode_impl(const pf_struct *si, PyTypeObject *cls, PyObject *d
 }
 
 /* verify: returns the model size, 0 with *err filled when invalid, -1 on a Python error. */
-static Py_ssize_t verify_impl(const pf_struct *si, PyObject *data, int final, fbe_error *err) {
+static Py_ssize_t verify_impl(const pf_struct *si, PyObject *data, int final, const fbe_limits *limits,
+                              fbe_error *err) {
   Py_buffer view;
   if (get_data(data, &view)) return -1;
   size_t size = 0;
@@ -714,10 +731,10 @@ static Py_ssize_t verify_impl(const pf_struct *si, PyObject *data, int final, fb
   fbe_model model = final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
   if (view.len >= PF_NOGIL_BYTES) {
     Py_BEGIN_ALLOW_THREADS
-    st = fbe_verify(si->st, model, view.buf, (size_t)view.len, NULL, &size, err);
+    st = fbe_verify(si->st, model, view.buf, (size_t)view.len, limits, &size, err);
     Py_END_ALLOW_THREADS
   } else {
-    st = fbe_verify(si->st, model, view.buf, (size_t)view.len, NULL, &size, err);
+    st = fbe_verify(si->st, model, view.buf, (size_t)view.len, limits, &size, err);
   }
   put_data(&view);
   return st ? 0 : (Py_ssize_t)size;
@@ -725,9 +742,9 @@ static Py_ssize_t verify_impl(const pf_struct *si, PyObject *data, int final, fb
 
 /* validate: the model size as an int, or NULL with verify's reason raised (fbe.Error
  * with its path and offset). */
-static PyObject *validate_impl(const pf_struct *si, PyObject *data, int final) {
+static PyObject *validate_impl(const pf_struct *si, PyObject *data, int final, const fbe_limits *limits) {
   fbe_error err;
-  Py_ssize_t n = verify_impl(si, data, final, &err);
+  Py_ssize_t n = verify_impl(si, data, final, limits, &err);
   if (n < 0) return NULL;
   if (n == 0) {
     pf_raise_fbe(&err);
@@ -752,7 +769,8 @@ static PyObject *to_json_impl(const pf_struct *si, PyObject *value, int pretty) 
   return out;
 }
 
-static PyObject *from_json_impl(const pf_struct *si, PyTypeObject *cls, PyObject *text, int ordered) {
+static PyObject *from_json_impl(const pf_struct *si, PyTypeObject *cls, PyObject *text, int ordered,
+                                const fbe_limits *limits) {
   const char *p;
   Py_ssize_t n;
   Py_buffer view;
@@ -772,7 +790,7 @@ static PyObject *from_json_impl(const pf_struct *si, PyTypeObject *cls, PyObject
   fbe_msg *m = NULL;
   fbe_error err;
   PyObject *out = NULL;
-  if (fbe_msg_from_json(si->st, p, (size_t)n, s->arena, &m, &err)) {
+  if (fbe_msg_from_json_limited(si->st, p, (size_t)n, s->arena, limits, &m, &err)) {
     pf_raise_fbe(&err);
   } else {
     out = message_object(si, cls, m, ordered);
@@ -809,26 +827,30 @@ static PyObject *mod_encode(PyObject *self, PyObject *const *args, Py_ssize_t na
 
 static PyObject *mod_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)self;
-  static const char *const names[] = {"cls", "data", "final", "ordered", "trusted"};
-  PyObject *a[5];
+  static const char *const names[] = {"cls", "data", "final", "ordered", "trusted", "limits"};
+  PyObject *a[6];
   int final = 0, ordered = 0, trusted = 0;
-  if (parse_args("decode", args, nargs, kw, names, 5, 4, 2, a) || flag(a[2], &final) ||
-      flag(a[3], &ordered) || flag(a[4], &trusted))
+  fbe_limits limits;
+  if (parse_args("decode", args, nargs, kw, names, 6, 4, 2, a) || flag(a[2], &final) ||
+      flag(a[3], &ordered) || flag(a[4], &trusted) || pf_limits_from(a[5], &limits))
     return NULL;
   pf_struct *si = info_or_raise(a[0]);
-  return si ? decode_impl(si, (PyTypeObject *)a[0], a[1], final, ordered, trusted) : NULL;
+  return si ? decode_impl(si, (PyTypeObject *)a[0], a[1], final, ordered, trusted, &limits) : NULL;
 }
 
 static PyObject *mod_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)self;
-  static const char *const names[] = {"cls", "data", "final"};
-  PyObject *a[3];
+  static const char *const names[] = {"cls", "data", "final", "limits"};
+  PyObject *a[4];
   int final = 0;
-  if (parse_args("verify", args, nargs, kw, names, 3, 3, 2, a) || flag(a[2], &final)) return NULL;
+  fbe_limits limits;
+  if (parse_args("verify", args, nargs, kw, names, 4, 3, 2, a) || flag(a[2], &final) ||
+      pf_limits_from(a[3], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(a[0]);
   if (!si) return NULL;
   fbe_error err;
-  Py_ssize_t n = verify_impl(si, a[1], final, &err);
+  Py_ssize_t n = verify_impl(si, a[1], final, &limits, &err);
   if (n < 0) return NULL;
   return PyBool_FromLong(n > 0);
 }
@@ -836,12 +858,15 @@ static PyObject *mod_verify(PyObject *self, PyObject *const *args, Py_ssize_t na
 /* model_size(cls, data, final=False) -> int: verify, raising the reason when invalid. */
 static PyObject *mod_model_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)self;
-  static const char *const names[] = {"cls", "data", "final"};
-  PyObject *a[3];
+  static const char *const names[] = {"cls", "data", "final", "limits"};
+  PyObject *a[4];
   int final = 0;
-  if (parse_args("model_size", args, nargs, kw, names, 3, 3, 2, a) || flag(a[2], &final)) return NULL;
+  fbe_limits limits;
+  if (parse_args("model_size", args, nargs, kw, names, 4, 3, 2, a) || flag(a[2], &final) ||
+      pf_limits_from(a[3], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(a[0]);
-  return si ? validate_impl(si, a[1], final) : NULL;
+  return si ? validate_impl(si, a[1], final, &limits) : NULL;
 }
 
 static PyObject *mod_to_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
@@ -856,12 +881,15 @@ static PyObject *mod_to_json(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 static PyObject *mod_from_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)self;
-  static const char *const names[] = {"cls", "text", "ordered"};
-  PyObject *a[3];
+  static const char *const names[] = {"cls", "text", "ordered", "limits"};
+  PyObject *a[4];
   int ordered = 0;
-  if (parse_args("from_json", args, nargs, kw, names, 3, 3, 2, a) || flag(a[2], &ordered)) return NULL;
+  fbe_limits limits;
+  if (parse_args("from_json", args, nargs, kw, names, 4, 3, 2, a) || flag(a[2], &ordered) ||
+      pf_limits_from(a[3], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(a[0]);
-  return si ? from_json_impl(si, (PyTypeObject *)a[0], a[1], ordered) : NULL;
+  return si ? from_json_impl(si, (PyTypeObject *)a[0], a[1], ordered, &limits) : NULL;
 }
 
 /* equal(cls, a, b) -> bool: the core's deep equality (floats by bit pattern, decimals by
@@ -886,15 +914,15 @@ static PyMethodDef module_methods[] = {
     {"encode", (PyCFunction)(void (*)(void))mod_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(cls, value, final=False) -> bytes"},
     {"decode", (PyCFunction)(void (*)(void))mod_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode(cls, data, final=False, ordered=False, *, trusted=False) -> instance of cls"},
+     "decode(cls, data, final=False, ordered=False, *, trusted=False, limits=None) -> instance of cls"},
     {"verify", (PyCFunction)(void (*)(void))mod_verify, METH_FASTCALL | METH_KEYWORDS,
-     "verify(cls, data, final=False) -> bool"},
+     "verify(cls, data, final=False, *, limits=None) -> bool"},
     {"model_size", (PyCFunction)(void (*)(void))mod_model_size, METH_FASTCALL | METH_KEYWORDS,
-     "model_size(cls, data, final=False) -> int; raises fbe.Error when invalid"},
+     "model_size(cls, data, final=False, *, limits=None) -> int; raises fbe.Error when invalid"},
     {"to_json", (PyCFunction)(void (*)(void))mod_to_json, METH_FASTCALL | METH_KEYWORDS,
      "to_json(cls, value, pretty=False) -> str"},
     {"from_json", (PyCFunction)(void (*)(void))mod_from_json, METH_FASTCALL | METH_KEYWORDS,
-     "from_json(cls, text, ordered=False) -> instance of cls"},
+     "from_json(cls, text, ordered=False, *, limits=None) -> instance of cls"},
     {"equal", (PyCFunction)(void (*)(void))mod_equal, METH_FASTCALL | METH_KEYWORDS,
      "equal(cls, a, b) -> bool (deep, floats by bit pattern)"},
     {"default", mod_default, METH_O, "default(cls) -> instance with the schema defaults"},
@@ -938,25 +966,29 @@ static PyObject *st_to_json(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 static PyObject *st_decode(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-  static const char *const names[] = {"data", "final", "ordered", "trusted"};
-  PyObject *a[4];
+  static const char *const names[] = {"data", "final", "ordered", "trusted", "limits"};
+  PyObject *a[5];
   int final = 0, ordered = 0, trusted = 0;
-  if (parse_args("decode", args, nargs, kw, names, 4, 3, 1, a) || flag(a[1], &final) ||
-      flag(a[2], &ordered) || flag(a[3], &trusted))
+  fbe_limits limits;
+  if (parse_args("decode", args, nargs, kw, names, 5, 3, 1, a) || flag(a[1], &final) ||
+      flag(a[2], &ordered) || flag(a[3], &trusted) || pf_limits_from(a[4], &limits))
     return NULL;
   pf_struct *si = info_or_raise(cls);
-  return si ? decode_impl(si, (PyTypeObject *)cls, a[0], final, ordered, trusted) : NULL;
+  return si ? decode_impl(si, (PyTypeObject *)cls, a[0], final, ordered, trusted, &limits) : NULL;
 }
 
 static PyObject *st_verify(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-  static const char *const names[] = {"data", "final"};
-  PyObject *a[2];
+  static const char *const names[] = {"data", "final", "limits"};
+  PyObject *a[3];
   int final = 0;
-  if (parse_args("verify", args, nargs, kw, names, 2, 2, 1, a) || flag(a[1], &final)) return NULL;
+  fbe_limits limits;
+  if (parse_args("verify", args, nargs, kw, names, 3, 2, 1, a) || flag(a[1], &final) ||
+      pf_limits_from(a[2], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(cls);
   if (!si) return NULL;
   fbe_error err;
-  Py_ssize_t n = verify_impl(si, a[0], final, &err);
+  Py_ssize_t n = verify_impl(si, a[0], final, &limits, &err);
   if (n < 0) return NULL;
   return PyBool_FromLong(n > 0);
 }
@@ -964,21 +996,27 @@ static PyObject *st_verify(PyObject *cls, PyObject *const *args, Py_ssize_t narg
 /* validate(data, final=False) -> int: the model size; raises the reason (fbe.Error with
  * path and offset) when data is not a valid model. */
 static PyObject *st_validate(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-  static const char *const names[] = {"data", "final"};
-  PyObject *a[2];
+  static const char *const names[] = {"data", "final", "limits"};
+  PyObject *a[3];
   int final = 0;
-  if (parse_args("validate", args, nargs, kw, names, 2, 2, 1, a) || flag(a[1], &final)) return NULL;
+  fbe_limits limits;
+  if (parse_args("validate", args, nargs, kw, names, 3, 2, 1, a) || flag(a[1], &final) ||
+      pf_limits_from(a[2], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(cls);
-  return si ? validate_impl(si, a[0], final) : NULL;
+  return si ? validate_impl(si, a[0], final, &limits) : NULL;
 }
 
 static PyObject *st_from_json(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-  static const char *const names[] = {"text", "ordered"};
-  PyObject *a[2];
+  static const char *const names[] = {"text", "ordered", "limits"};
+  PyObject *a[3];
   int ordered = 0;
-  if (parse_args("from_json", args, nargs, kw, names, 2, 2, 1, a) || flag(a[1], &ordered)) return NULL;
+  fbe_limits limits;
+  if (parse_args("from_json", args, nargs, kw, names, 3, 2, 1, a) || flag(a[1], &ordered) ||
+      pf_limits_from(a[2], &limits))
+    return NULL;
   pf_struct *si = info_or_raise(cls);
-  return si ? from_json_impl(si, (PyTypeObject *)cls, a[0], ordered) : NULL;
+  return si ? from_json_impl(si, (PyTypeObject *)cls, a[0], ordered, &limits) : NULL;
 }
 
 static int init_fields(PyObject *self, pf_struct *si, PyObject *args, PyObject *kwargs) {
@@ -1028,13 +1066,21 @@ static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
   return rc;
 }
 
+const pf_field *pf_field_named(const pf_struct *si, PyObject *name) {
+  if (!PyUnicode_Check(name)) return NULL;
+  for (uint32_t i = 0; i < si->nfields; i++) /* interned: mostly the same object */
+    if (si->fields[i].name == name) return &si->fields[i];
+  for (uint32_t i = 0; i < si->nfields; i++)
+    if (PyUnicode_Compare(name, si->fields[i].name) == 0) return &si->fields[i];
+  PyErr_Clear(); /* a str that cannot compare */
+  return NULL;
+}
+
 int pf_unknown_field(const pf_struct *si, PyObject *dict, char *msg, size_t msg_size) {
   PyObject *key, *value;
   Py_ssize_t pos = 0;
   while (PyDict_Next(dict, &pos, &key, &value)) {
-    int known = 0;
-    for (uint32_t i = 0; i < si->nfields && !known; i++)
-      known = PyUnicode_Check(key) && PyUnicode_Compare(key, si->fields[i].name) == 0;
+    int known = pf_field_named(si, key) != NULL;
     if (!known) {
       PyObject *r = PyObject_Repr(key);
       const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
@@ -1125,21 +1171,83 @@ static Py_hash_t st_hash(PyObject *self) {
   return h;
 }
 
+/* value[name]: every field by its schema name, also one no attribute can name
+ * (README "Names"). An unknown name raises fbe.UnknownFieldError (a KeyError), a field
+ * deleted from the value KeyError. */
+static const pf_field *field_or_raise(PyObject *self, PyObject *name) {
+  pf_struct *si = pf_info_of(Py_TYPE(self));
+  if (!si) {
+    PyErr_SetString(PyExc_TypeError, "fbe.Struct is abstract: use a class of a loaded schema");
+    return NULL;
+  }
+  if (!PyUnicode_Check(name)) {
+    PyErr_Format(PyExc_TypeError, "a field name is a str, not %.80s", Py_TYPE(name)->tp_name);
+    return NULL;
+  }
+  const pf_field *f = pf_field_named(si, name);
+  if (!f) {
+    char msg[256];
+    PyObject *r = PyObject_Repr(name);
+    const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
+    snprintf(msg, sizeof msg, "%s has no field %.80s", si->st->full_name, text ? text : "?");
+    Py_XDECREF(r);
+    PyErr_Clear();
+    pf_raise(PF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
+  }
+  return f;
+}
+
+static PyObject *st_getitem(PyObject *self, PyObject *name) {
+  const pf_field *f = field_or_raise(self, name);
+  if (!f) return NULL;
+  PyObject *v = *(PyObject **)((char *)self + f->offset);
+  if (!v) {
+    PyErr_SetObject(PyExc_KeyError, name);
+    return NULL;
+  }
+  Py_INCREF(v);
+  return v;
+}
+
+static int st_setitem(PyObject *self, PyObject *name, PyObject *value) {
+  PyObject *owner = hold_class(self); /* the old value's __del__ may run user code */
+  const pf_field *f = field_or_raise(self, name);
+  int rc = -1;
+  if (f) {
+    PyObject **slot = (PyObject **)((char *)self + f->offset);
+    if (!value && !*slot) {
+      PyErr_SetObject(PyExc_KeyError, name);
+    } else {
+      Py_XINCREF(value);
+      Py_XSETREF(*slot, value);
+      rc = 0;
+    }
+  }
+  Py_DECREF(owner);
+  return rc;
+}
+
+static PyMappingMethods struct_mapping = {
+    .mp_subscript = st_getitem,
+    .mp_ass_subscript = st_setitem,
+};
+
 static PyMethodDef struct_methods[] = {
     {"encode", (PyCFunction)(void (*)(void))st_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(final=False) -> bytes: the standard (versioned) model, or the final one"},
     {"to_json", (PyCFunction)(void (*)(void))st_to_json, METH_FASTCALL | METH_KEYWORDS,
      "to_json(pretty=False) -> str, with the reference's JSON conventions"},
     {"decode", (PyCFunction)(void (*)(void))st_decode, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "decode(data, final=False, ordered=False, *, trusted=False) -> instance (data: bytes, bytearray,\n"
-     "memoryview); verified first, raising verify's reason; trusted=True skips the verify"},
+     "decode(data, final=False, ordered=False, *, trusted=False, limits=None) -> instance (data: bytes,\n"
+     "bytearray, memoryview); verified first, raising verify's reason; trusted=True skips the verify;\n"
+     "limits: an fbe.Limits (None: the defaults)"},
     {"verify", (PyCFunction)(void (*)(void))st_verify, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "verify(data, final=False) -> bool: True when data starts with a valid model"},
+     "verify(data, final=False, *, limits=None) -> bool: True when data starts with a valid model"},
     {"validate", (PyCFunction)(void (*)(void))st_validate, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "validate(data, final=False) -> int: the model size; raises fbe.Error (the reason, path and\n"
-     "offset) when data is not a valid model"},
+     "validate(data, final=False, *, limits=None) -> int: the model size; raises fbe.Error (the reason,\n"
+     "path and offset) when data is not a valid model"},
     {"from_json", (PyCFunction)(void (*)(void))st_from_json,
-     METH_FASTCALL | METH_KEYWORDS | METH_CLASS, "from_json(text, ordered=False) -> instance"},
+     METH_FASTCALL | METH_KEYWORDS | METH_CLASS, "from_json(text, ordered=False, *, limits=None) -> instance"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject pf_struct_base_type = {
@@ -1152,6 +1260,7 @@ PyTypeObject pf_struct_base_type = {
     .tp_init = st_init,
     .tp_richcompare = st_richcompare,
     .tp_hash = st_hash,
+    .tp_as_mapping = &struct_mapping,
     .tp_methods = struct_methods,
 };
 
@@ -1208,6 +1317,7 @@ static int module_init(PyObject *m) {
   if (PyModule_AddFunctions(m, module_methods) < 0) return -1;
   if (PyModule_AddIntConstant(m, "UNKNOWN_FIELD", PF_ERR_UNKNOWN_FIELD) < 0) return -1;
   if (PyModule_AddIntConstant(m, "NOGIL_BYTES", PF_NOGIL_BYTES) < 0) return -1;
+  if (pf_limits_init(m) < 0) return -1;
   return pf_protocol_init(m);
 fail:
   Py_XDECREF(decimal);

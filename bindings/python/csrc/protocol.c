@@ -205,12 +205,14 @@ static int handler_call(void *ctx, const fbe_msg *msg) {
 }
 
 static PyObject *receiver_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
-  static char *names[] = {"core", "handler", "package", "final", "ordered", NULL};
-  PyObject *core_obj, *handler = Py_None;
+  static char *names[] = {"core", "handler", "package", "final", "ordered", "limits", NULL};
+  PyObject *core_obj, *handler = Py_None, *limits_obj = Py_None;
   const char *package = NULL;
   int final = 0, ordered = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|Ozpp", names, &core_obj, &handler, &package, &final,
-                                   &ordered))
+  fbe_limits limits;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|Ozpp$O", names, &core_obj, &handler, &package, &final,
+                                   &ordered, &limits_obj) ||
+      pf_limits_from(limits_obj, &limits))
     return NULL;
   pf_core *core = core_arg(core_obj);
   if (!core) return NULL;
@@ -228,7 +230,7 @@ static PyObject *receiver_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
   }
   self->ordered = ordered;
   self->rcv = fbe_receiver_new(core->schema, package, final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD,
-                               NULL, handler_call, self);
+                               &limits, handler_call, self);
   if (!self->rcv) {
     char msg[160];
     snprintf(msg, sizeof msg, "no package '%.80s' in the schema", package ? package : "(root)");
@@ -346,7 +348,7 @@ static PyGetSetDef receiver_getset[] = {
 PyTypeObject pf_receiver_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "fbe._core.ReceiverEngine",
-    .tp_doc = "ReceiverEngine(core, handler=None, package=None, final=False, ordered=False)",
+    .tp_doc = "ReceiverEngine(core, handler=None, package=None, final=False, ordered=False, *, limits=None)",
     .tp_basicsize = sizeof(pf_receiver),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = receiver_new,

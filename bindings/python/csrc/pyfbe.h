@@ -10,7 +10,7 @@
  *   pf_struct  one per schema struct: its Python class and, per field, the offset of
  *              the instance slot (__slots__ member), the interned name, the default.
  *   pf_type    mirrors an fbe_type node, with the Python class of structs and enums.
- *   pf_enum    an IntEnum/IntFlag class and a value -> member table. */
+ *   pf_enum    an fbe.Enum / fbe.Flags class (fbe/_enum.py) and a value -> member table. */
 #ifndef PYFBE_H
 #define PYFBE_H
 
@@ -26,13 +26,12 @@ typedef struct pf_core pf_core;
 
 typedef struct pf_enum {
   const fbe_enum *e;
-  PyObject *cls;      /* the IntEnum / IntFlag class (strong) */
-  PyObject *by_value; /* dict int -> member (strong); flags add composites on demand */
+  PyObject *cls;      /* the fbe.Enum / fbe.Flags subclass (strong) */
+  PyObject *by_value; /* dict int -> member (strong) */
   PyObject **table;   /* members of values lo .. lo+n-1 (borrowed from by_value), or NULL */
   int64_t lo;
   uint32_t n;
-  int is_flags, is_signed;
-  uint64_t mask;      /* flags: the OR of every named value */
+  int is_signed;
 } pf_enum;
 
 typedef struct pf_type {
@@ -127,6 +126,8 @@ int pf_keep(pf_scratch *s, PyObject *o);
 
 /* Struct info of a class (its own or the nearest generated base's); NULL if none. */
 pf_struct *pf_info_of(PyTypeObject *tp);
+/* The field of si named name (a str), or NULL. */
+const pf_field *pf_field_named(const pf_struct *si, PyObject *name);
 pf_struct *pf_core_find(const pf_core *core, const fbe_struct *st);
 
 /* Python -> value. Writes a complete value of the struct into `slot` (mem_size bytes). */
@@ -168,6 +169,12 @@ PyObject *pf_decimal_from_bytes(const uint8_t b[16]);
 PyObject *pf_enum_member(pf_enum *en, uint64_t pattern);
 
 int pf_protocol_init(PyObject *module);
+
+/* fbe.Limits (limits.c). pf_limits_from: the limits of a limits= argument (NULL or None:
+ * every member 0, the defaults) into *out; -1 with a TypeError for anything else. */
+extern PyTypeObject pf_limits_type;
+int pf_limits_from(PyObject *obj, fbe_limits *out);
+int pf_limits_init(PyObject *module);
 
 /* Entry points called from the SWIG module (swig/python.i). */
 PyObject *pyfbe_init_walk(PyObject *self, PyObject *args);

@@ -3,7 +3,6 @@ equality, repr, pickling, JSON, plain dicts, Sender/Receiver, threads."""
 from __future__ import annotations
 
 import copy
-import enum
 import io
 import pickle
 import subprocess
@@ -188,20 +187,22 @@ def test_equality_and_hash(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
 
 
 def test_enums_and_flags(proto: fbe.Schema, test_schema: fbe.Schema, enums_schema: fbe.Schema) -> None:
-    assert issubclass(proto.OrderSide, enum.IntEnum) and issubclass(proto.State, enum.IntFlag)
+    assert issubclass(proto.OrderSide, fbe.Enum) and issubclass(proto.State, fbe.Flags)
+    assert issubclass(proto.OrderSide, int) and not issubclass(proto.OrderSide, fbe.Flags)
     assert proto.OrderSide.sell == 1 and proto.State.good == 6
     acc = proto.Account(state=proto.State.invalid | proto.State.broken)
     back = proto.Account.decode(acc.encode())
     assert back.state == 9 and isinstance(back.state, proto.State)
-    # a flags value with bits the schema does not name: a plain int, kept exactly
+    # a flags value with bits the schema does not name: a value of the type, kept exactly
     acc.state = 0x40 | 2
     back = proto.Account.decode(acc.encode())
-    assert back.state == 0x42 and type(back.state) is int
+    assert back.state == 0x42 and type(back.state) is proto.State and back.state.name is None
     assert back.encode() == acc.encode()
-    # an enum value the schema does not name: a plain int, kept exactly
+    # an enum value the schema does not name: a value of the type, kept exactly
     o = proto.Order(side=7)
     back = proto.Order.decode(o.encode())
-    assert back.side == 7 and type(back.side) is int and back.encode() == o.encode()
+    assert back.side == 7 and type(back.side) is proto.OrderSide and back.encode() == o.encode()
+    assert repr(back.side) == "<OrderSide: 7>" and repr(proto.OrderSide.sell) == "<OrderSide.sell: 1>"
     assert proto.Order.decode(proto.Order(side=proto.OrderSide.sell).encode()).side is proto.OrderSide.sell
     # every enum of enums.fbe, with its base type, round trips
     e = enums_schema.Enums()
@@ -251,9 +252,12 @@ def test_type_mapping(test_schema: fbe.Schema) -> None:
     back_h = T.StructHashEx.decode(hx.encode())
     assert set(back_h.f1) == {k1, k2} and back_h.f2 == {k1: None}
     assert T.StructHashEx.decode(hx.encode(), ordered=True).f2[0][0] == k1
-    # ... and the ordered form (list of pairs) encodes too, duplicates included
-    dup = T.StructHashEx(f2=[(k1, None), (T.StructSimple(id=1), None)])
-    assert len(T.StructHashEx.decode(dup.encode(), ordered=True).f2) == 2
+    # ... and the ordered form (list of pairs) encodes too, duplicates included; a reader
+    # keeps one entry per key (the [key] fields), the last one, in the first one's place
+    dup = T.StructHashEx(f2=[(k1, None), (T.StructSimple(id=1, f1=True), T.StructNested(id=5)), (k2, None)])
+    assert len(dup.encode()) > len(T.StructHashEx(f2=[(k1, None), (k2, None)]).encode())
+    back_dup = T.StructHashEx.decode(dup.encode(), ordered=True).f2
+    assert [(k.id, k.f1, v and v.id) for k, v in back_dup] == [(1, True, 5), (2, False, None)]
     arr = T.StructArray(f1=[1, 2], f5=(T.EnumSimple.ENUM_VALUE_1, 0))
     assert T.StructArray.decode(arr.encode()).f1 == [1, 2]
 

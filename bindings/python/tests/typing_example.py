@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Any, List, Optional, Type
+from typing import Any, Dict, List, Optional, Type
 
 import fbe
 
@@ -59,6 +59,35 @@ def main(schemas: str) -> int:
     from_text: Any = schema.from_json("Account", json_text, ordered=False)
     assert verified and value == value2 and from_text.id == 2
 
+    # fields by schema name, whatever the name (README "Names"); enums and flags
+    by_name: Any = acc["name"]
+    acc["name"] = by_name
+    fields_of: Dict[str, Any] = fbe.asdict(acc)
+    assert fields_of["name"] == "Test"
+    State: Type[fbe.Flags] = schema.State
+    good: fbe.Flags = State["good"]
+    combined: fbe.Flags = (good | State(1)) & ~State(0)
+    member_name: Optional[str] = combined.name
+    member_value: int = good.value
+    Side: Type[fbe.Enum] = schema.OrderSide
+    sides: List[fbe.Enum] = list(Side)
+    assert len(Side) == len(sides) and Side(7).name is None and member_value == 6 and member_name
+    assert "buy" in Side.__members__ and 1 in Side and issubclass(fbe.EnumType, type)
+
+    limits = fbe.Limits(max_depth=64, max_model_size=1 << 20, max_memory=1 << 24)
+    depth: int = limits.max_depth + limits.max_model_size + limits.max_memory
+    limited = Account.decode(data, limits=limits)
+    limited_ok: bool = Account.verify(data, limits=limits) and schema.verify(Account, data, limits=None)
+    limited_size: int = Account.validate(data, limits=limits) + schema.validate("Account", data, limits=limits)
+    limited_json = Account.from_json(text, limits=limits)
+    limited_plain: Any = schema.decode("Account", data, trusted=True, limits=limits)
+    assert limited == limited_json == limited_plain and limited_ok and limited_size == 2 * len(data) and depth
+    assert schema.from_json("Account", json_text, limits=fbe.Limits()).id == 2 and limits != fbe.Limits()
+    try:
+        fbe.Limits(max_depth=1000)
+    except fbe.RangeError as exc:
+        print(exc.message)
+
     sink = io.BytesIO()
     sender: fbe.Sender = schema.sender(sink, package="proto", final=False)
     size: int = sender.send(schema.AccountMessage(body=acc))
@@ -70,7 +99,9 @@ def main(schemas: str) -> int:
     receiver: fbe.Receiver = schema.receiver(received.append, package="proto", final=False, ordered=False)
     nothing: Optional[List[Any]] = receiver.feed(sink.getvalue())
     assert nothing is None and len(received) == 1
-    collector = fbe.Receiver(schema)
+    collector = fbe.Receiver(schema, limits=fbe.Limits(max_memory=1 << 20))
+    guarded: fbe.Receiver = schema.receiver(limits=limits)
+    assert guarded.feed(sink.getvalue()) is not None
     got = collector.receive_from(io.BytesIO(sink.getvalue()), chunk_size=16)
     assert got is not None and len(got) == 1
     collector.reset()

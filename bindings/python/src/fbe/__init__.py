@@ -38,8 +38,9 @@ from ._errors import (
     TypeMismatchError,
     UnknownFieldError,
 )
+from ._enum import Enum, EnumType, Flags
 from ._protocol import Receiver, Sender
-from ._schema import Package, Schema, Struct, load, load_package, loads
+from ._schema import Limits, Package, Schema, Struct, asdict, load, load_package, loads
 
 __version__ = "0.1.0"
 #: Version of the C core compiled into the extension.
@@ -47,9 +48,13 @@ core_version: str = _swig.fbe_version()
 
 __all__ = [
     "ArgumentError",
+    "Enum",
+    "EnumType",
     "Error",
     "JSONError",
     "LimitError",
+    "Limits",
+    "Flags",
     "MalformedError",
     "NotFoundError",
     "OutOfMemoryError",
@@ -63,6 +68,7 @@ __all__ = [
     "Struct",
     "TypeMismatchError",
     "UnknownFieldError",
+    "asdict",
     "core_version",
     "load",
     "load_package",

@@ -55,13 +55,16 @@ class Receiver:
     stream order. Without a handler, ``feed`` returns the messages instead. Frames
     whose type id the protocol does not know are skipped (``skipped``). A corrupt
     frame raises fbe.Error (with ``received``: the messages before it, when there is
-    no handler) and the receiver starts afresh with the next bytes. Not thread-safe."""
+    no handler) and the receiver starts afresh with the next bytes. ``limits`` (an
+    fbe.Limits) applies to every frame: max_model_size bounds a frame, max_memory what
+    its message may cost. Not thread-safe."""
 
     def __init__(self, schema: Any, handler: Optional[Callable[[Any], Any]] = None,
-                 package: Optional[str] = None, final: bool = False, ordered: bool = False):
+                 package: Optional[str] = None, final: bool = False, ordered: bool = False, *,
+                 limits: Any = None):
         self.schema = schema
         self._handler = handler
-        self._engine = _core.ReceiverEngine(schema._core, handler, package, final, ordered)
+        self._engine = _core.ReceiverEngine(schema._core, handler, package, final, ordered, limits=limits)
 
     def feed(self, data: BytesLike) -> Optional[List[Any]]:
         """Takes the next bytes of the stream. Returns the messages they completed

@@ -1,11 +1,18 @@
 """Loading a schema and making its Python types: one class per struct (a real class
 with __slots__, made by the C metaclass fbe._core.StructMeta over fbe.Struct), one
-enum.IntEnum per enum and enum.IntFlag per flags. Introspection goes through the SWIG
-module (fbe.core); the C side then records the slot offsets and value tables."""
+fbe.Enum / fbe.Flags class per enum and flags (fbe/_enum.py). Introspection goes
+through the SWIG module (fbe.core); the C side then records the slot offsets and value
+tables.
+
+Schema names never break a class (README "Names"): a field is an attribute unless its
+name starts with "__" (Python's private and special names); every field is reachable
+as ``value[name]``, by keyword and through ``fbe.asdict``. A field whose name is no
+attribute is stored in a slot of a made-up name that is removed from the class once
+the C side has its offset.
+"""
 from __future__ import annotations
 
 import copy
-import enum
 import os
 import reprlib
 import uuid as _uuid
@@ -15,11 +22,11 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _core
 from . import core as _swig
-from ._errors import NotFoundError, SchemaError
+from ._enum import Enum, make_enum
+from ._errors import NotFoundError, SchemaError, TypeMismatchError
 
 Struct = _core.Struct
-
-_SIGNED = {_swig.FBE_KIND_INT8, _swig.FBE_KIND_INT16, _swig.FBE_KIND_INT32, _swig.FBE_KIND_INT64}
+Limits = _core.Limits
 
 # Every class any loaded schema made, by full name ("proto.Account"): unpickling finds
 # the class here, so a fresh interpreter can load a pickle after loading the schema.
@@ -53,10 +60,20 @@ def _struct_fields(self: Any) -> Dict[str, Any]:
     out = {}
     for name in type(self).__fbe_fields__:
         try:
-            out[name] = getattr(self, name)
-        except AttributeError:
+            out[name] = self[name]
+        except KeyError:
             pass
     return out
+
+
+def asdict(value: Any) -> Dict[str, Any]:
+    """The fields of a struct value by schema name, in schema order (a new dict; the
+    values themselves are not copied; a field deleted from the value is left out).
+    Reaches every field, also those no attribute can name (README "Names")."""
+    if not isinstance(value, Struct) or getattr(type(value), "__fbe_fields__", None) is None:
+        raise TypeMismatchError(f"expected a struct value of a loaded schema, got {type(value).__name__}",
+                                _swig.FBE_ERR_TYPE)
+    return _struct_fields(value)
 
 
 def _struct_reduce(self: Any) -> Tuple[Any, Tuple[Any, ...]]:
@@ -75,12 +92,8 @@ def _struct_deepcopy(self: Any, memo: Dict[int, Any]) -> Any:
     out = cls.__new__(cls)
     memo[id(self)] = out
     for name, value in _struct_fields(self).items():
-        setattr(out, name, copy.deepcopy(value, memo))
+        out[name] = copy.deepcopy(value, memo)
     return out
-
-
-def _enum_reduce(self: Any, protocol: Any = None) -> Tuple[Any, Tuple[Any, ...]]:
-    return (_restore_enum, (type(self).__fbe_name__, int(self)))
 
 
 def _text(v: Any) -> str:
@@ -89,7 +102,7 @@ def _text(v: Any) -> str:
         return "null"
     if v is True or v is False:
         return "true" if v else "false"
-    if isinstance(v, enum.Enum):
+    if isinstance(v, Enum):
         return v.name if v.name else str(int(v))
     if isinstance(v, str):
         return '"' + v + '"'
@@ -113,8 +126,8 @@ def _struct_repr(self: Any) -> str:
     parts = []
     for name in type(self).__fbe_fields__:
         try:
-            parts.append(f"{name}={_text(getattr(self, name))}")
-        except AttributeError:
+            parts.append(f"{name}={_text(self[name])}")
+        except KeyError:
             parts.append(f"{name}=<unset>")
     return f"{type(self).__name__}({','.join(parts)})"
 
@@ -166,7 +179,7 @@ class Schema:
             pname = _swig.fbe_package_name(pkg)
             for i in range(_swig.fbe_package_enum_count(pkg)):
                 e = _swig.fbe_package_enum_at(pkg, i)
-                cls = _make_enum(e, pname)
+                cls = make_enum(e, pname)
                 full = _swig.fbe_enum_full_name(e)
                 self._types[full] = cls
                 by_package[pname][_swig.fbe_enum_name(e)] = cls
@@ -179,6 +192,9 @@ class Schema:
                 cls = self._make_struct(st, structs)
                 by_package[pname][_swig.fbe_struct_name(st)] = cls
         self._core = _core.bind(swig_schema, structs, enums)
+        for _, cls in structs:  # the C side has their offsets: no attribute by a made-up name
+            for slot in cls.__dict__["__fbe_hidden__"]:
+                type.__delattr__(cls, slot)
         self._packages = {name: Package(name, types) for name, types in by_package.items()}
         self._root_types = by_package[self.name]
         for full, cls in list(structs) + enums:
@@ -194,14 +210,14 @@ class Schema:
         count = _swig.fbe_struct_field_count(st)
         fields = [_swig.fbe_struct_field_at(st, i) for i in range(count)]
         names = tuple(_swig.fbe_field_name(f) for f in fields)
-        for n in names:
-            if n.startswith("__"):
-                raise SchemaError(f"{full}.{n}: a field name starting with '__' cannot be a Python attribute",
-                                  _swig.FBE_ERR_SCHEMA)
         inherited = _swig.fbe_swig_struct_inherited(st)
         keys = tuple(_swig.fbe_field_name(f) for f in fields if _swig.fbe_field_is_key(f))
+        slots = _slot_names(names, inherited, base)
+        first_hidden = next((i for i, (n, slot) in enumerate(zip(names, slots)) if n != slot), len(names))
         ns = {
-            "__slots__": names[inherited:],
+            "__slots__": slots[inherited:],
+            "__fbe_slots__": slots,
+            "__fbe_hidden__": tuple(s for s, n in zip(slots[inherited:], names[inherited:]) if s != n),
             "__module__": f"fbe.schema.{full.rsplit('.', 1)[0]}",
             "__qualname__": name,
             "__doc__": f"{'message' if _swig.fbe_struct_is_message(st) else 'struct'} {full}"
@@ -211,7 +227,8 @@ class Schema:
             "__fbe_keys__": keys,
             "__fbe_type_id__": _swig.fbe_struct_type_id(st),
             "__fbe_message__": bool(_swig.fbe_struct_is_message(st)),
-            "__match_args__": names,
+            # positional patterns: the fields up to the first one no attribute names
+            "__match_args__": names[:first_hidden],
             "__repr__": _struct_repr,
             "__reduce__": _struct_reduce,
             "__copy__": _struct_copy,
@@ -275,52 +292,58 @@ class Schema:
         return _core.encode(self._cls(type), value, final)
 
     def decode(self, type: Any, data: Any, final: bool = False, ordered: bool = False, *,
-               trusted: bool = False) -> Any:
+               trusted: bool = False, limits: Optional[Limits] = None) -> Any:
         """Decodes a model of type, verified first (verify's reason is raised);
-        trusted=True decodes without verifying, for bytes you trust."""
-        return _core.decode(self._cls(type), data, final, ordered, trusted=trusted)
+        trusted=True decodes without verifying, for bytes you trust. limits: an
+        fbe.Limits (None: the defaults)."""
+        return _core.decode(self._cls(type), data, final, ordered, trusted=trusted, limits=limits)
 
-    def verify(self, type: Any, data: Any, final: bool = False) -> bool:
-        return _core.verify(self._cls(type), data, final)
+    def verify(self, type: Any, data: Any, final: bool = False, *, limits: Optional[Limits] = None) -> bool:
+        return _core.verify(self._cls(type), data, final, limits=limits)
 
-    def validate(self, type: Any, data: Any, final: bool = False) -> int:
+    def validate(self, type: Any, data: Any, final: bool = False, *, limits: Optional[Limits] = None) -> int:
         """The model size of data; raises fbe.Error (reason, path, offset) when invalid."""
-        return int(_core.model_size(self._cls(type), data, final))
+        return int(_core.model_size(self._cls(type), data, final, limits=limits))
 
     def to_json(self, type: Any, value: Any, pretty: bool = False) -> str:
         return _core.to_json(self._cls(type), value, pretty)
 
-    def from_json(self, type: Any, text: Union[str, bytes], ordered: bool = False) -> Any:
-        return _core.from_json(self._cls(type), text, ordered)
+    def from_json(self, type: Any, text: Union[str, bytes], ordered: bool = False, *,
+                  limits: Optional[Limits] = None) -> Any:
+        return _core.from_json(self._cls(type), text, ordered, limits=limits)
 
     def sender(self, sink: Any, package: Optional[str] = None, final: bool = False) -> Any:
         from ._protocol import Sender
         return Sender(self, sink, package=package, final=final)
 
     def receiver(self, handler: Any = None, package: Optional[str] = None, final: bool = False,
-                 ordered: bool = False) -> Any:
+                 ordered: bool = False, *, limits: Optional[Limits] = None) -> Any:
         from ._protocol import Receiver
-        return Receiver(self, handler, package=package, final=final, ordered=ordered)
+        return Receiver(self, handler, package=package, final=final, ordered=ordered, limits=limits)
 
 
-def _make_enum(e: Any, package: str) -> Any:
-    name = _swig.fbe_enum_name(e)
-    full = _swig.fbe_enum_full_name(e)
-    signed = _swig.fbe_enum_base(e) in _SIGNED
-    members = []
-    for i in range(_swig.fbe_enum_value_count(e)):
-        value = _swig.fbe_enum_value_at(e, i)
-        if signed and value >= 1 << 63:
-            value -= 1 << 64
-        members.append((_swig.fbe_enum_value_name(e, i), value))
-    base = enum.IntFlag if _swig.fbe_enum_is_flags(e) else enum.IntEnum
-    try:
-        cls = base(name, members, module=f"fbe.schema.{package}", qualname=name)  # type: ignore[call-overload]
-    except (ValueError, TypeError) as exc:
-        raise SchemaError(f"{full}: cannot be a Python enum: {exc}", _swig.FBE_ERR_SCHEMA) from None
-    cls.__fbe_name__ = full
-    cls.__reduce_ex__ = _enum_reduce
-    return cls
+def _attribute_field(name: str) -> bool:
+    """Whether a field is also an attribute: names starting with "__" are Python's private
+    (mangled) and special names, which a slot cannot carry as they stand."""
+    return not name.startswith("__")
+
+
+def _slot_names(names: Tuple[str, ...], inherited: int, base: Any) -> Tuple[str, ...]:
+    """The __slots__ names of the fields: the field's own name when it is an attribute,
+    else a made-up one that names no field and no attribute of the class. (A field
+    named like a made-up slot of its base is no attribute either.)"""
+    out = list(getattr(base, "__fbe_slots__", ()))[:inherited]
+    taken = set(names) | set(dir(base)) | set(out)
+    for name in names[inherited:]:
+        if _attribute_field(name) and name not in out:
+            out.append(name)
+            continue
+        slot = f"_fbe_field_{len(out)}"
+        while slot in taken:
+            slot += "_"
+        taken.add(slot)
+        out.append(slot)
+    return tuple(out)
 
 
 def _includes(include: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]], None]) -> List[str]:

@@ -12,7 +12,8 @@ bad usage.
 
 Values are decoded with ordered=True (sets as lists, maps as lists of pairs), so wire
 order and duplicates are compared too; equality is the core's (floats by bit pattern,
-decimals by value).
+decimals by value). Every operation goes through fbe._core with the class as an
+argument, so no field name of a schema can shadow it (README "Names").
 """
 from __future__ import annotations
 
@@ -103,9 +104,9 @@ class Runner:
         if rec.get("verify") is False:
             # Must be rejected; the decoder itself (trusted: without the verify that
             # refuses them first) must end in an error or a value, never a crash.
-            verified = cls.verify(data, final=final)
+            verified = _core.verify(cls, data, final)
             try:
-                cls.decode(data, final=final, trusted=True)
+                _core.decode(cls, data, final, trusted=True)
             except Error:
                 pass
             if verified:
@@ -118,18 +119,18 @@ class Runner:
         if "size" in rec and size != rec["size"]:
             raise _Fail(f"model size {size}, expected {rec['size']}")
         try:
-            got = cls.decode(data, final=final, ordered=True, trusted=True)  # verified above
+            got = _core.decode(cls, data, final, True, trusted=True)  # verified above
         except Error as exc:
             raise _Fail(f"decode failed: {exc}") from None
         try:
-            want = cls.from_json(_json_text(rec.get("json")), ordered=True)
+            want = _core.from_json(cls, _json_text(rec.get("json")), True)
         except Error as exc:
             raise _Fail(f"cannot read the record's JSON: {exc}") from None
         if not _core.equal(cls, got, want):
             raise _Fail(self.describe_difference(cls, got, want))
         if not rec.get("decode_only"):
             try:
-                encoded = want.encode(final=final)
+                encoded = _core.encode(cls, want, final)
             except Error as exc:
                 raise _Fail(f"encode failed: {exc}") from None
             self.compare_bytes(encoded, data)
@@ -203,7 +204,7 @@ class Runner:
             if "json" not in item:
                 raise _Fail(f'{name}: no "json" value')
             try:
-                want.append(cls.from_json(_json_text(item["json"]), ordered=True))
+                want.append(_core.from_json(cls, _json_text(item["json"]), True))
             except Error as exc:
                 raise _Fail(f"{name}: {exc}") from None
         sent = bytearray()
@@ -250,11 +251,11 @@ class Runner:
         if "json" not in rec:
             return PASS
         try:
-            got = cls.decode(data, ordered=True, trusted=True)  # verified above, or a sibling type
+            got = _core.decode(cls, data, False, True, trusted=True)  # verified above, or a sibling type
         except Error as exc:
             raise _Fail(f"decode failed: {exc}") from None
         try:
-            want = cls.from_json(_json_text(rec["json"]), ordered=True)
+            want = _core.from_json(cls, _json_text(rec["json"]), True)
         except Error as exc:
             raise _Fail(f"cannot read the record's JSON: {exc}") from None
         if not _core.equal(cls, got, want):

@@ -2,7 +2,9 @@
 
 Reads one JSON request per stdin line and writes one JSON response per stdout line
 (the protocol of tests/conformance/README.md): load, encode, decode, verify,
-stream-encode, stream-decode. A thin loop over the public API of the fbe package.
+stream-encode, stream-decode. A thin loop over the public API of the fbe package,
+through the paths no schema name can shadow (README "Names"): the operations of the
+Schema object, taking the type and the value.
 """
 from __future__ import annotations
 
@@ -73,8 +75,10 @@ class Testee:
         return self.schemas[package]
 
     def type(self, request: Dict[str, Any]) -> Any:
+        """(the schema, the struct class) a request names."""
         package, name = request["package"], request["type"]
-        return self.schema(package)[f"{package}.{name}"]
+        schema = self.schema(package)
+        return schema, schema[f"{package}.{name}"]
 
     @staticmethod
     def final(request: Dict[str, Any]) -> bool:
@@ -92,18 +96,18 @@ class Testee:
                 fbe.load(path, include=self.include)
             return {"ok": True}
         if op == "encode":
-            cls = self.type(request)
-            value = cls.from_json(json.dumps(request["json"], ensure_ascii=False), ordered=True)
-            return {"ok": True, "hex": value.encode(final=self.final(request)).hex()}
+            schema, cls = self.type(request)
+            value = schema.from_json(cls, json.dumps(request["json"], ensure_ascii=False), ordered=True)
+            return {"ok": True, "hex": schema.encode(cls, value, final=self.final(request)).hex()}
         if op == "decode":  # verified unless the request says "trusted": true
-            cls = self.type(request)
-            value = cls.decode(bytes.fromhex(request["hex"]), final=self.final(request), ordered=True,
-                               trusted=request.get("trusted") is True)
-            return {"ok": True, "json": json.loads(value.to_json())}
+            schema, cls = self.type(request)
+            value = schema.decode(cls, bytes.fromhex(request["hex"]), final=self.final(request), ordered=True,
+                                  trusted=request.get("trusted") is True)
+            return {"ok": True, "json": json.loads(schema.to_json(cls, value))}
         if op == "verify":
-            cls = self.type(request)
+            schema, cls = self.type(request)
             try:
-                size = cls.validate(bytes.fromhex(request["hex"]), final=self.final(request))
+                size = schema.validate(cls, bytes.fromhex(request["hex"]), final=self.final(request))
             except fbe.Error as exc:
                 return {"ok": True, "valid": False, "reason": str(exc)}
             return {"ok": True, "valid": True, "size": size}
@@ -114,20 +118,21 @@ class Testee:
             sender = schema.sender(out.extend, package=package, final=self.final(request))
             for item in request["messages"]:
                 cls = schema[f"{item['schema']}.{item['type']}"]
-                sender.send(cls.from_json(json.dumps(item["json"], ensure_ascii=False), ordered=True))
+                sender.send(schema.from_json(cls, json.dumps(item["json"], ensure_ascii=False), ordered=True))
             return {"ok": True, "hex": bytes(out).hex()}
         if op == "stream-decode":
             package = request["package"]
+            schema = self.schema(package)
             received: List[Any] = []
-            receiver = self.schema(package).receiver(received.append, package=package,
+            receiver = schema.receiver(received.append, package=package,
                                                      final=self.final(request), ordered=True)
             for piece in pieces(bytes.fromhex(request["hex"]), request):
                 receiver.feed(piece)
             messages = []
             for msg in received:
-                full = type(msg).__fbe_name__
-                pkg, _, name = full.rpartition(".")
-                messages.append({"schema": pkg, "type": name, "json": json.loads(msg.to_json())})
+                cls = type(msg)
+                pkg, _, name = cls.__fbe_name__.rpartition(".")
+                messages.append({"schema": pkg, "type": name, "json": json.loads(schema.to_json(cls, msg))})
             return {"ok": True, "messages": messages, "pending": receiver.pending}
         return {"ok": False, "error": f"unknown op {op!r}"}
 
