@@ -73,7 +73,7 @@ class TestErrors < Minitest::Test
     assert_raises(FBE::TypeMismatchError) { proto::Order.decode(5) }
     assert_raises(FBE::TypeMismatchError) { proto::Order.verify(nil) }
     assert_raises(FBE::TypeMismatchError) { proto::Order.from_json(:x) }
-    e = assert_raises(FBE::TypeMismatchError) { FBE::Native.decode(Struct.new(:a), "x", false, false, false) }
+    e = assert_raises(FBE::TypeMismatchError) { FBE::Native.decode(Struct.new(:a), "x", false, false, false, nil) }
     assert_match(/\Aexpected a struct class of a loaded schema, got /, e.reason)
     assert_equal ["expected Integer, got nil", "id"], encode_error(proto::Account, proto::Account.allocate)
   end

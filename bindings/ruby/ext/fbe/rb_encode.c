@@ -414,6 +414,12 @@ static void put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_t *slo
   }
 }
 
+long rf_field_index(const rf_struct *si, const char *name) {
+  for (uint32_t i = 0; i < si->nfields; i++)
+    if (strcmp(si->fields[i].f->name, name) == 0) return (long)i;
+  return -1;
+}
+
 void rf_put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot) {
   VALUE klass = rb_obj_class(obj);
   if (klass == si->klass || (!SPECIAL_CONST_P(obj) && RTEST(rb_obj_is_kind_of(obj, si->klass)))) {
@@ -430,18 +436,20 @@ void rf_put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot) {
     put_from_hash(w, si, obj, slot);
     return;
   }
-  /* An instance of the same struct from another load of the schema: by accessor. */
+  /* An instance of the same struct from another load of the schema: its members, by
+   * field name (never by accessor, which a field may not have: README "Names"); a
+   * field the other load does not have takes its default. */
   rf_struct *other = SPECIAL_CONST_P(obj) ? NULL : rf_info_try(klass);
   if (other && strcmp(other->st->full_name, si->st->full_name) == 0) {
     for (uint32_t i = 0; i < si->nfields; i++) {
       const rf_field *f = &si->fields[i];
-      ID id = SYM2ID(f->sym);
-      if (!rb_respond_to(obj, id)) {
+      long j = other->is_rstruct ? rf_field_index(other, f->f->name) : -1;
+      if (j < 0) {
         put_default(w, si, i, slot);
         continue;
       }
       rf_push_name(w, f->f->name);
-      put_value(w, f->type, rb_funcall(obj, id, 0), slot + f->f->mem_offset);
+      put_value(w, f->type, RSTRUCT_GET(obj, j), slot + f->f->mem_offset);
       rf_pop(w);
     }
     return;

@@ -15,4 +15,5 @@ void rbfbe_init(VALUE swig_module) {
   rf_init_core(rf_mNative);
   rf_init_ops(rf_mNative);
   rf_init_protocol(rf_mNative);
+  rf_init_limits(fbe);
 }

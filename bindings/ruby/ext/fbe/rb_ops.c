@@ -14,6 +14,7 @@
 typedef struct core_call {
   int op; /* 0 encode, 1 decode, 2 verify */
   int trusted; /* decode: fbe_decode_trusted instead of the verifying fbe_decode */
+  const fbe_limits *limits; /* the user's (decode, verify) */
   const fbe_msg *msg;
   const fbe_struct *st;
   fbe_model model;
@@ -30,9 +31,9 @@ static void *core_call_run(void *arg) {
   core_call *c = arg;
   if (c->op == 0) c->status = fbe_encode(c->msg, c->model, c->out, &c->err);
   else if (c->op == 1)
-    c->status = (c->trusted ? fbe_decode_trusted : fbe_decode)(c->st, c->model, c->data, c->size, c->arena, NULL,
-                                                               &c->decoded, NULL, &c->err);
-  else c->status = fbe_verify(c->st, c->model, c->data, c->size, NULL, &c->model_size, &c->err);
+    c->status = (c->trusted ? fbe_decode_trusted : fbe_decode)(c->st, c->model, c->data, c->size, c->arena,
+                                                               c->limits, &c->decoded, NULL, &c->err);
+  else c->status = fbe_verify(c->st, c->model, c->data, c->size, c->limits, &c->model_size, &c->err);
   return NULL;
 }
 
@@ -51,6 +52,7 @@ typedef struct op {
   rf_struct *si;
   VALUE a, b;
   int final, pretty, trusted;
+  fbe_limits limits;
   rf_scratch *s;
   rf_walk w;
 } op;
@@ -110,20 +112,22 @@ static VALUE native_encode_self(VALUE self, VALUE obj, VALUE final) {
 
 static VALUE decode_body(VALUE arg) {
   op *o = (op *)arg;
-  core_call c = {.op = 1, .trusted = o->trusted, .st = o->si->st, .model = model_of(o->final),
+  core_call c = {.op = 1, .trusted = o->trusted, .limits = &o->limits, .st = o->si->st, .model = model_of(o->final),
                  .data = (const uint8_t *)RSTRING_PTR(o->a), .size = (size_t)RSTRING_LEN(o->a), .arena = o->s->arena};
   core_call_do(&c, c.size);
   if (c.status) rf_raise_fbe(&c.err);
   return rf_get_struct(&o->w, o->si, fbe_msg_data(c.decoded));
 }
 
-/* Native.decode(klass, data, final, ordered, trusted) -> instance of klass; verified by
- * the core first unless trusted */
-static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE ordered, VALUE trusted) {
+/* Native.decode(klass, data, final, ordered, trusted, limits) -> instance of klass; verified
+ * by the core first unless trusted; limits: FBE::Limits, a Hash or nil (rf_limits_get) */
+static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE ordered, VALUE trusted,
+                           VALUE limits) {
   (void)self;
   op o;
   o.si = rf_info_of(klass);
   check_data(data, "bytes");
+  rf_limits_get(limits, &o.limits);
   o.a = stable_input(data);
   o.final = RTEST(final);
   o.trusted = RTEST(trusted);
@@ -135,11 +139,13 @@ static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VAL
 
 /* ---- verify: pure C, nothing to clean up */
 
-static size_t verify_size(VALUE klass, VALUE data, VALUE final, fbe_error *err) {
+static size_t verify_size(VALUE klass, VALUE data, VALUE final, VALUE limits, fbe_error *err) {
   rf_struct *si = rf_info_of(klass);
   check_data(data, "bytes");
+  fbe_limits lim;
+  rf_limits_get(limits, &lim);
   VALUE input = stable_input(data);
-  core_call c = {.op = 2, .st = si->st, .model = model_of(RTEST(final)), .data = (const uint8_t *)RSTRING_PTR(input),
+  core_call c = {.op = 2, .limits = &lim, .st = si->st, .model = model_of(RTEST(final)), .data = (const uint8_t *)RSTRING_PTR(input),
                  .size = (size_t)RSTRING_LEN(input)};
   si->core->busy++; /* a call in flight (without the GVL above RF_NOGIL_BYTES): close is refused */
   core_call_do(&c, c.size);
@@ -152,18 +158,18 @@ static size_t verify_size(VALUE klass, VALUE data, VALUE final, fbe_error *err) 
   return c.model_size;
 }
 
-/* Native.verify(klass, data, final) -> true/false */
-static VALUE native_verify(VALUE self, VALUE klass, VALUE data, VALUE final) {
+/* Native.verify(klass, data, final, limits) -> true/false */
+static VALUE native_verify(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE limits) {
   (void)self;
   fbe_error err;
-  return verify_size(klass, data, final, &err) ? Qtrue : Qfalse;
+  return verify_size(klass, data, final, limits, &err) ? Qtrue : Qfalse;
 }
 
-/* Native.model_size(klass, data, final) -> Integer; raises the reason when invalid */
-static VALUE native_model_size(VALUE self, VALUE klass, VALUE data, VALUE final) {
+/* Native.model_size(klass, data, final, limits) -> Integer; raises the reason when invalid */
+static VALUE native_model_size(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE limits) {
   (void)self;
   fbe_error err;
-  size_t n = verify_size(klass, data, final, &err);
+  size_t n = verify_size(klass, data, final, limits, &err);
   if (!n) rf_raise_fbe(&err);
   return SIZET2NUM(n);
 }
@@ -192,17 +198,19 @@ static VALUE from_json_body(VALUE arg) {
   op *o = (op *)arg;
   fbe_msg *m = NULL;
   fbe_error err;
-  if (fbe_msg_from_json(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena, &m, &err))
+  if (fbe_msg_from_json_limited(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena, &o->limits,
+                                &m, &err))
     rf_raise_fbe(&err);
   return rf_get_struct(&o->w, o->si, fbe_msg_data(m));
 }
 
-/* Native.from_json(klass, text, ordered) -> instance of klass */
-static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered) {
+/* Native.from_json(klass, text, ordered, limits) -> instance of klass */
+static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered, VALUE limits) {
   (void)self;
   op o;
   o.si = rf_info_of(klass);
   check_data(text, "JSON text");
+  rf_limits_get(limits, &o.limits);
   o.a = rb_str_new_frozen(text); /* stable bytes while Ruby objects are made */
   o.w.ordered = RTEST(ordered);
   VALUE out = run(&o, from_json_body);
@@ -267,11 +275,11 @@ static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
 void rf_init_ops(VALUE native) {
   rb_define_module_function(native, "encode", native_encode, 3);
   rb_define_module_function(native, "encode_self", native_encode_self, 2);
-  rb_define_module_function(native, "decode", native_decode, 5);
-  rb_define_module_function(native, "verify", native_verify, 3);
-  rb_define_module_function(native, "model_size", native_model_size, 3);
+  rb_define_module_function(native, "decode", native_decode, 6);
+  rb_define_module_function(native, "verify", native_verify, 4);
+  rb_define_module_function(native, "model_size", native_model_size, 4);
   rb_define_module_function(native, "to_json", native_to_json, 3);
-  rb_define_module_function(native, "from_json", native_from_json, 3);
+  rb_define_module_function(native, "from_json", native_from_json, 4);
   rb_define_module_function(native, "equal", native_equal, 3);
   rb_define_module_function(native, "init_struct", native_init_struct, 3);
 }

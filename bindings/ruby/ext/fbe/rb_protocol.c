@@ -216,16 +216,20 @@ static int handler_fn(void *ctx, const fbe_msg *msg) {
   return r->state != 0;
 }
 
-/* ReceiverEngine.new(core, handler, package, final, ordered) */
-static VALUE receiver_init(VALUE self, VALUE core, VALUE handler, VALUE package, VALUE final, VALUE ordered) {
+/* ReceiverEngine.new(core, handler, package, final, ordered, limits); limits: FBE::Limits, a
+ * Hash or nil (rf_limits_get), applied to every frame */
+static VALUE receiver_init(VALUE self, VALUE core, VALUE handler, VALUE package, VALUE final, VALUE ordered,
+                           VALUE limits) {
   rf_receiver *r = rb_check_typeddata(self, &receiver_type);
   rf_core *c = core_arg(core);
   check_open(c);
+  fbe_limits lim;
+  rf_limits_get(limits, &lim);
   const char *pkg = NIL_P(package) ? NULL : StringValueCStr(package);
   r->core = core;
   r->handler = handler;
   r->ordered = RTEST(ordered);
-  r->rcv = fbe_receiver_new(c->schema, pkg, RTEST(final) ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, NULL,
+  r->rcv = fbe_receiver_new(c->schema, pkg, RTEST(final) ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, &lim,
                             handler_fn, r);
   if (!r->rcv) no_package(pkg);
   return self;
@@ -310,7 +314,7 @@ void rf_init_protocol(VALUE native) {
   rb_define_method(cs, "close", sender_close, 0);
   VALUE cr = rb_define_class_under(native, "ReceiverEngine", rb_cObject);
   rb_define_alloc_func(cr, receiver_alloc);
-  rb_define_method(cr, "initialize", receiver_init, 5);
+  rb_define_method(cr, "initialize", receiver_init, 6);
   rb_define_method(cr, "feed", receiver_feed, 1);
   rb_define_method(cr, "reset", receiver_reset, 0);
   rb_define_method(cr, "pending", receiver_pending, 0);

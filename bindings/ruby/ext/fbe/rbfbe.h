@@ -129,6 +129,8 @@ NORETURN(void rf_walk_raise(rf_walk *w, int code, const char *fmt, ...));
  * string_keys), or Qundef when every key names one. */
 VALUE rf_unknown_key(const rf_struct *si, VALUE hash, int string_keys);
 
+/* The index of si's field named name, or -1. */
+long rf_field_index(const rf_struct *si, const char *name);
 /* Ruby -> value: a complete value of si's struct written into slot. */
 void rf_put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot);
 /* A new message of si's struct in w->arena holding obj. */
@@ -146,6 +148,12 @@ extern ID rf_id_BigDecimal, rf_id_to_s, rf_id_hash_ivar;
 VALUE rf_decimal_from_bytes(const uint8_t b[16]);
 extern VALUE rf_decimal_scales; /* WeakMap BigDecimal -> its 16 wire bytes */
 extern int rf_decimal_scales_used;
+
+/* FBE::Limits (rb_limits.c). rf_limits_get: the limits of a limits: argument (nil:
+ * every member 0, the defaults; an FBE::Limits; a Hash of its keywords, given to the
+ * core) into *out; raises TypeError for anything else, the core's error for a bad limit. */
+void rf_limits_get(VALUE v, fbe_limits *out);
+void rf_init_limits(VALUE fbe);
 
 void rf_init_core(VALUE native);
 void rf_init_ops(VALUE native);

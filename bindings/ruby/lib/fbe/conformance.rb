@@ -118,7 +118,7 @@ module FBE
 
       unless rec["decode_only"]
         encoded = begin
-          want.encode(final: final)
+          Native.encode(cls, want, final)
         rescue Error => e
           raise Fail, "encode failed: #{e.message}"
         end
@@ -135,8 +135,8 @@ module FBE
         i = state[:next]
         w = want[i]
         state[:why] = if i >= want.size then "received more than the #{want.size} messages sent"
-                      elsif msg.class != w.class then "message #{i} is a #{msg.class.fbe_name}, want #{w.class.fbe_name}"
-                      elsif !w.class.same_value?(msg, w) then "message #{i} (#{w.class.fbe_name}) differs"
+                      elsif FBE.type_of(msg) != FBE.type_of(w) then "message #{i} is a #{FBE.type_of(msg).fbe_name}, want #{FBE.type_of(w).fbe_name}"
+                      elsif !FBE.type_of(w).same_value?(msg, w) then "message #{i} (#{FBE.type_of(w).fbe_name}) differs"
                       end
         raise Fail, state[:why] if state[:why]
 

@@ -2,7 +2,9 @@
 
 module FBE
   # Instance behaviour of every struct class a schema defines (each is a Struct
-  # subclass with the schema's fields, in order, plus this module).
+  # subclass with the schema's fields, in order, plus this module). A field may be named
+  # like any method here but the ones every object has (README "Names"), so these
+  # methods call none a field can shadow: FBE.type_of(self), never self.class; self[f].
   module Message
     # Account.new(id: 1, name: "Test") or Account.new(1, "Test"): fields not given take
     # their schema defaults. An unknown keyword raises FBE::UnknownFieldError.
@@ -18,36 +20,41 @@ module FBE
     # JSON text with the reference's conventions. (Takes and ignores the generator
     # state the json library passes, so JSON.generate embeds the same text.)
     def to_json(*_state, pretty: false)
-      Native.to_json(self.class, self, pretty)
+      Native.to_json(FBE.type_of(self), self, pretty)
     end
 
     # == / eql? / hash look at the [key] fields (all fields when the struct has none).
     def ==(other)
-      other.class == self.class && self.class.compared_fields.all? { |f| self[f] == other[f] }
+      cls = FBE.type_of(self)
+      FBE.type_of(other) == cls && cls.compared_fields.all? { |f| self[f] == other[f] }
     end
 
     def eql?(other)
-      other.class == self.class && self.class.compared_fields.all? { |f| self[f].eql?(other[f]) }
+      cls = FBE.type_of(self)
+      FBE.type_of(other) == cls && cls.compared_fields.all? { |f| self[f].eql?(other[f]) }
     end
 
     def hash
-      [self.class, *self.class.compared_fields.map { |f| self[f] }].hash
+      cls = FBE.type_of(self)
+      [cls, *cls.compared_fields.map { |f| self[f] }].hash
     end
 
     # Account(id=1,name="Test",state=good,...) like the reference's generated code (enum
     # and flags fields by name when the schema names the value).
     def inspect
-      enums = self.class.enum_fields
-      parts = self.class.fields.map do |f|
+      cls = FBE.type_of(self)
+      enums = cls.enum_fields
+      parts = cls.fields.map do |f|
         v = self[f]
         "#{f}=#{(enums[f] && v.is_a?(Integer) && enums[f].name_of(v)) || FBE.text(v)}"
       end
-      "#{self.class.fbe_short_name}(#{parts.join(',')})"
+      "#{cls.fbe_short_name}(#{parts.join(',')})"
     end
     alias to_s inspect
 
+    # Every field by name (Symbol keys), whatever the name.
     def to_h
-      self.class.fields.to_h { |f| [f, self[f]] }
+      FBE.type_of(self).fields.to_h { |f| [f, self[f]] }
     end
   end
 
@@ -63,23 +70,23 @@ module FBE
     # verify's FBE::Error (message, path, offset). trusted: true decodes without verifying,
     # for bytes you trust (e.g. a sibling type of another schema version). ordered: true
     # gives sets as Arrays and maps as Arrays of [key, value] pairs, keeping the wire order
-    # and duplicates.
-    def decode(data, final: false, ordered: false, trusted: false)
-      Native.decode(self, data, final, ordered, trusted)
+    # and duplicates. limits: an FBE::Limits or a Hash of its keywords (nil: the defaults).
+    def decode(data, final: false, ordered: false, trusted: false, limits: nil)
+      Native.decode(self, data, final, ordered, trusted, limits)
     end
 
     # true when data starts with a valid model of this struct.
-    def verify(data, final: false)
-      Native.verify(self, data, final)
+    def verify(data, final: false, limits: nil)
+      Native.verify(self, data, final, limits)
     end
 
     # The model's size; raises the reason (an FBE::Error) when data is not valid.
-    def verify!(data, final: false)
-      Native.model_size(self, data, final)
+    def verify!(data, final: false, limits: nil)
+      Native.model_size(self, data, final, limits)
     end
 
-    def from_json(text, ordered: false)
-      Native.from_json(self, text, ordered)
+    def from_json(text, ordered: false, limits: nil)
+      Native.from_json(self, text, ordered, limits)
     end
 
     # The core's deep equality of two values (instances or Hashes) of this struct:
@@ -95,6 +102,15 @@ module FBE
     def compared_fields
       @compared ||= keys.empty? ? fields : keys
     end
+  end
+
+  KERNEL_CLASS = ::Kernel.instance_method(:class)
+  private_constant :KERNEL_CLASS
+
+  # The class of any value, also of a struct value with a field named "class" (which
+  # shadows Object#class on it: README "Names").
+  def self.type_of(value)
+    KERNEL_CLASS.bind_call(value)
   end
 
   # A value as the reference's generated code prints it.

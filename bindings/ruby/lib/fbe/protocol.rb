@@ -48,12 +48,13 @@ module FBE
   # returns the messages). Frames whose type id the protocol does not know are skipped
   # (#skipped). A corrupt frame raises an FBE::Error (its #received: the messages before
   # it, when there is no block) and the receiver starts afresh with the next bytes.
-  # Not thread-safe.
+  # limits: (an FBE::Limits, or a Hash of its keywords) is applied to every frame:
+  # max_model_size bounds a frame, max_memory what its message may cost. Not thread-safe.
   class Receiver
-    def initialize(schema, package: nil, final: false, ordered: false, &handler)
+    def initialize(schema, package: nil, final: false, ordered: false, limits: nil, &handler)
       @schema = schema
       @handler = handler
-      @engine = Native::ReceiverEngine.new(schema.__core__, handler, package&.to_s, final, ordered)
+      @engine = Native::ReceiverEngine.new(schema.__core__, handler, package&.to_s, final, ordered, limits)
     end
 
     attr_reader :schema

@@ -8,6 +8,15 @@ module FBE
   class Schema < Module
     SIGNED = [Core::FBE_KIND_INT8, Core::FBE_KIND_INT16, Core::FBE_KIND_INT32, Core::FBE_KIND_INT64].freeze
 
+    # Field names that get no accessor (README "Names"): the methods every Ruby object
+    # has (Object's public and protected ones when fbe is loaded: class, send, object_id,
+    # hash, freeze, ...), the hooks Ruby itself calls on objects, JSON's to_json and the
+    # Struct methods the by-name access and the Hash conversion rest on. Such a field is
+    # reached by name (v[:class], v["class"] = 1), by keyword and through to_h.
+    RESERVED = (Object.public_instance_methods + Object.protected_instance_methods +
+                %i[initialize initialize_copy initialize_clone initialize_dup method_missing
+                   respond_to_missing? to_json to_h to_a members deconstruct deconstruct_keys]).to_set.freeze
+
     attr_reader :name, :packages, :warnings
 
     def initialize(handle, warnings)
@@ -87,32 +96,32 @@ module FBE
       Native.encode(struct(type), value, final)
     end
 
-    def decode(type, data, final: false, ordered: false, trusted: false)
-      Native.decode(struct(type), data, final, ordered, trusted)
+    def decode(type, data, final: false, ordered: false, trusted: false, limits: nil)
+      Native.decode(struct(type), data, final, ordered, trusted, limits)
     end
 
-    def verify(type, data, final: false)
-      Native.verify(struct(type), data, final)
+    def verify(type, data, final: false, limits: nil)
+      Native.verify(struct(type), data, final, limits)
     end
 
-    def verify!(type, data, final: false)
-      Native.model_size(struct(type), data, final)
+    def verify!(type, data, final: false, limits: nil)
+      Native.model_size(struct(type), data, final, limits)
     end
 
     def to_json(type, value, pretty: false)
       Native.to_json(struct(type), value, pretty)
     end
 
-    def from_json(type, text, ordered: false)
-      Native.from_json(struct(type), text, ordered)
+    def from_json(type, text, ordered: false, limits: nil)
+      Native.from_json(struct(type), text, ordered, limits)
     end
 
     def sender(sink = nil, package: nil, final: false, &block)
       Sender.new(self, sink, package: package, final: final, &block)
     end
 
-    def receiver(package: nil, final: false, ordered: false, &handler)
-      Receiver.new(self, package: package, final: final, ordered: ordered, &handler)
+    def receiver(package: nil, final: false, ordered: false, limits: nil, &handler)
+      Receiver.new(self, package: package, final: final, ordered: ordered, limits: limits, &handler)
     end
 
     # Releases the C schema now (the GC does it otherwise); its classes then raise.
@@ -153,6 +162,7 @@ module FBE
       fields = (0...Core.fbe_struct_field_count(st)).map { |i| Core.fbe_struct_field_at(st, i) }
       names = fields.map { |f| Core.fbe_field_name(f).to_sym }
       cls = names.empty? ? Class.new : Struct.new(*names)
+      remove_reserved_accessors(cls, names)
       cls.include(Message)
       cls.extend(MessageClass)
       keys = fields.select { |f| Core.fbe_field_is_key(f) != 0 }.map { |f| Core.fbe_field_name(f).to_sym }
@@ -176,6 +186,22 @@ module FBE
       cls
     end
 
+    # A field with a RESERVED name keeps no accessor: v[:class] reaches the field, and
+    # v.class stays the class.
+    def remove_reserved_accessors(cls, names)
+      # Ruby warns that removing `initialize` or `object_id` "may cause serious problems":
+      # what goes here is the field's accessor, which hid them.
+      verbose = $VERBOSE
+      $VERBOSE = nil
+      names.select { |n| RESERVED.include?(n) }.each do |n|
+        [n, :"#{n}="].each do |m|
+          cls.__send__(:remove_method, m) if cls.method_defined?(m, false) || cls.private_method_defined?(m, false)
+        end
+      end
+    ensure
+      $VERBOSE = verbose
+    end
+
     def freeze_tables
       @types.freeze
       @root_types.freeze
@@ -193,9 +219,10 @@ module FBE
       @flags
     end
 
-    # The value of a name (Symbol or String, as written in the schema or upcased).
+    # The value of a name (Symbol or String): as written in the schema, whatever it is,
+    # or in any case when no other member's name differs from it in case only.
     def [](name)
-      @values.fetch(name.to_sym) { @values.fetch(name.to_s.downcase.to_sym, nil) || @upcased[name.to_s.upcase] }
+      @values.fetch(name.to_sym) { @upcased[name.to_s.upcase] }
     end
 
     # The name of a value ("good"), or nil when the schema names none.
@@ -229,7 +256,10 @@ module FBE
     mod.extend(Enum)
     by_value = {}
     values.each { |n, v| by_value[v] ||= n.to_s }
-    upcased = values.to_h { |n, v| [n.to_s.upcase, v] }
+    # Upcased names (the constants, and [] in any case) only where no other member's
+    # name upcases the same.
+    counts = values.keys.map { |n| n.to_s.upcase }.tally
+    upcased = values.to_h { |n, v| [n.to_s.upcase, v] }.select { |n, _v| counts[n] == 1 }
     mod.instance_variable_set(:@fbe_name, Core.fbe_enum_full_name(e))
     mod.instance_variable_set(:@flags, Core.fbe_enum_is_flags(e) != 0)
     mod.instance_variable_set(:@values, values.freeze)
