@@ -4,7 +4,9 @@ wrong values, a crash, a hang, an integer off by one at 2^64-1, -0.0 for 0.0 and
 maps in another order, a non-UTF-8 line, a receiver that works only when fed whole) must
 each be caught with a clear failure line while the run completes; a decimal with another
 scale ("0.50" for "0.5") must pass; _meta lines and unknown formats are skipped;
-known-failure lists tolerate what they list and fail the run when a listed one passes.
+known-failure lists tolerate what they list and fail the run when a listed one passes;
+a regression directory (its own schema and records, between two files of the test
+schemas) is run with its schema, a map repeating a key as the wire may compared alike.
 
   python3 tests/conformance/selftest/test_runner.py FBE_BINARY
 
@@ -83,6 +85,9 @@ CASES = {
                                  r"^skipped: 3 \(_meta 1, unknown format 'x-future' 2\)$", None),
     "known failures tolerated": ("wrong-values", "base", ["--known-failures", "tolerated"], 0,
                                  r"^KNOWN pub-proto-Order-readme-standard \[c -> broken\] value differs", None),
+    "regression directory": ("none", "dir-between", [], 0, r"^\d+ passed, 0 failed$", None),
+    "regression directory, broken": ("wrong-values", "dir-between", [], 1,
+                                     r"^FAIL selftest-reg-0 \[(broken|c -> broken)\] (decoded )?value differs", None),
     "known failure now passing": ("none", "base", ["--known-failures", "now-passing"], 3,
                                   r"^NOW PASSES pub-proto-Order-readme-standard c \(\S+:1: listed, but c passes it\): "
                                   r"now passes, remove from list$", None),
@@ -103,6 +108,29 @@ def derived_record(fbe, base, rid, changes):
         sys.exit("selftest: cannot encode %s: %s" % (rid, answer))
     rec["hex"], rec["size"] = answer["hex"], len(answer["hex"]) // 2
     return json.dumps(rec) + "\n"
+
+
+# a regression directory: a schema of its own, a map that repeats a key (as the wire may)
+REGRESSION_SCHEMA = "package selfreg\nstruct Pair { int32{string} m; int16! s; }\n"
+REGRESSION_VALUE = '{"m":{"k":1,"k":2,"j":3},"s":[5,5]}'
+
+
+def regression_dir(fbe, tmp):
+    d = os.path.join(tmp, "regression")
+    os.makedirs(d)
+    with open(os.path.join(d, "selfreg.fbe"), "w", encoding="utf-8") as f:
+        f.write(REGRESSION_SCHEMA)
+    lines = '{"op":"load","include":[%s]}\n{"op":"encode","package":"selfreg","type":"Pair","json":%s}\n' % (
+        json.dumps(d), REGRESSION_VALUE)
+    out = subprocess.run([fbe, "testee"], input=lines, text=True, stdout=subprocess.PIPE, check=True).stdout
+    answer = json.loads(out.splitlines()[1])
+    if not answer.get("ok"):
+        sys.exit("selftest: cannot encode the regression record: %s" % answer)
+    with open(os.path.join(d, "record.jsonl"), "w", encoding="utf-8") as f:
+        f.write('{"_meta":{"note":"a regression of the selftest"}}\n')
+        f.write('{"id":"selftest-reg-0","schema":"selfreg","type":"Pair","format":"standard","json":%s,"hex":"%s",'
+                '"size":%d}\n' % (REGRESSION_VALUE, answer["hex"], len(answer["hex"]) // 2))
+    return d
 
 
 def write_records(fbe, tmp):
@@ -127,14 +155,16 @@ def write_records(fbe, tmp):
         paths[name] = os.path.join(tmp, name)
         with open(paths[name], "w", encoding="utf-8") as f:
             f.writelines(content)
+    paths["dir-between"] = [paths["base"], regression_dir(fbe, tmp), paths["meta"]]
     return paths
 
 
 def run(fbe, mode, records, options, state):
     good = "%s testee" % shlex.quote(fbe)
     bad = "%s %s %s %s" % (shlex.quote(sys.executable), shlex.quote(BROKEN), mode, good)
-    proc = subprocess.run([sys.executable, RUNNER] + options + ["--testee", "c=" + good, "--testee", "broken=" + bad,
-                                                                records],
+    records = records if isinstance(records, list) else [records]
+    proc = subprocess.run([sys.executable, RUNNER] + options + ["--testee", "c=" + good, "--testee", "broken=" + bad]
+                          + records,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900,
                           env=dict(os.environ, BROKEN_STATE=state))
     return proc.returncode, proc.stdout
