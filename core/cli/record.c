@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "record.h"
+#include "utf8.h"
 
 static const char *skip_blank(const char *p, const char *end) {
   while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
@@ -64,29 +65,6 @@ static int hex4(const char *p, unsigned *out) {
   return 0;
 }
 
-static size_t put_utf8(char *out, unsigned cp) {
-  if (cp < 0x80) {
-    out[0] = (char)cp;
-    return 1;
-  }
-  if (cp < 0x800) {
-    out[0] = (char)(0xC0 | cp >> 6);
-    out[1] = (char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = (char)(0xE0 | cp >> 12);
-    out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-    out[2] = (char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = (char)(0xF0 | cp >> 18);
-  out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-  out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-  out[3] = (char)(0x80 | (cp & 0x3F));
-  return 4;
-}
-
 char *json_string_decode(span s, size_t *len) {
   if (s.len < 2 || s.at[0] != '"' || s.at[s.len - 1] != '"') return NULL;
   const char *p = s.at + 1, *end = s.at + s.len - 1;
@@ -117,7 +95,7 @@ char *json_string_decode(span s, size_t *len) {
           cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
           p += 6;
         }
-        n += put_utf8(out + n, cp); /* at most 4 bytes for the 6 or 12 read */
+        n += fbe_utf8_encode(cp, (uint8_t *)out + n); /* at most 4 bytes for the 6 or 12 read */
         break;
       default: goto bad;
     }
