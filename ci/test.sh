@@ -7,9 +7,10 @@
 # the test), and with gcc and both sanitizers at -O2 (where gcc's flow warnings differ);
 # runs tests/test_threads.c under ThreadSanitizer (clang); builds the
 # libFuzzer targets and runs each on 100 000 inputs, fixed seed (ci/fuzz.sh); runs the benchmark in --quick
-# mode; the bindings' stages; every code example of the docs (tests/docs/); the cross
+# mode; the bindings' stages; the hostile suite over the tool and every binding
+# (tests/hostile/); every code example of the docs (tests/docs/); the cross
 # builds under qemu (ci/cross.sh); the packages
-# (ci/dist.sh); the conformance matrix. Prints each
+# (ci/dist.sh); the conformance matrix and the differential batch of random schemas. Prints each
 # stage's duration and a summary; exits non-zero when anything failed. Works from any
 # directory. Every C tree is built with -DFBE_WERROR=ON (warnings are errors here, not in
 # a user's build), the bindings' CMake builds too (their tools/ci.sh).
@@ -114,7 +115,8 @@ if run_ctest build/release; then stage_end ok; else stage_end FAILED; fi
 stage_begin "valgrind (conformance)"
 if valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
      build/release/bin/fbe conformance -I schemas tests/conformance/vectors.jsonl \
-     tests/conformance/malformed.jsonl tests/conformance/versioning.jsonl; then
+     tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
+     tests/conformance/versioning.jsonl; then
   stage_end ok
 else
   stage_end FAILED
@@ -190,6 +192,16 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
+# stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
+# bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)
+# as its own process, under ulimit -v where the runtime allows it; each must end with a
+# typed error naming its limit (or succeed) within its bound on peak RSS and time. The
+# table and figures: build/hostile/results.json. (The CLI part also runs in each tree's
+# ctest, label hostile, the ASan trees included.)
+stage_begin "hostile (CLI + bindings)"
+if python3 tests/hostile/run.py; then stage_end ok; else stage_end FAILED; fi
+
 # Every code example of the documentation (README.md, bindings/*/README.md, core/GEN_C.md,
 # benchmarks/README.md, tests/conformance/README.md, docs/*.md) run against the packages
 # the stages above built (tests/docs/README.md), after the runner's own test. Seconds.
@@ -221,16 +233,29 @@ if bash ci/dist.sh; then stage_end ok; else stage_end FAILED; fi
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
 # encoded by the C core; every built testee (c, python, node, ruby, java) runs the public vectors,
-# the malformed buffers, the versioning records and the generated vectors; X encodes,
-# Y decodes, for every pair. Then the runner's own test: broken testees (wrong bytes,
-# wrong values, a crash, a hang) must be caught.
+# the malformed buffers (malformed-extra.jsonl: strings that are not UTF-8 and bad decimals,
+# checked to be what gen/malformed_extra.py writes), the versioning records, the generated vectors and every shrunk
+# regression of the differential run (tests/regressions/differential/*/); X encodes,
+# Y decodes, for every pair. Then the random schema generator's self-test (300 sets, each
+# must load; every construct generated), the differential batch (50 random schema sets x
+# 20 values through every testee, fixed seed, ci/differential.sh --batch), both with the
+# known failures of tests/conformance/known-failures/differential.txt, and the runner's
+# own test: broken testees (wrong bytes, wrong values, a crash, a hang) must be caught.
 stage_begin "conformance (matrix)"
 mkdir -p build/conformance
+regressions=()
+for dir in tests/regressions/differential/*/; do
+  [[ -f $dir/record.jsonl ]] && regressions+=("$dir")
+done
 if python3 tests/conformance/gen/generate.py -o build/conformance/generated.jsonl &&
    python3 tests/conformance/gen/generate.py -o build/conformance/generated-again.jsonl &&
    cmp build/conformance/generated.jsonl build/conformance/generated-again.jsonl &&
-   bash ci/conformance.sh tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl \
-     tests/conformance/versioning.jsonl build/conformance/generated.jsonl &&
+   python3 tests/conformance/gen/malformed_extra.py --check &&
+   bash ci/conformance.sh --known-failures tests/conformance/known-failures/differential.txt \
+     tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
+     tests/conformance/versioning.jsonl build/conformance/generated.jsonl "${regressions[@]}" &&
+   python3 tests/conformance/gen/random_schema.py --self-test --fbe build/release/bin/fbe &&
+   bash ci/differential.sh --batch --no-build &&
    python3 tests/conformance/selftest/test_runner.py build/release/bin/fbe; then
   stage_end ok
 else
