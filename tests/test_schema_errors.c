@@ -181,6 +181,9 @@ static const error_case cases[] = {
          "default_wrong_kind.fbe:12:14: Invalid default value 'A' for field c of type byte",
          "default_wrong_kind.fbe:13:18: Field data of type bytes cannot have a default value",
          "default_wrong_kind.fbe:14:15: Field self of type S? cannot have a default value"),
+    CASE("default_not_utf8.fbe",
+         "default_not_utf8.fbe:4:16: Default value of field a is not valid UTF-8",
+         "default_not_utf8.fbe:5:17: Default value of field b is not valid UTF-8"),
     CASE("default_out_of_range.fbe",
          "default_out_of_range.fbe:3:14: Default value 256 is out of range for field b of type "
          "byte",

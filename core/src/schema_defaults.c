@@ -4,6 +4,7 @@
 #include "fbe/message.h"
 #include "float_text.h"
 #include "schema_resolve.h"
+#include "utf8.h"
 
 typedef struct default_job {
   fbe_sload *L;
@@ -214,7 +215,10 @@ void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
       decimal_default(&job);
       break;
     case FBE_KIND_STRING:
-      if (d->kind == FBE_AST_CONST_STRING) {
+      if (d->kind == FBE_AST_CONST_STRING && fbe_utf8_valid_prefix((const uint8_t *)d->str, d->len) != d->len) {
+        /* the string rule (FORMAT.md 3.4): a default no verify would accept is no default */
+        fbe_spkg_error(job.L, job.p, d->pos, "Default value of field %s is not valid UTF-8", job.af->name);
+      } else if (d->kind == FBE_AST_CONST_STRING) {
         out->kind = FBE_DEF_STRING;
         out->str = fbe_sctx_strndup(L->ctx, L->arena, d->str, d->len);
         out->len = d->len;
