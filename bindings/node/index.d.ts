@@ -127,7 +127,7 @@ export declare abstract class Struct {
 /** An instance of a struct class: its fields and the Struct methods. */
 export type Instance<T extends object = Record<string, any>> = T & Struct;
 
-/** A struct class made at load time. T describes the fields when you know them
+/** A struct class (made when first asked for). T describes the fields when you know them
  * (schema.struct<T>(name)); without it fields are `any`. */
 export interface StructClass<T extends object = Record<string, any>> {
   /** A new value: the given fields, the schema's defaults for the others. */

@@ -1,22 +1,33 @@
 'use strict';
-// Generates, once per loaded schema, the JavaScript that moves values on and off the
-// tape (src/tape.h describes the layout) and the struct classes:
+// The JavaScript that moves values on and off the tape (src/tape.h describes the
+// layout), per struct, compiled the first time the struct is used:
 //
-//   WRi(v)   flattens a struct value (class instance or plain object) onto the tape,
-//            type-checking every field; missing fields take the schema defaults
+//   WRi(v, d) flattens a struct value (class instance or plain object) at depth d onto
+//            the tape, type-checking every field; missing fields take the schema
+//            defaults; past the core's depth rule it throws the core's error
 //   RDi()    builds a struct value from the tape (C wrote it)
 //   Ki       the raw constructor RDi uses: every field in one call, one hidden class
 //   MKi(o)   a new value from a plain object with defaults (what `new Ci(o)` returns)
-//   Ci       the public class: encode/decode/verify/JSON/equals/toString
+//   ASi(v)   v as an instance where a struct goes (plain objects through MKi)
 //   ENi_m, DEi_m  encode/decode entry points per struct and model (m: 0 standard,
-//            1 final), each around exactly one native call
+//            1 final), each around exactly one native call; TJi, FJi the JSON ones
 //
-// All of it is one `new Function` body, so the tape views and positions (F, I64, U64,
-// U8, UB, G; n, p) are closure variables every generated function reaches directly.
+// Loading a schema compiles nothing (a schema of 10^5 structs used to take 55 KB and
+// 0.25 ms per struct here). A struct's codec is compiled on first use together with
+// every struct it reaches that has none yet (a "group"), as one source evaluated inside
+// the schema's shared scope (SHARED): the tape views and positions (F, I64, U64, U8,
+// UB, G; n, p) are closure variables every compiled function reaches
+// directly, as when the whole schema was one function body. A struct of an earlier
+// group is reached through constants bound when the group is compiled, so calls
+// between structs stay direct.
+//
+// The classes (makeClass) are plain JavaScript made when first asked for; they compile
+// nothing until a method needs the codec (introspection stays cheap).
 const { Buffer } = require('buffer');
 const native = require('./native');
 const rt = require('./runtime');
 const { FbeError } = require('./errors');
+const { deepEqual, valueEqual, fieldValue, INHERITED } = require('./values');
 
 const NUM_KINDS = new Set(['byte', 'char', 'wchar', 'int8', 'uint8', 'int16', 'uint16', 'int32',
   'uint32', 'float', 'double']);
@@ -62,12 +73,8 @@ function prop(obj, name) {
     ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`;
 }
 
-// Names every object inherits (toString, constructor, __proto__, ...): a field so named
-// is read from the value's own properties only, or a plain object without it would
-// hand the inherited member over as the field's value.
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** An expression reading field `name` of a value given by the user (undefined when absent). */
+/** An expression reading field `name` of a value given by the user (undefined when
+ * absent): a name every object inherits (values.js INHERITED) from own properties only. */
 function fieldOf(obj, name) {
   return INHERITED.has(name) ? `OWN(${obj}, ${JSON.stringify(name)})` : prop(obj, name);
 }
@@ -79,329 +86,38 @@ function store(obj, name, value) {
     : `${prop(obj, name)} = ${value};`;
 }
 
-/**
- * Builds the classes and codecs of a schema.
- * @param nat the native schema object (src/addon.c)
- * @param desc its description
- * @param enums the enum objects, by description index (lib/enums.js)
- */
-function generate(nat, desc, enums) {
-  const structs = desc.structs;
-  const consts = []; // values the code refers to by index (Buffers of defaults, types)
-  const constRef = (v) => {
-    consts.push(v);
-    return `CONST[${consts.length - 1}]`;
-  };
-  const helpers = new Map(); // signature -> {name, code}
-  let tmp = 0;
-
-  // ---- fixed slots a value writes outside collections (struct writers check theirs)
-  function fixedSlots(t) {
-    switch (t.kind) {
-      case 'struct': return 0;
-      case 'optional': return 1 + fixedSlots(t.elem);
-      case 'array': return t.size * fixedSlots(t.elem);
-      default: return 1;
-    }
-  }
-  const structSlots = structs.map((s) => s.fields.reduce((a, f) => a + fixedSlots(f.type), 0));
-
-  // ---- defaults
-  function zero(t) {
-    switch (classify(t, enums)) {
-      case 'bool': return 'false';
-      case 'num': case 'enum': return '0';
-      case 'i64': case 'u64': case 'ts': case 'ei64': case 'eu64': return '0n';
-      case 'string': return '""';
-      case 'decimal': return '"0"';
-      case 'uuid': return '"00000000-0000-0000-0000-000000000000"';
-      case 'bytes': return 'Buffer.alloc(0)';
-      case 'struct': return `MK${t.struct}()`;
-      case 'optional': return 'null';
-      case 'array': return t.size <= 16
-        ? `[${new Array(t.size).fill(0).map(() => zero(t.elem)).join(', ')}]`
-        : `Array.from({ length: ${t.size} }, () => ${zero(t.elem)})`;
-      case 'vector': case 'list': return '[]';
-      case 'set': return rt.floatKeyed(t.elem) ? '[]' : 'new Set()';
-      default: return rt.floatKeyed(t.key) ? '[]' : 'new Map()';
-    }
-  }
-  function fieldDefault(f) {
-    if (f.dynamic === 'utc') return 'NATIVE.utcNow()';
-    if (f.dynamic === 'uuid1') return 'NATIVE.uuid1()';
-    if (f.dynamic === 'uuid4') return 'NATIVE.uuid4()';
-    const t = f.type;
-    if (f.default === undefined) return zero(t.kind === 'optional' ? t.elem : t);
-    if (Buffer.isBuffer(f.default)) {
-      return f.default.length ? `Buffer.from(${constRef(f.default)})` : 'Buffer.alloc(0)';
-    }
-    return literal(f.default);
-  }
-
-  // ---- writers: statements that put the value in variable x on the tape
-  function writer(t, x, path) {
-    const c = classify(t, enums);
-    switch (c) {
-      case 'bool':
-        return `if (${x} === true) F[n++] = 1; else if (${x} === false) F[n++] = 0; ` +
-          `else throw rt.typeErr(${path}, 'a boolean', ${x});`;
-      case 'num':
-        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.num(${x}, '${t.kind}', ${path});`;
-      case 'enum':
-        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(E${t.enum}, ${x}, ${path});`;
-      case 'i64':
-        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path});`;
-      case 'u64':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path});`;
-      case 'ts':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path});`;
-      case 'ei64':
-        return `I64[n++] = rt.enumBig(E${t.enum}, ${x}, ${path});`;
-      case 'eu64':
-        return `U64[n++] = rt.enumBig(E${t.enum}, ${x}, ${path});`;
-      case 'string':
-        return `if (typeof ${x} === 'string') wstr(${x}); else throw rt.typeErr(${path}, 'a string', ${x});`;
-      case 'decimal':
-        return `wascii(typeof ${x} === 'string' ? ${x} : rt.decimal(${x}, ${path}));`;
-      case 'uuid':
-        return `wascii(typeof ${x} === 'string' ? ${x} : rt.uuid(${x}, ${path}));`;
-      case 'bytes':
-        return `wbytes(${x} instanceof Uint8Array ? ${x} : rt.bytes(${x}, ${path}));`;
-      case 'struct': {
-        const check = `if (typeof ${x} !== 'object' || ${x} === null) ` +
-          `throw rt.typeErr(${path}, 'an object (${structs[t.struct].fullName})', ${x});`;
-        if (path === "''") return `${check} WR${t.struct}(${x});`;
-        return `${check} try { WR${t.struct}(${x}); } catch (e) { throw rt.prefixPath(e, ${path}); }`;
-      }
-      case 'optional':
-        return `if (${x} === null || ${x} === undefined) F[n++] = 0; else { F[n++] = 1; ${writer(t.elem, x, path)} }`;
-      case 'array': {
-        const k = tmp++;
-        return `if (!Array.isArray(${x}) || ${x}.length !== ${t.size}) ` +
-          `throw rt.typeErr(${path}, 'an array of ${t.size}', ${x}); ` +
-          `{ let i${k} = 0; try { for (; i${k} < ${t.size}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
-          `${writer(t.elem, `e${k}`, "''")} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
-      }
-      case 'vector': case 'list': {
-        const k = tmp++;
-        const per = fixedSlots(t.elem);
-        return `if (!Array.isArray(${x})) throw rt.typeErr(${path}, 'an array', ${x}); ` +
-          `{ const L${k} = ${x}.length; if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); ` +
-          `F[n++] = L${k}; let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
-          `${writer(t.elem, `e${k}`, "''")} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
-      }
-      case 'set': {
-        const k = tmp++;
-        const per = fixedSlots(t.elem);
-        return `{ const s${k} = rt.setValues(${x}, ${path}); ` +
-          `const L${k} = Array.isArray(s${k}) ? s${k}.length : s${k}.size; ` +
-          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
-          `try { for (const e${k} of s${k}) { ${writer(t.elem, `e${k}`, "''")} i${k}++; } } ` +
-          `catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
-      }
-      default: { // map, hash
-        const k = tmp++;
-        const per = fixedSlots(t.key) + fixedSlots(t.elem);
-        const stringKeys = t.key.kind === 'string';
-        return `{ const m${k} = rt.entries(${x}, ${path}, ${stringKeys}); ` +
-          `const L${k} = m${k} instanceof Map ? m${k}.size : m${k}.length; ` +
-          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
-          `try { for (const [k${k}, v${k}] of m${k}) { ${writer(t.key, `k${k}`, "''")} ` +
-          `${writer(t.elem, `v${k}`, "''")} i${k}++; } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
-      }
-    }
-  }
-
-  // ---- readers: an expression reading one value from the tape
-  function helper(signature, makeCode) {
-    let h = helpers.get(signature);
-    if (!h) {
-      h = { name: `H${helpers.size}`, code: '' };
-      helpers.set(signature, h);
-      h.code = makeCode(h.name);
-    }
-    return `${h.name}()`;
-  }
-  function reader(t) {
-    switch (classify(t, enums)) {
-      case 'bool': return 'F[n++] !== 0';
-      case 'num': case 'enum': return 'F[n++]';
-      case 'i64': case 'ei64': return 'I64[n++]';
-      case 'u64': case 'ts': case 'eu64': return 'U64[n++]';
-      case 'string': case 'decimal': case 'uuid': return 'rstr()';
-      case 'bytes': return 'rbytes()';
-      case 'struct': return `RD${t.struct}()`;
-      case 'optional': return `(F[n++] !== 0 ? ${reader(t.elem)} : null)`;
-      case 'array':
-        return helper(`array:${t.size}:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const a = []; for (let i = 0; i < ${t.size}; i++) a.push(${reader(t.elem)}); return a; }`);
-      case 'vector': case 'list':
-        return helper(`vector:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) a.push(${reader(t.elem)}); return a; }`);
-      case 'set': // the core has collapsed duplicates: every element is distinct
-        if (rt.floatKeyed(t.elem)) return reader({ kind: 'vector', elem: t.elem });
-        return helper(`set:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const L = F[n++]; const s = new Set(); for (let i = 0; i < L; i++) s.add(${reader(t.elem)}); return s; }`);
-      default:
-        if (rt.floatKeyed(t.key)) {
-          return helper(`map-pairs:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
-            `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; a.push([k, ${reader(t.elem)}]); } return a; }`);
-        }
-        return helper(`map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const L = F[n++]; const m = new Map(); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; m.set(k, ${reader(t.elem)}); } return m; }`);
-    }
-  }
-
-  // ---- constructor coercion: plain objects become class instances where structs go,
-  // sets become Sets and maps Maps (from arrays, pairs or plain objects), those of float
-  // elements or keys Arrays (rt.floatKeyed); anything else is kept as given (encode
-  // checks it)
-  function needsCoercion(t) {
-    if (t.kind === 'struct' || t.kind === 'set' || t.kind === 'map' || t.kind === 'hash') return true;
-    return Boolean((t.elem && needsCoercion(t.elem)) || (t.key && needsCoercion(t.key)));
-  }
-  function coerce(t, x) {
-    if (!needsCoercion(t)) return x;
-    switch (t.kind) {
-      case 'struct': return `AS${t.struct}(${x})`;
-      case 'optional': return `(${x} === null ? null : ${coerce(t.elem, x)})`;
-      case 'array': case 'vector': case 'list':
-        return helper(`coerce-array:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}(a) { return Array.isArray(a) ? a.map((e) => ${coerce(t.elem, 'e')}) : a; }`)
-          .replace('()', `(${x})`);
-      case 'set': {
-        const elems = `Array.from(s, (e) => ${coerce(t.elem, 'e')})`;
-        const make = rt.floatKeyed(t.elem) ? elems : `new Set(${elems})`;
-        return helper(`coerce-set:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? ${make} : s; }`)
-          .replace('()', `(${x})`);
-      }
-      default: {
-        const pairs = rt.floatKeyed(t.key);
-        return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}(m) { ` +
-          `if (rt.isPlain(m)) m = Object.entries(m); ` +
-          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = ${pairs ? '[]' : 'new Map()'}; ` +
-          `for (const e of m) { if (!Array.isArray(e)) return m; ` +
-          `${pairs ? 'r.push([' : 'r.set('}${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}${pairs ? '])' : ')'}; } return r; }`)
-          .replace('()', `(${x})`);
-      }
-    }
-  }
-
-  // ---- per struct
-  const out = [];
-  structs.forEach((s, i) => {
-    const fields = s.fields;
-    // writer
-    const w = [`function WR${i}(v) {`];
-    if (structSlots[i]) w.push(`  if (n + ${structSlots[i]} > NC) growN(${structSlots[i]});`);
-    if (fields.length) w.push('  let x;');
-    for (const f of fields) {
-      w.push(`  x = ${fieldOf('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
-      w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name))}`);
-    }
-    w.push('}');
-    out.push(w.join('\n'));
-    // raw constructor and reader
-    const args = fields.map((f, j) => `a${j}`);
-    const assign = fields.map((f, j) => store('this', f.name, `a${j}`));
-    out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }`);
-    out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
-    // plain object -> instance
-    const mk = [`function MK${i}(o) {`,
-      `  if (o === undefined || o === null) o = EMPTY;`,
-      `  else if (typeof o !== 'object') throw rt.typeErr('', 'an object with the fields of ${s.fullName}', o);`,
-      fields.length ? '  let v;' : '',
-      `  return new K${i}(`];
-    mk.push(fields.map((f) => {
-      const conv = coerce(f.type, 'v');
-      return `    (v = ${fieldOf('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
-    }).join(',\n'));
-    mk.push('  );', '}');
-    out.push(mk.join('\n'));
-    out.push(`function AS${i}(v) { return v instanceof C${i} || v === null || typeof v !== 'object' || Array.isArray(v) ? v : MK${i}(v); }`);
-    // entry points: one native call each
-    for (const m of [0, 1]) {
-      out.push(`const NE${i}_${m} = NAT.enc[${i * 2 + m}], ND${i}_${m} = NAT.dec[${i * 2 + m}];
-function EN${i}_${m}(v) {
-  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object (${s.fullName})', v);
-  const n0 = n, p0 = p;
-  try { WR${i}(v); } catch (e) { n = n0; p = p0; throw rt.outerError(e); }
-  const un = n - n0, up = p - p0;
-  G[0] = n0; G[1] = p0; G[7] = op; n = n0; p = p0;
-  const b = NE${i}_${m}();
-  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
-  if (G[2] !== 0) throw nativeError();
-  return b === undefined ? take() : b;
+/** The struct indexes a type refers to (its own, its elements', keys'). */
+function structsOf(t, out) {
+  if (t.kind === 'struct') out.push(t.struct);
+  if (t.elem) structsOf(t.elem, out);
+  if (t.key) structsOf(t.key, out);
+  return out;
 }
-function DE${i}_${m}(b, trusted, limits) {
-  if (!(b instanceof Uint8Array)) b = rt.input(b);
-  G[0] = n; G[1] = p; G[5] = trusted ? 1 : 0;
-  if (limits === undefined) ND${i}_${m}(b); else ND${i}_${m}(b, rt.limits(limits));
-  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted, limits); }
-  const n0 = n, p0 = p;
-  const r = RD${i}();
-  const un = n - n0, up = p - p0;
-  n = n0; p = p0;
-  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
-  return r;
-}`);
-    }
-    out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
-    out.push(`function FJ${i}(text, limits) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
-      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text, rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
-      `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
-    // the class
-    const base = s.base >= 0 ? `C${s.base}` : 'rt.Struct';
-    const own = fields.filter((f) => f.declaredIn === i);
-    const keys = fields.filter((f) => f.key);
-    const equals = keys.length
-      ? keys.map((f) => `EQ(${prop('this', f.name)}, ${fieldOf('o', f.name)})`).join(' && ')
-      : `DEEP(${i}, this, o)`;
-    // an anonymous class named afterwards: a struct named like a variable of this code
-    // (G, NAT, ...) must not shadow it inside the class body
-    out.push(`const C${i} = class extends ${base} {
-  constructor(init) {
-    if (new.target === C${i}) return MK${i}(init);
-    ${s.base >= 0 ? 'super(init);' : 'super();'}
-    const t = MK${i}(init);
-    ${own.map((f) => store('this', f.name, prop('t', f.name))).join(' ')}
-  }
-  encode(o) { return o !== undefined && o !== null && o.final ? EN${i}_1(this) : EN${i}_0(this); }
-  toJsonString(o) { return TJ${i}(this, o !== undefined && o !== null && o.pretty === true); }
-  equals(o) { return o !== null && typeof o === 'object' && (${equals}); }
-  static decode(b, o) {
-    if (o === undefined || o === null) return DE${i}_0(b, false);
-    return o.final ? DE${i}_1(b, rt.trusted(o), o.limits) : DE${i}_0(b, rt.trusted(o), o.limits);
-  }
-  static verify(b, o) {
-    const size = o === undefined || o === null ? NAT.verify(${i}, false, rt.input(b))
-      : NAT.verify(${i}, Boolean(o.final), rt.input(b), rt.limits(o.limits));
-    if (size === -2) throw nativeError(); // the limits were refused
-    return size >= 0;
-  }
-  static validate(b, o) {
-    const size = o === undefined || o === null ? NAT.verify(${i}, false, rt.input(b))
-      : NAT.verify(${i}, Boolean(o.final), rt.input(b), rt.limits(o.limits));
-    if (size < 0) throw nativeError();
-    return size;
-  }
-  static fromJsonString(text, o) { return FJ${i}(text, o === undefined || o === null ? undefined : o.limits); }
-};
-Object.defineProperty(C${i}, 'name', { value: ${JSON.stringify(s.name)} });
-K${i}.prototype = C${i}.prototype;`);
-  });
 
-  const body = `'use strict';
-const { NAT, NATIVE, rt, FbeError, CONST, EQ, DEEP, Buffer } = env;
-${desc.enums.map((e, i) => `const E${i} = env.enums[${i}];`).join('\n')}
+// ---- the shared scope of a schema: tapes, positions, string helpers, the protocol's
+// two entry points, and compile(), which evaluates a group's source in this scope.
+// The same text for every schema (V8 compiles it once).
+const SHARED = `'use strict';
+const { NAT, rt, FbeError, Buffer, ENUMS, GEN, DESC } = env;
+const NATIVE = env.native;
 const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
 const EMPTY = Object.freeze({});
 const hasOwn = Object.prototype.hasOwnProperty;
 function OWN(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 const fcc = String.fromCharCode;
 let F, I64, U64, U8, UB, G, NC = 0, PC = 0, n = 0, p = 0;
+/* The compiled codecs, by struct index: {WR, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+const X = [];
+
+/* Evaluates a group's source here: its functions see this scope's variables as
+ * closure variables one scope up (a direct eval in strict code, so nothing it declares
+ * leaks out; compile keeps no variable of its own, so it adds no scope between). */
+let SOURCE = '', CONSTS = null;
+const compile = () => eval(SOURCE); // (an arrow: no arguments or this of its own to keep)
+function compileGroup(source, consts) {
+  SOURCE = source; CONSTS = consts;
+  try { compile(); } finally { SOURCE = ''; CONSTS = null; }
+}
 
 function setTapes(nb, bb, gb) {
   F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb);
@@ -469,10 +185,11 @@ function nativeError() {
   return new FbeError(message, { status, path, offset });
 }
 
-function flatten(W, v) {
+/* Flattens v with W, the writer of struct i (for toJson and send). */
+function flatten(W, i, v) {
   if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object', v);
   const n0 = n, p0 = p;
-  try { W(v); } catch (e) { n = n0; p = p0; throw rt.outerError(e); }
+  try { W(v, 0); } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, i, v); }
   G[0] = n0; G[1] = p0; n = n0; p = p0;
 }
 
@@ -557,14 +274,9 @@ function rbytes() {
   return b;
 }
 
-${[...helpers.values()].map((h) => h.code).join('\n')}
-${out.join('\n\n')}
-
 /* Protocol: send flattens then one native call; receive's deliver builds the value. */
-const WR = [${structs.map((s, i) => `WR${i}`).join(', ')}];
-const RD = [${structs.map((s, i) => `RD${i}`).join(', ')}];
 function send(snat, i, v) {
-  flatten(WR[i], v);
+  flatten((X[i] || GEN.codec(i)).WR, i, v);
   G[7] = op;
   const frame = snat.send(i);
   if (G[2] !== 0) throw nativeError();
@@ -576,7 +288,7 @@ function feed(rnat, b, onMessage) {
   let delivered = 0;
   rnat.feed(b, (i) => {
     if (G[2] === -1) { grow(G[3], G[4]); return true; }
-    const v = RD[i]();
+    const v = (X[i] || GEN.codec(i)).RD();
     n = n0; p = p0;
     delivered++;
     onMessage(v, i);
@@ -587,28 +299,476 @@ function feed(rnat, b, onMessage) {
   return delivered;
 }
 
-return {
-  classes: [${structs.map((s, i) => `C${i}`).join(', ')}],
-  encode: [${structs.map((s, i) => `EN${i}_0, EN${i}_1`).join(', ')}],
-  decode: [${structs.map((s, i) => `DE${i}_0, DE${i}_1`).join(', ')}],
-  toJson: [${structs.map((s, i) => `TJ${i}`).join(', ')}],
-  fromJson: [${structs.map((s, i) => `FJ${i}`).join(', ')}],
-  make: [${structs.map((s, i) => `MK${i}`).join(', ')}],
-  send, feed, nativeError,
-};`;
-  let factory;
-  try {
-    factory = new Function('env', body); // eslint-disable-line no-new-func
-  } catch (e) {
-    e.message = `fbe: generated code does not compile: ${e.message}`;
-    throw e;
+return { compileGroup, X, send, feed, nativeError };`;
+
+/**
+ * The source of one group: the codecs of `group` (struct indexes), which reach only
+ * each other and structs compiled before (in X).
+ */
+function groupSource(desc, enums, group) {
+  const structs = desc.structs;
+  const inGroup = new Set(group);
+  const consts = []; // values the code refers to by index (Buffers of defaults)
+  const constRef = (v) => {
+    consts.push(v);
+    return `CONST[${consts.length - 1}]`;
+  };
+  const helpers = new Map(); // signature -> {name, code}
+  const usedEnums = new Set();
+  const imported = new Set(); // structs of earlier groups this one calls
+  let tmp = 0;
+  const maxDepth = rt.MAX_DEPTH;
+  const ref = (j) => {
+    if (!inGroup.has(j)) imported.add(j);
+    return j;
+  };
+  const enumRef = (k) => {
+    usedEnums.add(k);
+    return `E${k}`;
+  };
+
+  // ---- fixed slots a value writes outside collections (struct writers check theirs)
+  function fixedSlots(t) {
+    switch (t.kind) {
+      case 'struct': return 0;
+      case 'optional': return 1 + fixedSlots(t.elem);
+      case 'array': return t.size * fixedSlots(t.elem);
+      default: return 1;
+    }
   }
-  const { deepEqual, valueEqual } = require('./values');
-  return factory({
-    NAT: nat, NATIVE: native, rt, FbeError, CONST: consts, Buffer, enums,
-    EQ: valueEqual,
-    DEEP: (i, a, b) => deepEqual(desc, { kind: 'struct', struct: i }, a, b),
-  });
+
+  // ---- defaults
+  function zero(t) {
+    switch (classify(t, enums)) {
+      case 'bool': return 'false';
+      case 'num': case 'enum': return '0';
+      case 'i64': case 'u64': case 'ts': case 'ei64': case 'eu64': return '0n';
+      case 'string': return '""';
+      case 'decimal': return '"0"';
+      case 'uuid': return '"00000000-0000-0000-0000-000000000000"';
+      case 'bytes': return 'Buffer.alloc(0)';
+      case 'struct': return `MK${ref(t.struct)}()`;
+      case 'optional': return 'null';
+      case 'array': return t.size <= 16
+        ? `[${new Array(t.size).fill(0).map(() => zero(t.elem)).join(', ')}]`
+        : `Array.from({ length: ${t.size} }, () => ${zero(t.elem)})`;
+      case 'vector': case 'list': return '[]';
+      case 'set': return rt.floatKeyed(t.elem) ? '[]' : 'new Set()';
+      default: return rt.floatKeyed(t.key) ? '[]' : 'new Map()';
+    }
+  }
+  function fieldDefault(f) {
+    if (f.dynamic === 'utc') return 'NATIVE.utcNow()';
+    if (f.dynamic === 'uuid1') return 'NATIVE.uuid1()';
+    if (f.dynamic === 'uuid4') return 'NATIVE.uuid4()';
+    const t = f.type;
+    if (f.default === undefined) return zero(t.kind === 'optional' ? t.elem : t);
+    if (Buffer.isBuffer(f.default)) {
+      return f.default.length ? `Buffer.from(${constRef(f.default)})` : 'Buffer.alloc(0)';
+    }
+    return literal(f.default);
+  }
+
+  // One level deeper (an optional holding a value, any collection but a fixed array):
+  // past the core's depth the value is refused here, with the core's error. d is the
+  // variable holding the depth of x; the statement declares the next one's, dk.
+  const enter = (path, d, k) =>
+    `if (${d} >= ${maxDepth}) throw rt.tooDeep(${path}); const d${k} = ${d} + 1;`;
+
+  // ---- writers: statements that put the value in variable x, at depth d (the name of
+  // a variable: WRi's parameter, or one enter declared), on the tape
+  function writer(t, x, path, d) {
+    const c = classify(t, enums);
+    switch (c) {
+      case 'bool':
+        return `if (${x} === true) F[n++] = 1; else if (${x} === false) F[n++] = 0; ` +
+          `else throw rt.typeErr(${path}, 'a boolean', ${x});`;
+      case 'num':
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.num(${x}, '${t.kind}', ${path});`;
+      case 'enum':
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(${enumRef(t.enum)}, ${x}, ${path});`;
+      case 'i64':
+        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path});`;
+      case 'u64':
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path});`;
+      case 'ts':
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path});`;
+      case 'ei64':
+        return `I64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path});`;
+      case 'eu64':
+        return `U64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path});`;
+      case 'string':
+        return `if (typeof ${x} === 'string') wstr(${x}); else throw rt.typeErr(${path}, 'a string', ${x});`;
+      case 'decimal':
+        return `wascii(typeof ${x} === 'string' ? ${x} : rt.decimal(${x}, ${path}));`;
+      case 'uuid':
+        return `wascii(typeof ${x} === 'string' ? ${x} : rt.uuid(${x}, ${path}));`;
+      case 'bytes':
+        return `wbytes(${x} instanceof Uint8Array ? ${x} : rt.bytes(${x}, ${path}));`;
+      case 'struct': {
+        const j = ref(t.struct);
+        const check = `if (typeof ${x} !== 'object' || ${x} === null) ` +
+          `throw rt.typeErr(${path}, 'an object (${structs[j].fullName})', ${x});`;
+        if (path === "''") return `${check} WR${j}(${x}, ${d});`;
+        return `${check} try { WR${j}(${x}, ${d}); } catch (e) { throw rt.prefixPath(e, ${path}); }`;
+      }
+      case 'optional': {
+        const k = tmp++;
+        return `if (${x} === null || ${x} === undefined) F[n++] = 0; ` +
+          `else { F[n++] = 1; ${enter(path, d, k)} ${writer(t.elem, x, path, `d${k}`)} }`;
+      }
+      case 'array': {
+        const k = tmp++;
+        return `if (!Array.isArray(${x}) || ${x}.length !== ${t.size}) ` +
+          `throw rt.typeErr(${path}, 'an array of ${t.size}', ${x}); ` +
+          `{ let i${k} = 0; try { for (; i${k} < ${t.size}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
+          `${writer(t.elem, `e${k}`, "''", d)} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      case 'vector': case 'list': {
+        const k = tmp++;
+        const per = fixedSlots(t.elem);
+        return `if (!Array.isArray(${x})) throw rt.typeErr(${path}, 'an array', ${x}); ` +
+          `{ ${enter(path, d, k)} const L${k} = ${x}.length; if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); ` +
+          `F[n++] = L${k}; let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
+          `${writer(t.elem, `e${k}`, "''", `d${k}`)} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      case 'set': {
+        const k = tmp++;
+        const per = fixedSlots(t.elem);
+        return `{ const s${k} = rt.setValues(${x}, ${path}); ${enter(path, d, k)} ` +
+          `const L${k} = Array.isArray(s${k}) ? s${k}.length : s${k}.size; ` +
+          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
+          `try { for (const e${k} of s${k}) { ${writer(t.elem, `e${k}`, "''", `d${k}`)} i${k}++; } } ` +
+          `catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+      default: { // map, hash
+        const k = tmp++;
+        const per = fixedSlots(t.key) + fixedSlots(t.elem);
+        const stringKeys = t.key.kind === 'string';
+        return `{ const m${k} = rt.entries(${x}, ${path}, ${stringKeys}); ${enter(path, d, k)} ` +
+          `const L${k} = m${k} instanceof Map ? m${k}.size : m${k}.length; ` +
+          `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
+          `try { for (const [k${k}, v${k}] of m${k}) { ${writer(t.key, `k${k}`, "''", `d${k}`)} ` +
+          `${writer(t.elem, `v${k}`, "''", `d${k}`)} i${k}++; } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+      }
+    }
+  }
+
+  // ---- readers: an expression reading one value from the tape
+  function helper(signature, makeCode) {
+    let h = helpers.get(signature);
+    if (!h) {
+      h = { name: `H${helpers.size}`, code: '' };
+      helpers.set(signature, h);
+      h.code = makeCode(h.name);
+    }
+    return `${h.name}()`;
+  }
+  function reader(t) {
+    switch (classify(t, enums)) {
+      case 'bool': return 'F[n++] !== 0';
+      case 'num': case 'enum': return 'F[n++]';
+      case 'i64': case 'ei64': return 'I64[n++]';
+      case 'u64': case 'ts': case 'eu64': return 'U64[n++]';
+      case 'string': case 'decimal': case 'uuid': return 'rstr()';
+      case 'bytes': return 'rbytes()';
+      case 'struct': return `RD${ref(t.struct)}()`;
+      case 'optional': return `(F[n++] !== 0 ? ${reader(t.elem)} : null)`;
+      case 'array':
+        return helper(`array:${t.size}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const a = []; for (let i = 0; i < ${t.size}; i++) a.push(${reader(t.elem)}); return a; }`);
+      case 'vector': case 'list':
+        return helper(`vector:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) a.push(${reader(t.elem)}); return a; }`);
+      case 'set': // the core has collapsed duplicates: every element is distinct
+        if (rt.floatKeyed(t.elem)) return reader({ kind: 'vector', elem: t.elem });
+        return helper(`set:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const s = new Set(); for (let i = 0; i < L; i++) s.add(${reader(t.elem)}); return s; }`);
+      default:
+        if (rt.floatKeyed(t.key)) {
+          return helper(`map-pairs:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+            `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; a.push([k, ${reader(t.elem)}]); } return a; }`);
+        }
+        return helper(`map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = F[n++]; const m = new Map(); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; m.set(k, ${reader(t.elem)}); } return m; }`);
+    }
+  }
+
+  // ---- constructor coercion: plain objects become class instances where structs go,
+  // sets become Sets and maps Maps (from arrays, pairs or plain objects), those of float
+  // elements or keys Arrays (rt.floatKeyed); anything else is kept as given (encode
+  // checks it)
+  function needsCoercion(t) {
+    if (t.kind === 'struct' || t.kind === 'set' || t.kind === 'map' || t.kind === 'hash') return true;
+    return Boolean((t.elem && needsCoercion(t.elem)) || (t.key && needsCoercion(t.key)));
+  }
+  function coerce(t, x) {
+    if (!needsCoercion(t)) return x;
+    switch (t.kind) {
+      case 'struct': return `AS${ref(t.struct)}(${x})`;
+      case 'optional': return `(${x} === null ? null : ${coerce(t.elem, x)})`;
+      case 'array': case 'vector': case 'list':
+        return helper(`coerce-array:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(a) { return Array.isArray(a) ? a.map((e) => ${coerce(t.elem, 'e')}) : a; }`)
+          .replace('()', `(${x})`);
+      case 'set': {
+        const elems = `Array.from(s, (e) => ${coerce(t.elem, 'e')})`;
+        const make = rt.floatKeyed(t.elem) ? elems : `new Set(${elems})`;
+        return helper(`coerce-set:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? ${make} : s; }`)
+          .replace('()', `(${x})`);
+      }
+      default: {
+        const pairs = rt.floatKeyed(t.key);
+        return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}(m) { ` +
+          `if (rt.isPlain(m)) m = Object.entries(m); ` +
+          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = ${pairs ? '[]' : 'new Map()'}; ` +
+          `for (const e of m) { if (!Array.isArray(e)) return m; ` +
+          `${pairs ? 'r.push([' : 'r.set('}${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}${pairs ? '])' : ')'}; } return r; }`)
+          .replace('()', `(${x})`);
+      }
+    }
+  }
+
+  // ---- per struct
+  const out = [];
+  for (const i of group) {
+    const s = structs[i];
+    const fields = s.fields;
+    const slots = fields.reduce((a, f) => a + fixedSlots(f.type), 0);
+    // writer
+    const w = [`function WR${i}(v, d) {`];
+    if (slots) w.push(`  if (n + ${slots} > NC) growN(${slots});`);
+    if (fields.length) w.push('  let x;');
+    for (const f of fields) {
+      w.push(`  x = ${fieldOf('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
+      w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name), 'd')}`);
+    }
+    w.push('}');
+    out.push(w.join('\n'));
+    // raw constructor and reader
+    const args = fields.map((f, j) => `a${j}`);
+    const assign = fields.map((f, j) => store('this', f.name, `a${j}`));
+    out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }\nK${i}.prototype = C${i}.prototype;`);
+    out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
+    // plain object -> instance
+    const mk = [`function MK${i}(o) {`,
+      `  if (o === undefined || o === null) o = EMPTY;`,
+      `  else if (typeof o !== 'object') throw rt.typeErr('', 'an object with the fields of ${s.fullName}', o);`,
+      fields.length ? '  let v;' : '',
+      `  return new K${i}(`];
+    mk.push(fields.map((f) => {
+      const conv = coerce(f.type, 'v');
+      return `    (v = ${fieldOf('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
+    }).join(',\n'));
+    mk.push('  );', '}');
+    out.push(mk.join('\n'));
+    out.push(`function AS${i}(v) { return v instanceof C${i} || v === null || typeof v !== 'object' || Array.isArray(v) ? v : MK${i}(v); }`);
+    // entry points: one native call each
+    for (const m of [0, 1]) {
+      out.push(`const [NE${i}_${m}, ND${i}_${m}] = NAT.codec(${i * 2 + m});
+function EN${i}_${m}(v) {
+  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object (${s.fullName})', v);
+  const n0 = n, p0 = p;
+  try { WR${i}(v, 0); } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, ${i}, v); }
+  const un = n - n0, up = p - p0;
+  G[0] = n0; G[1] = p0; G[7] = op; n = n0; p = p0;
+  const b = NE${i}_${m}();
+  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
+  if (G[2] !== 0) throw nativeError();
+  return b === undefined ? take() : b;
+}
+function DE${i}_${m}(b, trusted, limits) {
+  if (!(b instanceof Uint8Array)) b = rt.input(b);
+  G[0] = n; G[1] = p; G[5] = trusted ? 1 : 0;
+  if (limits === undefined) ND${i}_${m}(b); else ND${i}_${m}(b, rt.limits(limits));
+  if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted, limits); }
+  const n0 = n, p0 = p;
+  const r = RD${i}();
+  const un = n - n0, up = p - p0;
+  n = n0; p = p0;
+  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(un, up);
+  return r;
+}`);
+    }
+    out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, ${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
+    out.push(`function FJ${i}(text, limits) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
+      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text, rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
+      `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
+    out.push(`X[${i}] = { WR: WR${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
+      `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i} };`);
+  }
+
+  const head = [];
+  for (const k of usedEnums) head.push(`const E${k} = ENUMS[${k}];`);
+  for (const j of group) head.push(`const C${j} = GEN.classOf(${j});`);
+  for (const j of imported) { // compiled before (compileGroup put every other one in the group)
+    head.push(`const WR${j} = X[${j}].WR, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS;`);
+  }
+  const source = `const CONST = CONSTS;
+${head.join('\n')}
+${[...helpers.values()].map((h) => h.code).join('\n')}
+${out.join('\n\n')}
+`;
+  return { source, consts };
 }
 
-module.exports = { generate };
+// The schema's state and the functions that make its codecs and classes are module
+// functions and a class's methods, never closures of one schema: V8 optimising a hot
+// one in the background then holds no schema alive (the memory tests count exactly).
+
+/** Compiles struct i and every struct it reaches that has no codec yet. */
+function compileGroup(gen, i) {
+  const { desc, shared } = gen;
+  const X = shared.X;
+  const group = [];
+  const seen = new Set([i]);
+  const todo = [i];
+  while (todo.length) { // iterative: a chain of 10^5 structs is no deeper than one
+    const j = todo.pop();
+    group.push(j);
+    for (const f of desc.structs[j].fields) {
+      for (const k of structsOf(f.type, [])) {
+        if (!X[k] && !seen.has(k)) {
+          seen.add(k);
+          todo.push(k);
+        }
+      }
+    }
+  }
+  const { source, consts } = groupSource(desc, gen.enums, group);
+  try {
+    shared.compileGroup(source, consts);
+  } catch (e) {
+    if (e instanceof SyntaxError) e.message = `fbe: generated code does not compile: ${e.message}`;
+    throw e;
+  }
+  gen.compiled += group.length;
+  return X[i];
+}
+
+/** A struct class: its methods reach the codec, compiled when one first needs it. */
+function makeClass(gen, i, Base) {
+  const { desc, nat } = gen;
+  const s = desc.structs[i];
+  const own = s.fields.filter((f) => f.declaredIn === i).map((f) => f.name);
+  const keys = s.fields.filter((f) => f.key).map((f) => f.name);
+  const type = { kind: 'struct', struct: i };
+  let x = null; // this struct's codec
+  const C = class extends Base {
+    constructor(init) {
+      if (new.target === C) return (x || (x = gen.codec(i))).MK(init);
+      super(init);
+      const t = (x || (x = gen.codec(i))).MK(init);
+      for (const name of own) {
+        if (name === '__proto__') {
+          Object.defineProperty(this, name, { value: t[name], writable: true, enumerable: true, configurable: true });
+        } else {
+          this[name] = t[name];
+        }
+      }
+    }
+
+    encode(o) {
+      const c = x || (x = gen.codec(i));
+      return o !== undefined && o !== null && o.final ? c.EN1(this) : c.EN0(this);
+    }
+
+    toJsonString(o) {
+      return (x || (x = gen.codec(i))).TJ(this, o !== undefined && o !== null && o.pretty === true);
+    }
+
+    equals(o) {
+      if (o === null || typeof o !== 'object') return false;
+      if (!keys.length) return deepEqual(desc, type, this, o);
+      for (const k of keys) if (!valueEqual(this[k], fieldValue(o, k))) return false;
+      return true;
+    }
+
+    static decode(b, o) {
+      const c = x || (x = gen.codec(i));
+      if (o === undefined || o === null) return c.DE0(b, false);
+      return o.final ? c.DE1(b, rt.trusted(o), o.limits) : c.DE0(b, rt.trusted(o), o.limits);
+    }
+
+    static verify(b, o) {
+      const size = o === undefined || o === null ? nat.verify(i, false, rt.input(b))
+        : nat.verify(i, Boolean(o.final), rt.input(b), rt.limits(o.limits));
+      if (size === -2) throw gen.nativeError(); // the limits were refused
+      return size >= 0;
+    }
+
+    static validate(b, o) {
+      const size = o === undefined || o === null ? nat.verify(i, false, rt.input(b))
+        : nat.verify(i, Boolean(o.final), rt.input(b), rt.limits(o.limits));
+      if (size < 0) throw gen.nativeError();
+      return size;
+    }
+
+    static fromJsonString(text, o) {
+      return (x || (x = gen.codec(i))).FJ(text, o === undefined || o === null ? undefined : o.limits);
+    }
+  };
+  Object.defineProperty(C, 'name', { value: s.name });
+  return C;
+}
+
+/** The codecs and classes of a schema, each made when first needed. */
+class Codegen {
+  /**
+   * @param nat the native schema object (src/addon.c)
+   * @param desc its description
+   * @param enums the enum objects, by description index (lib/enums.js)
+   * @param owner, decorate decorate(owner, class, index) is called with each class made
+   *        (lib/schema.js: the introspection properties)
+   */
+  constructor(nat, desc, enums, owner, decorate) {
+    Object.assign(this, { nat, desc, enums, owner, decorate });
+    this.classes = [];
+    this.classCount = 0;
+    this.compiled = 0;
+    try {
+      this.shared = new Function('env', SHARED)({ // eslint-disable-line no-new-func
+        NAT: nat, native, rt, FbeError, Buffer, ENUMS: enums, GEN: this, DESC: desc,
+      });
+    } catch (e) {
+      e.message = `fbe: generated code does not compile: ${e.message}`;
+      throw e;
+    }
+  }
+
+  /** The codec of struct i: {WR, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+  codec(i) {
+    return this.shared.X[i] || compileGroup(this, i);
+  }
+
+  /** The class of struct i (its bases first), made on first use. */
+  classOf(i) {
+    const { classes, desc } = this;
+    if (classes[i]) return classes[i];
+    const chain = [];
+    for (let j = i; j >= 0 && !classes[j]; j = desc.structs[j].base) chain.push(j);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const j = chain[k];
+      const base = desc.structs[j].base;
+      classes[j] = makeClass(this, j, base >= 0 ? classes[base] : rt.Struct);
+      this.decorate(this.owner, classes[j], j);
+      this.classCount++;
+    }
+    return classes[i];
+  }
+
+  send(snat, i, v) { return this.shared.send(snat, i, v); }
+
+  feed(rnat, b, onMessage) { return this.shared.feed(rnat, b, onMessage); }
+
+  nativeError() { return this.shared.nativeError(); }
+
+  /** How many classes and codecs exist so far (the tests: loading makes none). */
+  counts() {
+    return { classes: this.classCount, codecs: this.compiled };
+  }
+}
+
+module.exports = { Codegen };

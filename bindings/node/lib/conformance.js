@@ -72,7 +72,7 @@ function convert(p, t, j, path = '') {
       for (const f of s.fields) {
         if (j.has(f.name)) init[f.name] = convert(p, f.type, j.get(f.name), path ? `${path}.${f.name}` : f.name);
       }
-      return new p.gen.classes[t.struct](init);
+      return new (p.gen.classOf(t.struct))(init);
     }
     case 'optional':
       return j === null ? null : convert(p, t.elem, j, path);

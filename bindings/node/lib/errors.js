@@ -54,13 +54,4 @@ function prefixPath(err, field, index) {
   return err;
 }
 
-/** At the outermost call: a JavaScript stack overflow while flattening a value (a
- * cycle, or nesting deeper than the stack) becomes an FbeError. */
-function outerError(err) {
-  if (err instanceof RangeError && String(err.message).includes('call stack')) {
-    return new FbeError('value nested too deeply (a cycle?)', { status: codes.FBE_ERR_LIMIT });
-  }
-  return err;
-}
-
-module.exports = { FbeError, codes, names, texts, prefixPath, outerError };
+module.exports = { FbeError, codes, names, texts, prefixPath };

@@ -2,7 +2,14 @@
 // What the generated code (lib/codegen.js) calls off its fast paths: conversions of
 // values that are not already the expected JavaScript type, type errors with their
 // path, and the base class of every struct class.
-const { FbeError, codes, prefixPath, outerError } = require('./errors');
+const native = require('./native');
+const { FbeError, codes, prefixPath } = require('./errors');
+
+// The core's depth rule for a value being flattened, its number and its error (the
+// addon's, which the tape reader fails with): the generated writers count optionals and
+// collections up to MAX_DEPTH and throw tooDeep() past it.
+const [MAX_DEPTH, DEPTH_STATUS, DEPTH_REASON] = native.depthRule();
+const CYCLE = ' (a cycle: the value contains itself)';
 
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
@@ -29,6 +36,25 @@ function describe(v) {
 
 function typeErr(path, expected, got) {
   return new FbeError(`expected ${expected}, got ${describe(got)}`, { status: codes.FBE_ERR_TYPE, path });
+}
+
+/** The error of a value nested deeper than MAX_DEPTH levels (at path, within its struct). */
+function tooDeep(path) {
+  return new FbeError(DEPTH_REASON, { status: DEPTH_STATUS, path });
+}
+
+/** At the outermost call (encode, toJsonString, send of value v of struct index): a
+ * value refused as too deep is told apart from one that contains itself; a JavaScript
+ * stack overflow (structs nested by value deeper than the stack) becomes an FbeError. */
+function outerError(err, desc, index, value) {
+  if (err instanceof FbeError && err.reason === DEPTH_REASON &&
+      require('./values').containsItself(desc, index, value, MAX_DEPTH)) { // (values.js needs this file)
+    err.reason += CYCLE;
+    err.message = FbeError.format(err.reason, err.path, err.offset);
+  } else if (err instanceof RangeError && String(err.message).includes('call stack')) {
+    return new FbeError('value nested too deeply for the JavaScript stack', { status: codes.FBE_ERR_LIMIT });
+  }
+  return err;
 }
 
 function rangeErr(path, text) {
@@ -214,7 +240,7 @@ const wellFormed = String.prototype.isWellFormed
 class Struct {}
 
 module.exports = {
-  FbeError, codes, prefixPath, outerError, describe, typeErr, rangeErr, num, i64, u64, timestamp,
+  FbeError, codes, prefixPath, outerError, tooDeep, MAX_DEPTH, describe, typeErr, rangeErr, num, i64, u64, timestamp,
   enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, limits, entries, setValues, floatKeyed, Struct, isPlain, wellFormed,
   INT64_MIN, INT64_MAX, UINT64_MAX,
 };

@@ -1,11 +1,11 @@
 'use strict';
-// Schema: a loaded .fbe schema (and its imports) with a JavaScript class per struct and
-// a frozen object per enum/flags, made at load time (lib/codegen.js).
+// Schema: a loaded .fbe schema (and its imports) with a JavaScript class per struct,
+// made when first asked for (lib/codegen.js), and a frozen object per enum/flags.
 const util = require('util');
 const native = require('./native');
 const { FbeError, codes } = require('./errors');
 const { makeEnum } = require('./enums');
-const { generate } = require('./codegen');
+const { Codegen } = require('./codegen');
 const { Struct, trusted } = require('./runtime');
 const values = require('./values');
 
@@ -20,7 +20,8 @@ class Schema {
   constructor(nat) {
     const desc = nat.desc;
     const enums = desc.enums.map(makeEnum);
-    const gen = generate(nat, desc, enums);
+    // classes and codecs are made on first use (lib/codegen.js)
+    const gen = new Codegen(nat, desc, enums, this, decorate);
     const byName = new Map();
     const priv = { nat, desc, enums, gen, byName };
     priv.packages = Object.freeze(desc.packages.map((p) =>
@@ -28,38 +29,28 @@ class Schema {
     priv.warnings = Object.freeze(nat.warnings.map((w) => w.text));
     Object.defineProperty(this, '_fbe', { value: priv });
 
-    gen.classes.forEach((cls, i) => {
-      const s = desc.structs[i];
-      const fields = Object.freeze(s.fields.map((f) => Object.freeze({
-        name: f.name, key: f.key, type: describeType(desc, f.type),
-      })));
-      Object.defineProperty(cls, INFO, { value: { schema: this, index: i, desc: s } });
-      Object.defineProperties(cls, {
-        typeName: { value: s.name },
-        fullName: { value: s.fullName },
-        packageName: { value: s.package },
-        typeId: { value: s.typeId },
-        isMessage: { value: s.message },
-        fields: { value: fields },
-      });
-    });
     // names: "pkg.Name" always; "Name" for the root package, else when unambiguous
-    const add = (fullName, pkg, name, value) => {
-      byName.set(fullName, value);
-      if (pkg === desc.root) byName.set(name, value);
+    const add = (fullName, pkg, name, entry) => {
+      byName.set(fullName, entry);
+      if (pkg === desc.root) byName.set(name, entry);
     };
-    desc.structs.forEach((s, i) => add(s.fullName, s.package, s.name, { kind: 'struct', index: i, value: gen.classes[i] }));
-    desc.enums.forEach((e, i) => add(e.fullName, e.package, e.name, { kind: 'enum', index: i, value: enums[i] }));
+    const structEntries = desc.structs.map((s, i) => ({ kind: 'struct', index: i }));
+    const enumEntries = desc.enums.map((e, i) => ({ kind: 'enum', index: i, value: enums[i] }));
+    desc.structs.forEach((s, i) => add(s.fullName, s.package, s.name, structEntries[i]));
+    desc.enums.forEach((e, i) => add(e.fullName, e.package, e.name, enumEntries[i]));
     const counts = new Map();
     for (const x of [...desc.structs, ...desc.enums]) counts.set(x.name, (counts.get(x.name) || 0) + 1);
     desc.structs.forEach((s, i) => {
-      if (!byName.has(s.name) && counts.get(s.name) === 1) byName.set(s.name, { kind: 'struct', index: i, value: gen.classes[i] });
+      if (!byName.has(s.name) && counts.get(s.name) === 1) byName.set(s.name, structEntries[i]);
     });
     desc.enums.forEach((e, i) => {
-      if (!byName.has(e.name) && counts.get(e.name) === 1) byName.set(e.name, { kind: 'enum', index: i, value: enums[i] });
+      if (!byName.has(e.name) && counts.get(e.name) === 1) byName.set(e.name, enumEntries[i]);
     });
+    // a struct's class is made when first asked for: its names are getters
     for (const [name, entry] of byName) {
-      if (!RESERVED.has(name)) Object.defineProperty(this, name, { value: entry.value, enumerable: true });
+      if (RESERVED.has(name)) continue;
+      if (entry.kind === 'enum') Object.defineProperty(this, name, { value: entry.value, enumerable: true });
+      else Object.defineProperty(this, name, { get: classGetter(name), enumerable: true });
     }
   }
 
@@ -81,7 +72,8 @@ class Schema {
   /** A struct class or enum object by "Name" or "package.Name", or undefined. */
   get(name) {
     const entry = this._fbe.byName.get(name);
-    return entry ? entry.value : undefined;
+    if (!entry) return undefined;
+    return entry.kind === 'struct' ? this._fbe.gen.classOf(entry.index) : entry.value;
   }
 
   /** Every name get() knows. */
@@ -114,22 +106,21 @@ class Schema {
   }
 
   _structClass(name) {
-    return this._fbe.gen.classes[this._structIndex(name)];
+    return this._fbe.gen.classOf(this._structIndex(name));
   }
 
   /** Encodes a value (class instance or plain object) of a struct type. */
   encode(type, value, options) {
-    const i = this._structIndex(type);
-    return this._fbe.gen.encode[i * 2 + (bool(options && options.final) ? 1 : 0)](value);
+    const c = this._fbe.gen.codec(this._structIndex(type));
+    return bool(options && options.final) ? c.EN1(value) : c.EN0(value);
   }
 
   /** Decodes bytes into an instance of the struct type, verified first by the core
    * (bytes verify rejects throw verify's FbeError) unless options.trusted === true,
    * within options.limits ({ maxDepth, maxModelSize, maxMemory }; the core's defaults). */
   decode(type, bytes, options) {
-    const i = this._structIndex(type);
-    const final = bool(options && options.final);
-    return this._fbe.gen.decode[i * 2 + (final ? 1 : 0)](bytes, Boolean(options) && trusted(options),
+    const c = this._fbe.gen.codec(this._structIndex(type));
+    return (bool(options && options.final) ? c.DE1 : c.DE0)(bytes, Boolean(options) && trusted(options),
       options ? options.limits : undefined);
   }
 
@@ -144,16 +135,44 @@ class Schema {
   }
 
   toJsonString(type, value, options) {
-    return this._fbe.gen.toJson[this._structIndex(type)](value, Boolean(options && options.pretty));
+    return this._fbe.gen.codec(this._structIndex(type)).TJ(value, Boolean(options && options.pretty));
   }
 
   fromJsonString(type, text, options) {
-    return this._fbe.gen.fromJson[this._structIndex(type)](text, options ? options.limits : undefined);
+    return this._fbe.gen.codec(this._structIndex(type)).FJ(text, options ? options.limits : undefined);
   }
 
   [util.inspect.custom]() {
     return `Schema(${this.root}: ${this.names().filter((n) => !n.includes('.')).join(', ')})`;
   }
+}
+
+/** A class's introspection properties, given when lib/codegen.js makes it. */
+function decorate(schema, cls, i) {
+  const desc = schema._fbe.desc;
+  const s = desc.structs[i];
+  Object.defineProperty(cls, INFO, { value: { schema, index: i, desc: s } });
+  Object.defineProperties(cls, {
+    typeName: { value: s.name },
+    fullName: { value: s.fullName },
+    packageName: { value: s.package },
+    typeId: { value: s.typeId },
+    isMessage: { value: s.message },
+    fields: {
+      value: Object.freeze(s.fields.map((f) => Object.freeze({
+        name: f.name, key: f.key, type: describeType(desc, f.type),
+      }))),
+    },
+  });
+}
+
+/** The getter of a struct's name on a schema: it holds the name, never the schema (V8
+ * keeps getters in hidden classes that outlive an object, so one holding its schema
+ * could hold a dropped schema alive). */
+function classGetter(name) {
+  return function getClass() {
+    return this.get(name);
+  };
 }
 
 // Names a type never takes as a property of the schema, so no schema can shadow its API
@@ -205,8 +224,8 @@ Object.defineProperties(Struct.prototype, {
     value: function clone() {
       // through the codecs, not this.encode: a field may be named `encode`
       const { schema, index } = structInfo(this);
-      const gen = schema._fbe.gen;
-      return gen.decode[index * 2 + 1](gen.encode[index * 2 + 1](this), true); // our own bytes
+      const c = schema._fbe.gen.codec(index);
+      return c.DE1(c.EN1(this), true); // our own bytes
     },
     writable: true, configurable: true,
   },

@@ -1,7 +1,8 @@
 'use strict';
 // Schema-directed walks over values that are not on a hot path: deep equality (the
 // conformance comparison and equals() of structs without [key] fields), the
-// reference's readable string form, and toJSON()'s plain JSON-safe form.
+// reference's readable string form, toJSON()'s plain JSON-safe form, and the search for
+// a cycle in a value encode refused as too deep.
 const { Enum } = require('./enums');
 
 /** Normalised decimal text -> {neg, digits, exp} with no leading/trailing zeros. */
@@ -137,6 +138,71 @@ function own(o, k) {
   return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 }
 
+// Names every object inherits (toString, constructor, __proto__, ...): a field so named
+// is read from the value's own properties only, or a plain object without it would
+// hand the inherited member over as the field's value.
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Field `name` of a value given by the user, read as encode reads it. */
+function fieldValue(o, name) {
+  return INHERITED.has(name) ? own(o, name) : o[name];
+}
+
+/** The elements of a collection value as encode takes them ([key, value] pairs for
+ * maps), or none when it is not one (encode refuses it). */
+function members(t, v) {
+  if (t.kind === 'map' || t.kind === 'hash') {
+    if (v instanceof Map || Array.isArray(v)) return v;
+    return Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null
+      ? Object.entries(v) : [];
+  }
+  return Array.isArray(v) || v instanceof Set ? v : [];
+}
+
+/**
+ * Whether a value encode refused as nested too deeply contains itself: its walk in
+ * encode's order (fields, then elements), with the objects on the current path, up to
+ * maxDepth levels (optionals and collections, the core's rule). The first object met
+ * again on its own path is a cycle; a walk past maxDepth without one is a value
+ * genuinely that deep. The recursion is bounded by maxDepth, like encode's.
+ */
+function containsItself(desc, index, value, maxDepth) {
+  const path = new Set();
+  let depth = 0;
+  // true: a cycle; null: deeper than maxDepth first; false: neither below v
+  const walk = (t, v) => {
+    if (v === null || typeof v !== 'object') return false;
+    if (t.kind === 'optional') {
+      if (path.has(v)) return true;
+      if (++depth > maxDepth) return null;
+      const r = walk(t.elem, v);
+      depth--;
+      return r;
+    }
+    const struct = t.kind === 'struct';
+    if (!struct && !['array', 'vector', 'list', 'set', 'map', 'hash'].includes(t.kind)) return false;
+    if (path.has(v)) return true;
+    const level = !struct && t.kind !== 'array';
+    if (level && ++depth > maxDepth) return null;
+    path.add(v);
+    let r = false;
+    if (struct) {
+      for (const f of desc.structs[t.struct].fields) if ((r = walk(f.type, fieldValue(v, f.name))) !== false) return r;
+    } else if (t.key) {
+      for (const e of members(t, v)) {
+        if (!Array.isArray(e)) continue;
+        if ((r = walk(t.key, e[0])) !== false || (r = walk(t.elem, e[1])) !== false) return r;
+      }
+    } else {
+      for (const e of members(t, v)) if ((r = walk(t.elem, e)) !== false) return r;
+    }
+    path.delete(v);
+    if (level) depth--;
+    return false;
+  };
+  return walk({ kind: 'struct', struct: index }, value) === true;
+}
+
 /** o[k] = v as an own property, "__proto__" included (its setter would change o's prototype). */
 function setOwn(o, k, v) {
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
@@ -173,4 +239,6 @@ function toJSONValue(desc, enums, t, v) {
   }
 }
 
-module.exports = { deepEqual, valueEqual, decimalEqual, format, toJSONValue };
+module.exports = {
+  deepEqual, valueEqual, decimalEqual, format, toJSONValue, containsItself, fieldValue, INHERITED,
+};

@@ -1,10 +1,11 @@
 /* The Node-API addon: the libfbe core compiled in, offered to the JavaScript layer
  * (lib/) as a few coarse calls. Loading a schema returns a native object holding the
  * schema's description (names, field types, defaults: lib/ generates the classes from
- * it) and one encode and one decode function per struct and model, bound to their
- * struct through the callback data, so a hot call takes no argument to look up. Values
- * cross on the tape (tape.h): one N-API call per encode, decode, verify, JSON
- * conversion or send; a receiver calls back into JavaScript once per message.
+ * it); codec(k) makes the encode and decode functions of a struct and model when lib/
+ * first uses them, bound to their struct through the callback data, so a hot call
+ * takes no argument to look up. Values cross on the tape (tape.h): one N-API call per
+ * encode, decode, verify, JSON conversion or send; a receiver calls back into
+ * JavaScript once per message.
  *
  * Memory: every native object's functions hold a count on the schema context, freed
  * by the last finalizer. Bytes handed to JavaScript are copies the GC owns (in lib/'s
@@ -27,6 +28,12 @@
 
 typedef struct nschema nschema;
 
+/* A struct's or enum's position in description order, found by its address. */
+typedef struct index_entry {
+  const void *p;
+  uint32_t i;
+} index_entry;
+
 /* Callback data of the per-struct codec functions. */
 typedef struct codec {
   nschema *ns;
@@ -41,6 +48,8 @@ struct nschema {
   const fbe_struct **structs; /* description order: index = lib/'s type index */
   const fbe_enum **enums;
   codec *codecs;          /* 2 per struct: [index * 2 + model] */
+  index_entry *struct_at; /* structs[] / enums[] sorted by address: an index in log n */
+  index_entry *enum_at;
   fbe_tape tape;
   fbe_tape_progs *progs;
   napi_ref tape_refs[4];  /* keep the tape buffers and the output pool alive */
@@ -75,6 +84,8 @@ static void ns_release(nschema *ns, napi_env env) {
   fbe_mem_free(ns->structs);
   fbe_mem_free(ns->enums);
   fbe_mem_free(ns->codecs);
+  fbe_mem_free(ns->struct_at);
+  fbe_mem_free(ns->enum_at);
   fbe_mem_free(ns);
 }
 
@@ -332,16 +343,34 @@ static const fbe_struct *arg_struct(napi_env env, nschema *ns, napi_value v) {
   return ns->structs[i];
 }
 
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const index_entry *)a)->p, y = (uintptr_t)((const index_entry *)b)->p;
+  return x < y ? -1 : x > y;
+}
+
+/* The entries of items[0..n) sorted by address (NULL when out of memory). */
+static index_entry *index_new(const void *const *items, uint32_t n) {
+  index_entry *at = fbe_mem_calloc((size_t)n + 1, sizeof *at);
+  if (!at) return NULL;
+  for (uint32_t i = 0; i < n; i++) at[i] = (index_entry){items[i], i};
+  qsort(at, n, sizeof *at, by_address);
+  return at;
+}
+
+static int32_t index_find(const index_entry *at, uint32_t n, const void *p) {
+  index_entry key = {p, 0};
+  const index_entry *e = bsearch(&key, at, n, sizeof *at, by_address);
+  return e ? (int32_t)e->i : -1;
+}
+
+/* Looked up per field when describing a schema and per message received: a linear
+ * search made loading a schema of 10^5 structs quadratic. */
 static int32_t struct_index(const nschema *ns, const fbe_struct *st) {
-  for (uint32_t i = 0; i < ns->nstructs; i++)
-    if (ns->structs[i] == st) return (int32_t)i;
-  return -1;
+  return index_find(ns->struct_at, ns->nstructs, st);
 }
 
 static int32_t enum_index(const nschema *ns, const fbe_enum *e) {
-  for (uint32_t i = 0; i < ns->nenums; i++)
-    if (ns->enums[i] == e) return (int32_t)i;
-  return -1;
+  return index_find(ns->enum_at, ns->nenums, e);
 }
 
 static void set_status(nschema *ns, fbe_status s) {
@@ -1049,20 +1078,27 @@ static nschema *ns_new(fbe_schema *schema) {
   ns->structs = fbe_mem_calloc(ns->nstructs + 1, sizeof *ns->structs);
   ns->enums = fbe_mem_calloc(ns->nenums + 1, sizeof *ns->enums);
   ns->codecs = fbe_mem_calloc(2 * (size_t)ns->nstructs + 1, sizeof *ns->codecs);
-  if (!ns->arena || !ns->progs || !ns->structs || !ns->enums || !ns->codecs) {
+  if (ns->structs && ns->enums) {
+    uint32_t si = 0, ei = 0;
+    for (uint32_t i = 0; i < schema->npackages; i++) {
+      const fbe_package *pkg = schema->packages[i];
+      for (uint32_t j = 0; j < pkg->nstructs; j++) ns->structs[si++] = pkg->structs[j];
+      for (uint32_t j = 0; j < pkg->nenums; j++) ns->enums[ei++] = pkg->enums[j];
+    }
+    ns->struct_at = index_new((const void *const *)ns->structs, ns->nstructs);
+    ns->enum_at = index_new((const void *const *)ns->enums, ns->nenums);
+  }
+  if (!ns->arena || !ns->progs || !ns->structs || !ns->enums || !ns->codecs || !ns->struct_at ||
+      !ns->enum_at) {
     fbe_tape_progs_free(ns->progs);
     fbe_arena_free(ns->arena);
     fbe_mem_free(ns->structs);
     fbe_mem_free(ns->enums);
     fbe_mem_free(ns->codecs);
+    fbe_mem_free(ns->struct_at);
+    fbe_mem_free(ns->enum_at);
     fbe_mem_free(ns);
     return NULL;
-  }
-  uint32_t si = 0, ei = 0;
-  for (uint32_t i = 0; i < schema->npackages; i++) {
-    const fbe_package *pkg = schema->packages[i];
-    for (uint32_t j = 0; j < pkg->nstructs; j++) ns->structs[si++] = pkg->structs[j];
-    for (uint32_t j = 0; j < pkg->nenums; j++) ns->enums[ei++] = pkg->enums[j];
   }
   for (uint32_t i = 0; i < ns->nstructs; i++)
     for (int m = 0; m < 2; m++) {
@@ -1074,8 +1110,27 @@ static nschema *ns_new(fbe_schema *schema) {
   return ns;
 }
 
-/* The native schema object: {desc, enc[], dec[], setTapes, setOut, verify, toJson,
- * fromJson, lastError, sender, receiver, warnings}. */
+/* codec(k) -> [encode, decode], the functions of struct k >> 1 in model k & 1, made when
+ * lib/ first needs them (lib/codegen.js compiles a struct's codec on first use): a
+ * schema of 10^5 structs makes none of them at load. */
+static napi_value codec_cb(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], pair;
+  nschema *ns;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&ns));
+  int32_t k = argc >= 1 ? arg_int(env, argv[0]) : -1;
+  if (k < 0 || (uint32_t)k >= 2 * ns->nstructs) return throw_type(env, "bad codec index");
+  napi_value e = make_fn(env, ns, "encode", enc_cb, &ns->codecs[k]);
+  napi_value d = e ? make_fn(env, ns, "decode", dec_cb, &ns->codecs[k]) : NULL;
+  if (!d) return napi_failure(env, "codec");
+  CHECK(napi_create_array_with_length(env, 2, &pair));
+  CHECK(napi_set_element(env, pair, 0, e));
+  CHECK(napi_set_element(env, pair, 1, d));
+  return pair;
+}
+
+/* The native schema object: {desc, codec, setTapes, setOut, verify, toJson, fromJson,
+ * lastError, sender, receiver, warnings}. */
 static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value warnings) {
   nschema *ns = ns_new(schema);
   if (!ns) {
@@ -1085,32 +1140,21 @@ static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value war
   }
   /* a temporary count, so a failure below frees ns once every function is gone */
   ns->refs = 1;
-  napi_value obj, enc, dec, desc = describe(env, ns);
+  napi_value obj, desc = describe(env, ns);
   napi_value result = NULL;
-  if (!desc || napi_create_object(env, &obj) != napi_ok ||
-      napi_create_array_with_length(env, 2 * ns->nstructs, &enc) != napi_ok ||
-      napi_create_array_with_length(env, 2 * ns->nstructs, &dec) != napi_ok)
-    goto done;
-  for (uint32_t i = 0; i < 2 * ns->nstructs; i++) {
-    napi_value e = make_fn(env, ns, "encode", enc_cb, &ns->codecs[i]);
-    napi_value d = make_fn(env, ns, "decode", dec_cb, &ns->codecs[i]);
-    if (!e || !d || napi_set_element(env, enc, i, e) != napi_ok ||
-        napi_set_element(env, dec, i, d) != napi_ok)
-      goto done;
-  }
+  if (!desc || napi_create_object(env, &obj) != napi_ok) goto done;
   static const struct {
     const char *name;
     napi_callback cb;
-  } methods[] = {{"setTapes", set_tapes_cb},   {"setOut", set_out_cb}, {"verify", verify_cb},
-                 {"toJson", to_json_cb},       {"fromJson", from_json_cb},
-                 {"lastError", last_error_cb}, {"sender", sender_new_cb},
+  } methods[] = {{"codec", codec_cb},           {"setTapes", set_tapes_cb},
+                 {"setOut", set_out_cb},        {"verify", verify_cb},
+                 {"toJson", to_json_cb},        {"fromJson", from_json_cb},
+                 {"lastError", last_error_cb},  {"sender", sender_new_cb},
                  {"receiver", receiver_new_cb}};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (set_named(env, obj, methods[i].name, make_fn(env, ns, methods[i].name, methods[i].cb, ns)))
       goto done;
-  if (set_named(env, obj, "desc", desc) || set_named(env, obj, "enc", enc) ||
-      set_named(env, obj, "dec", dec) || set_named(env, obj, "warnings", warnings))
-    goto done;
+  if (set_named(env, obj, "desc", desc) || set_named(env, obj, "warnings", warnings)) goto done;
   result = obj;
 done:
   ns_release(ns, env);
@@ -1282,6 +1326,21 @@ static napi_value uuid_cb(napi_env env, napi_callback_info info) {
   return str(env, text);
 }
 
+/* depthRule() -> [maxDepth, status, reason]: the core's depth rule for values lib/
+ * flattens (FBE_DEFAULT_MAX_DEPTH optionals and collections), and the error past it
+ * (tape.c's, the one the tape reader fails with). */
+static napi_value depth_rule_cb(napi_env env, napi_callback_info info) {
+  (void)info;
+  fbe_error err;
+  memset(&err, 0, sizeof err);
+  fbe_status s = fbe_tape_too_deep(&err);
+  napi_value arr;
+  CHECK(napi_create_array_with_length(env, 3, &arr));
+  napi_value items[3] = {num(env, FBE_DEFAULT_MAX_DEPTH), num(env, (double)s), str(env, err.message)};
+  for (uint32_t i = 0; i < 3; i++) CHECK(napi_set_element(env, arr, i, items[i]));
+  return arr;
+}
+
 /* memoryInUse() -> number: fbe_memory_in_use(), the bytes the core and this addon hold
  * (exact, below 2^53); internal, for the leak tests. */
 static napi_value memory_in_use_cb(napi_env env, napi_callback_info info) {
@@ -1301,7 +1360,7 @@ NAPI_MODULE_INIT() {
              {"loadPackage", load_package_cb, NULL}, {"version", version_cb, NULL},
              {"statuses", statuses_cb, NULL},      {"utcNow", utc_now_cb, NULL},
              {"uuid1", uuid_cb, &one},             {"uuid4", uuid_cb, NULL},
-             {"memoryInUse", memory_in_use_cb, NULL}};
+             {"memoryInUse", memory_in_use_cb, NULL}, {"depthRule", depth_rule_cb, NULL}};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
     napi_value fn;
     if (napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].cb, fns[i].data, &fn) !=

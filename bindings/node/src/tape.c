@@ -326,6 +326,11 @@ static fbe_status rd_elements(reader *r, const fbe_type *e, uint8_t *data, uint3
   return FBE_OK;
 }
 
+fbe_status fbe_tape_too_deep(fbe_error *err) {
+  return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nested deeper than %u levels",
+                       FBE_DEFAULT_MAX_DEPTH);
+}
+
 /* Optionals, arrays, collections (and scalars reached through them). */
 static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
   if (t->kind == FBE_KIND_STRUCT) return rd_struct(r, t->st, slot);
@@ -339,9 +344,7 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
     memset(slot, 0, sizeof(void *));
     return FBE_OK;
   }
-  if (level && r->depth >= FBE_DEFAULT_MAX_DEPTH)
-    return fbe_error_set(r->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
-                         "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
+  if (level && r->depth >= FBE_DEFAULT_MAX_DEPTH) return fbe_tape_too_deep(r->err);
   fbe_status s = FBE_OK;
   uint32_t count;
   r->depth += level;

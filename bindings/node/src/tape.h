@@ -81,6 +81,12 @@ void fbe_tape_progs_free(fbe_tape_progs *progs);
 fbe_status fbe_tape_read_struct(const fbe_tape *tp, const fbe_struct *st, void *slot,
                                 fbe_arena *arena, fbe_error *err);
 
+/* The error of a value nested deeper than FBE_DEFAULT_MAX_DEPTH optionals and
+ * collections (the core's encode rule): what the reader fails with, and what lib/'s
+ * flattening functions throw when they count the same levels first (addon.c
+ * depthError), before the JavaScript stack can overflow. */
+fbe_status fbe_tape_too_deep(fbe_error *err);
+
 /* Writes a value of struct st onto the tape from REG_N0/REG_P0. Returns 0, or -1 when
  * the tape is too small: then regs[REG_NEED_N] and regs[REG_NEED_P] hold what the
  * value needs (grow and call again). */

@@ -343,21 +343,79 @@ test('a handler that throws stops the feed; the next feed goes on', () => {
   assert.throws(() => nested.feed(frames), /own message handler/);
 });
 
+// The core's depth rule and its text (the addon's, as the tape reader fails with it).
+const [MAX_DEPTH, , DEPTH_REASON] = require('../lib/native').depthRule();
+const CYCLE_REASON = `${DEPTH_REASON} (a cycle: the value contains itself)`;
+
 test('cyclic and too deeply nested values are errors, not crashes', () => {
+  assert.equal(MAX_DEPTH, 256);
+  assert.equal(DEPTH_REASON, 'value nested deeper than 256 levels');
   const s = fbe.loadString('package r\nstruct Node { int32 v; Node? next; Node[] kids; }');
   const a = { v: 1, next: null };
   a.next = a;
   const e = throwsFbe(() => s.encode('Node', a), 'FBE_ERR_LIMIT');
+  assert.equal(e.reason, CYCLE_REASON);
   assert.ok(e.path.length < 1000, 'the path stays short');
   const b = { v: 1, kids: [] };
   b.kids.push(b);
-  throwsFbe(() => s.encode('Node', b), 'FBE_ERR_LIMIT');
+  assert.equal(throwsFbe(() => s.encode('Node', b), 'FBE_ERR_LIMIT').reason, CYCLE_REASON);
+  // the cycle closes further down, under values met once each
+  const c = { v: 0, kids: [{ v: 1 }, { v: 2, next: { v: 3 } }] };
+  c.kids[1].next.kids = [c.kids[1]];
+  const ce = throwsFbe(() => s.toJsonString('Node', c), 'FBE_ERR_LIMIT');
+  assert.equal(ce.reason, CYCLE_REASON);
+  assert.match(ce.path, /^(kids\[0\]\.next\.)+kids/, 'the path goes round the cycle (its inner part kept)');
   let deep = { v: 0 };
   for (let i = 0; i < 300; i++) deep = { v: i, next: deep };
-  throwsFbe(() => s.encode('Node', deep), 'FBE_ERR_LIMIT', /nested deeper than 256/);
+  assert.equal(throwsFbe(() => s.encode('Node', deep), 'FBE_ERR_LIMIT', /nested deeper than 256/).reason,
+    DEPTH_REASON, 'a deep value is no cycle');
+  // shared (not cyclic) values: 2^300 paths, refused at the first one past 256 levels
+  let shared = { v: 0 };
+  for (let i = 0; i < 300; i++) shared = { v: i, kids: [shared, shared] };
+  assert.equal(throwsFbe(() => s.encode('Node', shared), 'FBE_ERR_LIMIT').reason, DEPTH_REASON);
   let ok = { v: 0 };
   for (let i = 0; i < 200; i++) ok = { v: i, kids: [ok] };
   assert.equal(s.Node.decode(s.encode('Node', ok)).kids[0].kids[0].v, 197);
+});
+
+test('a value 60,000 levels deep is refused with the core\'s depth text, before the stack overflows', () => {
+  const s = fbe.loadString('package r\nmessage Chain { int32 v; Chain? next; }\nstruct Tree { Tree[] kids; }');
+  let chain = new s.Chain({ v: 59999 });
+  for (let i = 59998; i >= 0; i--) chain = new s.Chain({ v: i, next: chain });
+  let tree = { kids: [] };
+  for (let i = 0; i < 60000; i++) tree = { kids: [tree] };
+  const calls = [
+    () => chain.encode(), () => chain.encode({ final: true }), () => chain.toJsonString(),
+    () => s.encode('Chain', chain), () => s.toJsonString('Chain', chain, { pretty: true }),
+    () => new fbe.Sender(s).send(chain), () => s.encode('Tree', tree),
+  ];
+  for (const call of calls) {
+    const e = throwsFbe(call, 'FBE_ERR_LIMIT');
+    assert.equal(e.reason, DEPTH_REASON);
+    assert.match(e.path, /^(next\.next\.|kids\[0\]\.kids\[0\])/);
+  }
+  // the count starts again with every call: 256 levels encode right after a refusal
+  let fine = { v: 0 };
+  for (let i = 0; i < 255; i++) fine = { v: 0, next: fine };
+  assert.equal(s.Chain.decode(s.encode('Chain', fine)).next.next.v, 0);
+});
+
+test('an encode run while another flattens (a getter) counts its own levels', () => {
+  const s = fbe.loadString('package r\nstruct N { int32 v; N? next; }');
+  const chain = (levels, last) => {
+    let node = last;
+    for (let i = 0; i < levels; i++) node = { v: i, next: node };
+    return node;
+  };
+  let inner = 0;
+  const bottom = { get v() { inner = s.encode('N', chain(200, { v: 1 })).length; return 7; } };
+  const outer = chain(200, bottom);
+  const back = s.decode('N', s.encode('N', outer));
+  let node = back;
+  for (let i = 0; i < 200; i++) node = node.next;
+  assert.equal(node.v, 7);
+  assert.ok(inner > 0, 'the inner encode ran and succeeded');
+  assert.equal(throwsFbe(() => s.encode('N', chain(257, { v: 0 })), 'FBE_ERR_LIMIT').reason, DEPTH_REASON);
 });
 
 test('a string with a lone surrogate is refused by the core, never written as U+FFFD', () => {
