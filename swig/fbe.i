@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fbe/fbe.h"
-#include "schema_model.h" /* the package list: the public API names only the root */
-#include "memory_internal.h" /* loaders are counted with the core's memory */
+#include "fbe/internal/schema_model.h" /* the package list: the public API names only the root */
+#include "fbe/internal/memory.h" /* loaders are counted with the core's memory */
 
 /* A schema loader: include directories in, diagnostics out. */
 typedef struct fbe_loader {

@@ -6,7 +6,7 @@
  * and the values verify walked are read from fbe_verify_report / fbe_decode_trusted_report
  * (counts, never time). */
 #include "fbe_test.h"
-#include "cost.h"
+#include "fbe/internal/cost.h"
 
 /* Shapes the shipped schemas lack. Type ids: Empty 1, Empties 2, Leaf 3, Mid 4, Top 5,
  * Long 6, Longs 7, Chain 8. */

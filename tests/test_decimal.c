@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "fbe/message.h"
-#include "base64.h"
-#include "value.h"
+#include "fbe/internal/base64.h"
+#include "fbe/internal/value.h"
 
 static void hex_to_bytes(const char *hex, uint8_t *out, size_t n) {
   for (size_t i = 0; i < n; i++) {

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "fbe/fbe.h"
-#include "float_text.h"
-#include "value.h"
+#include "fbe/internal/float_text.h"
+#include "fbe/internal/value.h"
 
 /* ---------------------------------------------------------------- fixture */
 

@@ -4,7 +4,7 @@
  * and asserts the count is back exactly where it was: the bindings' leak tests rely on
  * this, so every allocation of the core must be counted and every free uncounted. */
 #include "fbe_test.h"
-#include "arena_internal.h" /* sizeof(struct fbe_arena): the exact cost of an arena */
+#include "fbe/internal/arena.h" /* sizeof(struct fbe_arena): the exact cost of an arena */
 
 static const char *INCLUDE[] = {FBE_SCHEMAS_DIR};
 

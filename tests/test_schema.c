@@ -14,7 +14,7 @@
 #include "fbe/json.h"
 #include "fbe/message.h"
 #include "fbe/schema.h"
-#include "schema_model.h"
+#include "fbe/internal/schema_model.h"
 
 #ifndef FBE_SCHEMAS_DIR
 #define FBE_SCHEMAS_DIR "../schemas"

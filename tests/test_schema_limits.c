@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fbe/schema.h"
-#include "schema_model.h"
+#include "fbe/internal/schema_model.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/stat.h>

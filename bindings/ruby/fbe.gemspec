@@ -14,7 +14,7 @@ Gem::Specification.new do |s|
   s.homepage = "https://github.com/libfbe/libfbe"
   s.required_ruby_version = ">= 2.7"
   # ext/fbe carries copies of core/ and the SWIG output made by tools/build_gem.sh.
-  s.files = Dir["lib/**/*.rb", "ext/fbe/**/*.{c,h,rb}", "bin/*", "README.md", "LICENSE"]
+  s.files = Dir["lib/**/*.rb", "ext/fbe/**/*.{c,h,rb}", "ext/fbe/core/sources.txt", "bin/*", "README.md", "LICENSE"]
   s.extensions = ["ext/fbe/extconf.rb"]
   s.bindir = "bin"
   s.executables = ["fbe-conformance", "fbe-testee"]

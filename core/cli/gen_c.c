@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "schema_model.h"
-#include "error_internal.h"
-#include "cost.h"
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/cost.h"
 
 #define NAME_MAX_LEN 512
 

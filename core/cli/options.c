@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "file_read.h"
-#include "memory_internal.h"
+#include "fbe/internal/file_read.h"
+#include "fbe/internal/memory.h"
 
 int cli_parse(int argc, char **argv, cli_options *o) {
   memset(o, 0, sizeof *o);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "record.h"
-#include "utf8.h"
+#include "fbe/internal/utf8.h"
 
 static const char *skip_blank(const char *p, const char *end) {
   while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_model.h" /* struct sizes and field defaults */
-#include "cost.h"         /* the memory budget's charges, to compare verify's and decode's */
-#include "utf8.h"         /* the JSON writer's own idea of well-formed UTF-8 */
-#include "value.h"        /* in-memory slots, for the standard model's equality */
+#include "fbe/internal/schema_model.h" /* struct sizes and field defaults */
+#include "fbe/internal/cost.h"         /* the memory budget's charges, to compare verify's and decode's */
+#include "fbe/internal/utf8.h"         /* the JSON writer's own idea of well-formed UTF-8 */
+#include "fbe/internal/value.h"        /* in-memory slots, for the standard model's equality */
 
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...) {
   va_list ap;

@@ -37,7 +37,7 @@
 
 #include "fbe/fbe.h"
 #include "record.h"
-#include "schema_model.h" /* fbe_struct.dynamic_defaults */
+#include "fbe/internal/schema_model.h" /* fbe_struct.dynamic_defaults */
 
 #ifndef FBE_GEN_PACKAGES
 #define FBE_GEN_PACKAGES "packages_reference.h"

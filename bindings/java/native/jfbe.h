@@ -11,9 +11,9 @@
 #include <jni.h>
 #include <stdint.h>
 #include "fbe/fbe.h"
-#include "schema_model.h"
-#include "value.h"
-#include "memory_internal.h" /* the walk's own blocks are counted with the core's */
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/value.h"
+#include "fbe/internal/memory.h" /* the walk's own blocks are counted with the core's */
 
 /* One per loaded schema: its structs in the order of the Java StructType[] (packages
  * in dependency order, declaration order inside each), and a sorted pointer -> index

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jfbe.h"
-#include "error_internal.h"
+#include "fbe/internal/error.h"
 
 jf_ids jf;
 

@@ -1,7 +1,8 @@
 'use strict';
 // Where the libfbe core sources are, for binding.gyp: the copy a packed tarball carries
 // (./core, made by scripts/prepack.js), else the repository's core/ two levels up.
-// Prints the directory, or with --sources every core/src/*.c, as paths relative to the
+// Prints the directory, or with --sources the sources core/sources.txt lists (the one
+// list every package builds from), as paths relative to the
 // package directory (node-gyp resolves them from binding.gyp's folder).
 const fs = require('fs');
 const path = require('path');
@@ -16,9 +17,9 @@ if (!core) {
 }
 const rel = (p) => path.relative(pkg, p).split(path.sep).join('/');
 if (process.argv.includes('--sources')) {
-  const src = path.join(core, 'src');
-  const files = fs.readdirSync(src).filter((f) => f.endsWith('.c')).sort();
-  console.log(files.map((f) => rel(path.join(src, f))).join(' '));
+  const files = fs.readFileSync(path.join(core, 'sources.txt'), 'utf8').split('\n')
+    .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  console.log(files.map((f) => rel(path.join(core, 'src', f))).join(' '));
 } else {
   console.log(rel(core));
 }

@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "fbe/fbe.h"
-#include "schema_model.h"
-#include "value.h"
-#include "error_internal.h"
-#include "memory_internal.h" /* the core's counted allocator, for this file's blocks too */
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/value.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/memory.h" /* the core's counted allocator, for this file's blocks too */
 #include "tape.h"
 
 /* ------------------------------------------------------------------ context */

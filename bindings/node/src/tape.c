@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "tape.h"
-#include "schema_model.h"
-#include "value.h"
-#include "error_internal.h"
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/value.h"
+#include "fbe/internal/error.h"
 
 /* ------------------------------------------------------------------ programs */
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from scikit_build_core import build as _skbuild
@@ -27,9 +29,8 @@ def _vendor_core() -> bool:
         raise RuntimeError("fbe: the libfbe core sources are neither in ../../core nor in _vendor/")
     if VENDOR.exists():
         shutil.rmtree(VENDOR)
-    ignore = shutil.ignore_patterns("*.o", "*.a", "*.so", "__pycache__")
-    shutil.copytree(REPO / "core" / "src", VENDOR / "core" / "src", ignore=ignore)
-    shutil.copytree(REPO / "core" / "include", VENDOR / "core" / "include", ignore=ignore)
+    subprocess.run([sys.executable, str(REPO / "core" / "vendor.py"), str(VENDOR)], check=True,
+                   stdout=subprocess.DEVNULL)  # the one way every package copies the core
     (VENDOR / "swig").mkdir(parents=True)
     for name in ("fbe.i", "python.i"):
         shutil.copy2(REPO / "swig" / name, VENDOR / "swig" / name)

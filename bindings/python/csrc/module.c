@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pyfbe.h"
-#include "error_internal.h"
+#include "fbe/internal/error.h"
 #include "structmember.h"
 
 #if PY_VERSION_HEX < 0x030C0000

@@ -18,8 +18,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include "fbe/fbe.h"
-#include "schema_model.h"
-#include "value.h"
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/value.h"
 
 typedef struct pf_struct pf_struct;
 typedef struct pf_core pf_core;

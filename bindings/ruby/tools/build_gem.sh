@@ -12,16 +12,13 @@ out=${1:-$repo/build/ruby}
 ext=$here/ext/fbe
 mkdir -p "$out"
 
-# The previous copies (everything in ext/fbe that is not ours).
-find "$ext" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) ! -name 'rb_*.c' ! -name 'rbfbe.h' -delete
-rm -rf "$ext/fbe"
+# The previous copies (everything in ext/fbe that is not ours; older layouts too).
+find "$ext" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name '*.o' \) ! -name 'rb_*.c' ! -name 'rbfbe.h' -delete
+rm -rf "$ext/fbe" "$ext/core"
 
-cp "$repo"/core/src/*.c "$repo"/core/src/*.h "$ext/"
-mkdir -p "$ext/fbe"
-cp "$repo"/core/include/fbe/*.h "$ext/fbe/"
+python3 "$repo/core/vendor.py" "$ext" >/dev/null   # ext/fbe/core: the one way packages copy it
 cp "$repo/LICENSE" "$here/LICENSE"
-swig -ruby -I"$repo/swig" -I"$repo/core/include" -I"$repo/core/src" -I"$ext" \
-  -o "$ext/fbe_wrap.c" "$repo/swig/ruby.i"
+swig -ruby -I"$repo/swig" -I"$repo/core/include" -o "$ext/fbe_wrap.c" "$repo/swig/ruby.i"
 
 cd "$here"
 gem_file=$out/fbe-$(ruby -Ilib -rfbe/version -e 'print FBE::VERSION').gem

@@ -118,7 +118,23 @@ FBE_API const fbe_struct *fbe_schema_find_struct(const fbe_schema *schema, const
 FBE_API const fbe_enum *fbe_schema_find_enum(const fbe_schema *schema, const char *name);
 
 /* Package introspection. */
+/* Every package of the schema, imports before importers, the root last. */
+FBE_API size_t fbe_schema_package_count(const fbe_schema *schema);
+FBE_API const fbe_package *fbe_schema_package_at(const fbe_schema *schema, size_t index);
+
+/* Every struct (every enum and flags) of every package, in package order: a dense
+ * schema-wide index 0..count-1, the same as fbe_struct_index (fbe_enum_index). A binding
+ * keeps its per-type tables in an array indexed by it. */
+FBE_API size_t fbe_schema_struct_count(const fbe_schema *schema);
+FBE_API const fbe_struct *fbe_schema_struct_at(const fbe_schema *schema, size_t index);
+FBE_API size_t fbe_schema_enum_count(const fbe_schema *schema);
+FBE_API const fbe_enum *fbe_schema_enum_at(const fbe_schema *schema, size_t index);
+
 FBE_API const char *fbe_package_name(const fbe_package *pkg);
+FBE_API const char *fbe_package_domain(const fbe_package *pkg); /* "com.example", or NULL */
+/* The package's `version MAJOR.MINOR`: 0 and 0 when it declares none. */
+FBE_API uint32_t fbe_package_version_major(const fbe_package *pkg);
+FBE_API uint32_t fbe_package_version_minor(const fbe_package *pkg);
 FBE_API size_t fbe_package_struct_count(const fbe_package *pkg);
 FBE_API const fbe_struct *fbe_package_struct_at(const fbe_package *pkg, size_t index);
 FBE_API size_t fbe_package_enum_count(const fbe_package *pkg);
@@ -130,6 +146,9 @@ FBE_API const char *fbe_struct_full_name(const fbe_struct *st); /* "proto.Accoun
 FBE_API uint32_t fbe_struct_type_id(const fbe_struct *st);
 FBE_API int fbe_struct_is_message(const fbe_struct *st);
 FBE_API const fbe_struct *fbe_struct_base(const fbe_struct *st);
+FBE_API size_t fbe_struct_index(const fbe_struct *st);          /* fbe_schema_struct_at */
+FBE_API size_t fbe_struct_inherited_count(const fbe_struct *st); /* fields from bases: the first ones */
+FBE_API int fbe_struct_has_keys(const fbe_struct *st);          /* some field is a [key] */
 FBE_API size_t fbe_struct_field_count(const fbe_struct *st);
 FBE_API const fbe_field *fbe_struct_field_at(const fbe_struct *st, size_t index);
 /* Field by name, or NULL. Binary search over a name index built at load time. */
@@ -139,6 +158,17 @@ FBE_API const char *fbe_field_name(const fbe_field *f);
 FBE_API size_t fbe_field_index(const fbe_field *f);
 FBE_API const fbe_type *fbe_field_type(const fbe_field *f);
 FBE_API int fbe_field_is_key(const fbe_field *f);
+
+/* How a new value gets this field's default, for a binding that builds host objects:
+ * SHARED - one immutable host value serves every instance (numbers, strings, enums...);
+ * FRESH  - a new host value per instance (collections, structs, bytes holders...);
+ * DYNAMIC - computed per instance (utc, uuid1, uuid4 defaults: fbe_value_init does it). */
+typedef enum fbe_default_class {
+  FBE_DEFAULT_SHARED,
+  FBE_DEFAULT_FRESH,
+  FBE_DEFAULT_DYNAMIC
+} fbe_default_class;
+FBE_API fbe_default_class fbe_field_default_class(const fbe_field *f);
 
 /* Type introspection. */
 FBE_API fbe_kind fbe_type_kind(const fbe_type *t);
@@ -154,6 +184,7 @@ FBE_API const char *fbe_kind_name(fbe_kind kind);              /* "int32", "vect
  * for signed bases). */
 FBE_API const char *fbe_enum_name(const fbe_enum *e);
 FBE_API const char *fbe_enum_full_name(const fbe_enum *e);
+FBE_API size_t fbe_enum_index(const fbe_enum *e);               /* fbe_schema_enum_at */
 FBE_API int fbe_enum_is_flags(const fbe_enum *e);
 FBE_API fbe_kind fbe_enum_base(const fbe_enum *e);
 FBE_API size_t fbe_enum_value_count(const fbe_enum *e);

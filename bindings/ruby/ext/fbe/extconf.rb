@@ -7,12 +7,19 @@
 require "mkmf"
 
 here = __dir__
-unless File.exist?(File.join(here, "fbe_wrap.c")) && File.exist?(File.join(here, "fbe", "fbe.h"))
+core = File.join(here, "core")
+unless File.exist?(File.join(here, "fbe_wrap.c")) && File.exist?(File.join(core, "sources.txt"))
   abort "fbe: ext/fbe holds no copy of the libfbe core or no fbe_wrap.c; build the gem with " \
         "bindings/ruby/tools/build_gem.sh (it copies them in and runs SWIG)"
 end
 
-$INCFLAGS << " -I$(srcdir)"
+# The core's sources as core/sources.txt lists them (the one list every package builds
+# from), found through VPATH; their basenames are unique, so the objects do not meet.
+listed = File.readlines(File.join(core, "sources.txt"), chomp: true).map(&:strip)
+listed = listed.reject { |line| line.empty? || line.start_with?("#") }
+$srcs = Dir[File.join(here, "*.c")].map { |f| File.basename(f) } + listed.map { |f| File.basename(f) }
+listed.map { |f| File.dirname(f) }.uniq.each { |dir| $VPATH << "$(srcdir)/core/src/#{dir}" }
+$INCFLAGS << " -I$(srcdir) -I$(srcdir)/core/include -I$(srcdir)/core/src"
 # The core is compiled in (no libfbe.so to find at run time); FBE_STATIC keeps its
 # FBE_API functions hidden too.
 $defs << "-DFBE_STATIC"

@@ -20,9 +20,9 @@
 #include <ruby/encoding.h>
 #include <stdint.h>
 #include "fbe/fbe.h"
-#include "schema_model.h"
-#include "value.h"
-#include "memory_internal.h" /* the walk's own blocks are counted with the core's */
+#include "fbe/internal/schema_model.h"
+#include "fbe/internal/value.h"
+#include "fbe/internal/memory.h" /* the walk's own blocks are counted with the core's */
 
 typedef struct rf_struct rf_struct;
 typedef struct rf_core rf_core;

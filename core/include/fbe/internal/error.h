@@ -1,0 +1,31 @@
+/* Internal (never installed): for core/, core/cli/, bindings/, swig/, tests/ and benchmarks/ of this tree only. */
+/* Internal: filling fbe_error records. */
+#ifndef FBE_ERROR_INTERNAL_H
+#define FBE_ERROR_INTERNAL_H
+
+#include <stdint.h>
+#include "fbe/error.h"
+
+#if defined(__GNUC__)
+#define FBE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FBE_PRINTF(a, b)
+#endif
+
+/* Sets code, offset and message (printf-style) and clears the path; returns code.
+ * err may be NULL. */
+fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
+    FBE_PRINTF(4, 5);
+
+/* FBE_ERR_MALFORMED at slot for a pointer refused by fbe_std_target (target = the
+ * pointer's base + pointer): "pointer P points back to offset T, before its slot at S"
+ * when it does not lead forward (writers put a value after its pointer), else
+ * "pointer P leads outside the model". Decode, verify and dump say the same. */
+fbe_status fbe_error_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target);
+
+/* Prepends one path component to err->path: ".name" for a field (no dot at the
+ * start), "[i]" for an element, "[key]"... Used while unwinding out of nested values. */
+void fbe_error_prepend_field(fbe_error *err, const char *name);
+void fbe_error_prepend_index(fbe_error *err, size_t index);
+
+#endif

@@ -1,0 +1,81 @@
+/* Status texts and error records. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "fbe/internal/error.h"
+#include "fbe/version.h"
+
+const char *fbe_version(void) { return FBE_VERSION_STRING; }
+
+const char *fbe_status_text(fbe_status code) {
+  switch (code) {
+#define FBE_STATUS_TEXT_(name, value, text) case name: return text;
+    FBE_STATUS_LIST(FBE_STATUS_TEXT_)
+#undef FBE_STATUS_TEXT_
+  }
+  return "unknown status";
+}
+
+const char *fbe_status_name(fbe_status code) {
+  switch (code) {
+#define FBE_STATUS_NAME_(name, value, text) case name: return #name;
+    FBE_STATUS_LIST(FBE_STATUS_NAME_)
+#undef FBE_STATUS_NAME_
+  }
+  return "FBE_ERR_UNKNOWN";
+}
+
+fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
+  if (!err) return code;
+  err->code = code;
+  err->offset = offset;
+  err->path[0] = '\0';
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+fbe_status fbe_error_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target) {
+  if (target <= slot)
+    return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)slot,
+                         "pointer %u points back to offset %llu, before its slot at %llu", pointer,
+                         (unsigned long long)target, (unsigned long long)slot);
+  return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)slot, "pointer %u leads outside the model",
+                       pointer);
+}
+
+/* Puts part (and a '.' unless the path starts with an index) before the path. */
+static void prepend(fbe_error *err, const char *part) {
+  size_t plen = strlen(part), old = strlen(err->path);
+  size_t sep = (old && err->path[0] != '[') ? 1 : 0;
+  if (plen + sep + old >= sizeof err->path) return; /* too deep: keep the inner part */
+  memmove(err->path + plen + sep, err->path, old + 1);
+  memcpy(err->path, part, plen);
+  if (sep) err->path[plen] = '.';
+}
+
+void fbe_error_prepend_field(fbe_error *err, const char *name) {
+  if (err) prepend(err, name);
+}
+
+void fbe_error_prepend_index(fbe_error *err, size_t index) {
+  if (!err) return;
+  char part[32];
+  snprintf(part, sizeof part, "[%zu]", index);
+  prepend(err, part);
+}
+
+void fbe_error_format(const fbe_error *err, char *out, size_t out_size) {
+  if (!out_size) return;
+  int n = snprintf(out, out_size, "%s", err->message);
+  if (n < 0 || (size_t)n >= out_size) return;
+  if (err->path[0]) {
+    int m = snprintf(out + n, out_size - (size_t)n, " at '%s'", err->path);
+    if (m < 0 || (size_t)(n + m) >= out_size) return;
+    n += m;
+  }
+  if (err->offset != FBE_NO_OFFSET)
+    snprintf(out + n, out_size - (size_t)n, " (offset %zu)", err->offset);
+}

@@ -1,8 +1,0 @@
-/* Internal: little-endian loads and stores at any alignment, and fbe_copy_small. They
- * are the public field models' scalar primitives (fbe/field.h): one definition. */
-#ifndef FBE_ENDIAN_H
-#define FBE_ENDIAN_H
-
-#include "fbe/field.h"
-
-#endif

@@ -1,0 +1,123 @@
+/* Internal: the state shared by the steps of a schema load (SCHEMA.md 11):
+ * loading files and imports (schema_load.c), declaring and resolving names and
+ * types (schema_resolve.c), enum and flags values (schema_enums.c), struct ids,
+ * inheritance and field lists (schema_structs.c) and defaults (schema_defaults.c). */
+#ifndef FBE_SCHEMA_RESOLVE_H
+#define FBE_SCHEMA_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "schema/schema_ast.h"
+#include "schema/schema_ctx.h"
+#include "fbe/internal/schema_model.h"
+#include "schema/schema_names.h"
+#include "fbe/internal/kinds.h"
+
+/* Resolution state of one struct. */
+typedef struct fbe_sstruct {
+  const fbe_ast_struct *ast;
+  fbe_struct *st;
+  uint32_t decl_index;       /* position among the package's structs */
+  fbe_field *own;            /* own fields, T~ expanded (work arena) */
+  uint32_t nown, own_cap;
+  bool id_from_base;         /* (base), or (0) with a base: takes the base's type id */
+  bool id_invalid;           /* its numbering was reported as an error */
+  bool flattened;
+  uint32_t nesting;          /* levels of plain (inline) structs, itself included */
+} fbe_sstruct;
+
+/* One package (= one file) of the load. */
+typedef struct fbe_spkg {
+  const char *name;          /* declared package name, NULL when the header is broken */
+  const char *path;          /* file path or load name */
+  const char *dir;           /* where its imports are looked up first ("" = current dir) */
+  uint32_t file_id;
+  fbe_ast_file *ast;
+  bool loading;              /* on the import stack (cycle detection) */
+  struct fbe_spkg **imports; /* parallel to ast->imports; NULL where loading failed */
+  fbe_name_entry *import_names; /* the imported package names, sorted (index: import) */
+  bool *import_repeated;     /* parallel to ast->imports: names an earlier import again */
+  fbe_package *pkg;
+  fbe_enum *enums;           /* parallel to ast->enums */
+  fbe_type **enum_types;     /* the ENUM/FLAGS type node of each enum */
+  fbe_name_entry **value_names; /* per enum: its value names, sorted (index: value) */
+  fbe_sstruct *structs;      /* parallel to ast->structs */
+  fbe_struct *struct_nodes;  /* the fbe_struct of each, contiguous */
+  fbe_name_entry *symbols;   /* package-level names; index < nenums: enum, else struct */
+  uint32_t nsymbols;
+} fbe_spkg;
+
+typedef struct fbe_sload {
+  fbe_sctx *ctx;
+  const fbe_load_options *options;
+  fbe_schema *schema;
+  fbe_arena *arena;          /* the schema's arena: everything the model keeps */
+  fbe_spkg **all;            /* every package, in the order loading started */
+  uint32_t nall, all_cap;
+  fbe_spkg **order;          /* dependency order: imports first */
+  uint32_t norder, order_cap;
+  fbe_spkg **stack;          /* packages whose imports are being loaded */
+  uint32_t depth, stack_cap;
+  fbe_type *prims[FBE_KIND_COUNT_];
+  uint64_t nflat_fields;     /* flattened fields of every struct so far (FBE_SCHEMA_MAX_FIELDS) */
+  bool fields_over;          /* that cap was crossed (reported once) */
+} fbe_sload;
+
+/* What a type name refers to. */
+typedef struct fbe_sym {
+  fbe_spkg *pkg;
+  fbe_enum *enm;             /* exactly one of enm / st is set */
+  fbe_sstruct *st;
+  uint32_t enum_index;
+} fbe_sym;
+
+/* ---- schema_load.c ---- */
+typedef enum fbe_root_kind { FBE_ROOT_FILE, FBE_ROOT_TEXT, FBE_ROOT_PACKAGE } fbe_root_kind;
+typedef struct fbe_root_request {
+  fbe_root_kind kind;
+  const char *path;          /* FILE */
+  const char *text;          /* TEXT */
+  size_t length;
+  const char *name;          /* TEXT: name for diagnostics and imports; PACKAGE: package */
+} fbe_root_request;
+/* Reads and parses the root and, recursively, its imports; fills L->order. */
+void fbe_load_files(fbe_sload *L, const fbe_root_request *req);
+
+/* ---- schema_resolve.c ---- */
+/* Reports an error / a warning at pos in package p's file. */
+void fbe_spkg_error(fbe_sload *L, fbe_spkg *p, fbe_ast_pos pos, const char *fmt, ...)
+    FBE_PRINTF(4, 5);
+void fbe_spkg_warning(fbe_sload *L, fbe_spkg *p, fbe_ast_pos pos, const char *fmt, ...)
+    FBE_PRINTF(4, 5);
+/* Declares every package, then resolves them in dependency order. */
+void fbe_resolve_packages(fbe_sload *L);
+/* Looks up `Name`, `pkg.Name` or `ownpkg.Name` from package p; reports unknown names. */
+bool fbe_resolve_type_name(fbe_sload *L, fbe_spkg *p, const fbe_ast_name *name, fbe_sym *out);
+const fbe_type *fbe_prim_type(fbe_sload *L, fbe_kind kind);
+/* A new type node in the schema's arena (its wire kind derived from kind). */
+fbe_type *fbe_type_new(fbe_sload *L, fbe_kind kind, const fbe_type *elem, const fbe_type *key);
+/* The resolution state of st, when st belongs to p; NULL otherwise. */
+fbe_sstruct *fbe_sstruct_of(fbe_spkg *p, const fbe_struct *st);
+/* The resolution state of st, whatever its package. */
+fbe_sstruct *fbe_sstruct_find(fbe_sload *L, const fbe_struct *st);
+
+/* Integer range helpers: values are sign + magnitude. */
+/* Warns that the reference compiler reads a hexadecimal number there as 0. */
+void fbe_warn_hex(fbe_sload *L, fbe_spkg *p, const fbe_ast_int *number);
+
+/* ---- schema_enums.c ---- */
+void fbe_resolve_enum_values(fbe_sload *L, fbe_spkg *p);
+
+/* ---- schema_structs.c ---- */
+void fbe_check_inheritance(fbe_sload *L, fbe_spkg *p);
+void fbe_assign_type_ids(fbe_sload *L, fbe_spkg *p);
+void fbe_flatten_fields(fbe_sload *L, fbe_spkg *p);
+void fbe_check_containment(fbe_sload *L, fbe_spkg *p);
+void fbe_check_message_ids(fbe_sload *L, fbe_spkg *p);
+
+/* ---- schema_defaults.c ---- */
+/* Type-checks and evaluates the default of field af (already resolved to type). */
+void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
+                         const fbe_type *type, fbe_default *out);
+
+#endif

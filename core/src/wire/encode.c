@@ -1,0 +1,300 @@
+/* Table-driven encoders for both wire models (FORMAT.md 5.9 and 6.3). */
+#include <string.h>
+#include "fbe/codec.h"
+#include "fbe/internal/endian.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/value.h"
+
+/* FBE_WRITE_NOMEM and FBE_WRITE_TOO_LARGE come from the writers (fbe/field.h). */
+enum { FAIL_TOO_DEEP = 3 };
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
+
+/* The standard model: the public writer plus the nesting depth. */
+typedef struct encoder {
+  fbe_std_writer w;
+  uint32_t depth; /* nesting through optionals and collections */
+} encoder;
+
+/* Optionals and collections are where values recurse; beyond the decoders' default
+ * depth the value could not be read back, and the recursion would risk the stack. */
+static inline int enter(uint32_t *depth, int *failed) {
+  if (++*depth <= FBE_DEFAULT_MAX_DEPTH) return 0;
+  *failed = FAIL_TOO_DEEP;
+  return -1;
+}
+
+/* ------------------------------------------------------------ standard model */
+
+static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v);
+
+static inline void std_blob(encoder *e, size_t slot, size_t base, const fbe_str *s) {
+  fbe_std_write_blob(&e->w, slot, base, s->data, s->size);
+}
+
+static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
+  switch (t->wire) {
+    case FBE_KIND_BOOL: e->w.out->data[slot] = *v != 0; break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      e->w.out->data[slot] = *v; break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16:
+      fbe_store16(e->w.out->data + slot, *(const uint16_t *)v); break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
+      fbe_store32(e->w.out->data + slot, *(const uint32_t *)v); break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
+      fbe_store64(e->w.out->data + slot, *(const uint64_t *)v); break;
+    case FBE_KIND_DECIMAL: case FBE_KIND_UUID: memcpy(e->w.out->data + slot, v, 16); break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: std_blob(e, slot, base, (const fbe_str *)v); break;
+    case FBE_KIND_STRUCT: std_struct(e, slot, base, t->st, v); break;
+    case FBE_KIND_OPTIONAL: {
+      const uint8_t *inner = *(const uint8_t *const *)v;
+      if (!inner) { /* flag 0, pointer 0 */
+        memset(e->w.out->data + slot, 0, 5);
+        break;
+      }
+      size_t s = fbe_std_write_optional(&e->w, slot, base, 1, t->elem->wire_size);
+      if (!s || enter(&e->depth, &e->w.failed)) return;
+      std_value(e, t->elem, s, s, inner); /* the value slot becomes the base */
+      e->depth--;
+      break;
+    }
+    case FBE_KIND_ARRAY: {
+      const fbe_type *el = t->elem;
+      for (uint32_t i = 0; i < t->array_size && !e->w.failed; i++)
+        std_value(e, el, slot + (size_t)i * el->wire_size, base, v + (size_t)i * el->mem_size);
+      break;
+    }
+    case FBE_KIND_VECTOR: {
+      const fbe_vec *vec = (const fbe_vec *)v;
+      const fbe_type *el = t->elem;
+      size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, el->wire_size);
+      if (!d || enter(&e->depth, &e->w.failed)) return;
+      if (el->copyable) {
+        if (vec->count) memcpy(e->w.out->data + d, vec->data, (size_t)vec->count * el->wire_size);
+      } else {
+        const uint8_t *item = vec->data;
+        for (uint32_t i = 0; i < vec->count && !e->w.failed; i++, item += el->mem_size)
+          std_value(e, el, d + (size_t)i * el->wire_size, base, item);
+      }
+      e->depth--;
+      break;
+    }
+    case FBE_KIND_MAP: {
+      const fbe_vec *vec = (const fbe_vec *)v;
+      const fbe_type *k = t->key, *val = t->elem;
+      size_t stride = (size_t)k->wire_size + val->wire_size;
+      size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, stride);
+      if (!d || enter(&e->depth, &e->w.failed)) return;
+      const uint8_t *pair = vec->data;
+      for (uint32_t i = 0; i < vec->count && !e->w.failed; i++, pair += t->pair_stride) {
+        size_t at = d + (size_t)i * stride;
+        std_value(e, k, at, base, pair);
+        std_value(e, val, at + k->wire_size, base, pair + t->pair_value_offset);
+      }
+      e->depth--;
+      break;
+    }
+    default: break;
+  }
+}
+
+static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v) {
+  size_t b = fbe_std_write_struct(&e->w, slot, base, st->body_size, st->type_id);
+  if (!b) return;
+  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+    size_t at = b + op->wire_offset;
+    const uint8_t *from = v + op->mem_offset;
+    switch (op->code) {
+      FBE_OP_COPY_CASES(e->w.out->data + at, from, op)
+      case FBE_OP_BOOL: e->w.out->data[at] = *from != 0; break;
+      case FBE_OP_BLOB: std_blob(e, at, b, (const fbe_str *)from); break;
+      case FBE_OP_STRUCT: std_struct(e, at, b, op->field->type->st, from); break;
+      default: std_value(e, op->field->type, at, b, from); break;
+    }
+  }
+}
+
+/* ------------------------------------------------------------ final model */
+
+/* A single forward pass through a bare cursor `w` (returned by every step, so it stays
+ * in a register); room is checked per step (fbe_fin_room) and the buffer grows in a
+ * cold path. A step returns NULL once growing failed. */
+
+typedef struct fin_writer {
+  fbe_fin_writer w;
+  uint32_t depth; /* nesting through optionals and collections */
+} fin_writer;
+
+static inline uint8_t *fin_room(fin_writer *fw, uint8_t *w, size_t n) {
+  return fbe_fin_room(&fw->w, w, n);
+}
+
+static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w);
+
+/* `room`: bytes to make sure of besides the data (the length, and fixed steps after it). */
+static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, size_t room) {
+  return fbe_fin_write_blob(&fw->w, w, s->data, s->size, room);
+}
+
+static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w);
+
+/* The steps of one struct. Inlined into the callers that loop over structs (sequence
+ * elements, optionals, the root) so that a struct costs no call of its own. */
+static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct *st,
+                                               const uint8_t *v, uint8_t *w) {
+  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
+    const uint8_t *from = v + op->mem_offset;
+    /* a fixed step checks the room of its whole run (op->room) when it heads one */
+#define FIXED_STEP(code, n, store)                                   \
+  case code:                                                         \
+    if (op->room && !(w = fin_room(fw, w, op->room))) return NULL;   \
+    store;                                                           \
+    w += (n);                                                        \
+    continue;
+    switch (op->code) {
+      FIXED_STEP(FBE_OP_COPY1, 1, *w = *from)
+      FIXED_STEP(FBE_OP_COPY2, 2, memcpy(w, from, 2))
+      FIXED_STEP(FBE_OP_COPY4, 4, memcpy(w, from, 4))
+      FIXED_STEP(FBE_OP_COPY8, 8, memcpy(w, from, 8))
+      FIXED_STEP(FBE_OP_COPYN, op->size, fbe_copy_small(w, from, op->size))
+      FIXED_STEP(FBE_OP_BOOL, 1, *w = *from != 0)
+      case FBE_OP_BLOB: w = fin_blob(fw, (const fbe_str *)from, w, op->room); break;
+      case FBE_OP_OPTIONAL: w = fin_optional(fw, op->field->type, from, w); break;
+      case FBE_OP_SEQUENCE: w = fin_sequence(fw, op->field->type, from, w); break;
+      default: w = fin_write(fw, op->field->type, from, w); break;
+    }
+#undef FIXED_STEP
+    if (!w) return NULL;
+  }
+  return w;
+}
+
+static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
+  return fin_steps(fw, st, v, w);
+}
+
+static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const uint8_t *inner = *(const uint8_t *const *)v;
+  if (!(w = fbe_fin_write_flag(&fw->w, w, inner != NULL))) return NULL;
+  if (!inner) return w;
+  if (enter(&fw->depth, &fw->w.failed)) return NULL;
+  w = t->elem->wire == FBE_KIND_STRUCT ? fin_steps(fw, t->elem->st, inner, w)
+                                       : fin_write(fw, t->elem, inner, w);
+  fw->depth--;
+  return w;
+}
+
+/* vector, list, set, map, hash */
+static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  const fbe_vec *vec = (const fbe_vec *)v;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
+  if (!(w = fbe_fin_write_count(&fw->w, w, vec->count, 4 + bulk))) return NULL;
+  if (enter(&fw->depth, &fw->w.failed)) return NULL; /* every collection is a level, as in decode */
+  if (!k && t->elem->copyable) {
+    if (bulk) memcpy(w, vec->data, bulk);
+    fw->depth--;
+    return w + bulk;
+  }
+  uint32_t stride = k ? t->pair_stride : t->elem->mem_size;
+  const uint8_t *item = vec->data, *last = vec->count ? item + (size_t)vec->count * stride : item;
+  if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+    for (; item < last && w; item += stride) w = fin_steps(fw, t->elem->st, item, w);
+  } else {
+    for (; item < last && w; item += stride) {
+      if (k) w = fin_write(fw, k, item, w);
+      if (w) w = fin_write(fw, t->elem, item + (k ? t->pair_value_offset : 0), w);
+    }
+  }
+  fw->depth--;
+  return w;
+}
+
+static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w, 4);
+    case FBE_KIND_STRUCT: return fin_write_struct(fw, t->st, v, w);
+    case FBE_KIND_OPTIONAL: return fin_optional(fw, t, v, w);
+    case FBE_KIND_ARRAY:
+      for (uint32_t i = 0; i < t->array_size && w; i++)
+        w = fin_write(fw, t->elem, v + (size_t)i * t->elem->mem_size, w);
+      return w;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: return fin_sequence(fw, t, v, w);
+    case FBE_KIND_BOOL:
+      if (!(w = fin_room(fw, w, 1))) return NULL;
+      *w = *v != 0;
+      return w + 1;
+    default: /* fixed-size scalars */
+      if (!(w = fin_room(fw, w, t->wire_size))) return NULL;
+      switch (t->wire_size) {
+        case 1: *w = *v; break;
+        case 2: fbe_store16(w, *(const uint16_t *)v); break;
+        case 4: fbe_store32(w, *(const uint32_t *)v); break;
+        case 8: fbe_store64(w, *(const uint64_t *)v); break;
+        default: memcpy(w, v, t->wire_size); break; /* decimal, uuid */
+      }
+      return w + t->wire_size;
+  }
+}
+
+/* ------------------------------------------------------------ entry point */
+
+/* The cold path of fbe_fin_room (fbe/field.h). */
+uint8_t *fbe_fin_grow(fbe_fin_writer *fw, uint8_t *w, size_t n) {
+  fbe_buffer *out = fw->out;
+  size_t used = (size_t)(w - out->data);
+  if (used - fw->start + n > UINT32_MAX) {
+    fw->failed = FBE_WRITE_TOO_LARGE;
+    return NULL;
+  }
+  out->size = used;
+  if (fbe_buffer_reserve(out, n)) {
+    fw->failed = FBE_WRITE_NOMEM;
+    return NULL;
+  }
+  fw->limit = out->data + out->capacity;
+  return out->data + used;
+}
+
+fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_error *err) {
+  if (!msg || !out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no message or buffer");
+  const fbe_struct *st = msg->type;
+  const uint8_t *v = fbe_msg_data(msg);
+  size_t start = out->size;
+  int failed;
+  /* Most models fit in a few hundred bytes: one reserve avoids regrowth in the walk. */
+  size_t guess = (size_t)st->body_size * 2 + 256;
+  if (out->capacity - out->size < guess && fbe_buffer_reserve(out, guess))
+    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  if (model == FBE_MODEL_FINAL) {
+    fin_writer fw = {{out, start, out->data + out->capacity, 0}, 0};
+    uint8_t *w = out->data + start;
+    fbe_store32(w + 4, st->type_id);
+    w = fin_steps(&fw, st, v, w + 8);
+    if (w && (size_t)(w - out->data) - start > UINT32_MAX) fw.w.failed = FBE_WRITE_TOO_LARGE;
+    if (w) out->size = (size_t)(w - out->data);
+    failed = fw.w.failed;
+  } else {
+    encoder e = {{out, start, 0}, 0};
+    fbe_std_alloc(&e.w, 8); /* cannot fail after the reserve */
+    std_struct(&e, start + 4, start, st, v);
+    failed = e.w.failed;
+  }
+  if (failed) {
+    out->size = start;
+    if (failed == FBE_WRITE_TOO_LARGE)
+      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
+    if (failed == FAIL_TOO_DEEP)
+      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+                           "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
+    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  }
+  fbe_store32(out->data + start, (uint32_t)(out->size - start));
+  return FBE_OK;
+}

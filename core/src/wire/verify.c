@@ -1,0 +1,407 @@
+/* Verification of both wire models without materialising values (FORMAT.md 5.11, 6.5),
+ * with the stricter checks the spec recommends: every block lies inside the model,
+ * collection element areas and optional value slots fit, nesting is bounded, and every
+ * value is charged to the memory budget exactly as decode.c charges it (cost.h): so
+ * what verifies decodes within the same limits, and the work, each value walked being
+ * charged, is bounded by the budget (bodies shared by many pointers cannot blow up). */
+#include <stdio.h>
+#include <string.h>
+#include "fbe/codec.h"
+#include "fbe/internal/cost.h"
+#include "fbe/internal/endian.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/utf8.h"
+#include "fbe/internal/value.h"
+
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define COLD
+#define ALWAYS_INLINE
+#endif
+
+typedef struct verifier {
+  const uint8_t *p;
+  uint64_t end;      /* the model occupies [0, end) */
+  uint32_t depth, max_depth;
+  int64_t budget;    /* bytes left of the memory budget (cost.h); below 0 only after the
+                        final model's strings, which are checked at the end */
+  int64_t start;     /* the budget at the start */
+  uint64_t limit;    /* the whole budget, for the error */
+  uint64_t visits;   /* values the standard model's walk visited (fbe_cost_report) */
+  const fbe_limits *limits;
+  fbe_error *err;
+} verifier;
+
+
+COLD static int fail(verifier *v, uint64_t offset, const char *fmt, unsigned long long a) {
+  char msg[160];
+  snprintf(msg, sizeof msg, fmt, a);
+  fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
+  return -1;
+}
+
+COLD static int too_deep(verifier *v, uint64_t offset) {
+  fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels (max_depth)",
+                v->max_depth);
+  return -1;
+}
+
+COLD static int over_budget(verifier *v, uint64_t offset) {
+  fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset,
+                "decoding needs more than the memory budget of %llu bytes (max_memory)",
+                (unsigned long long)v->limit);
+  return -1;
+}
+
+COLD static int bad_pointer(verifier *v, uint64_t slot, uint64_t base) {
+  uint32_t pointer = fbe_load32(v->p + slot);
+  fbe_error_bad_pointer(v->err, slot, pointer, base + pointer);
+  return -1;
+}
+
+COLD static int bad_size(verifier *v, uint64_t at) {
+  return fail(v, at, "size %llu runs past the end of the model", fbe_load32(v->p + at));
+}
+
+COLD static int bad_text(verifier *v, const uint8_t *s, uint32_t n, size_t at) {
+  fbe_utf8_error(v->err, FBE_ERR_MALFORMED, (size_t)(s - v->p), s, n, at);
+  return -1;
+}
+
+/* A string's bytes must be UTF-8 (fbe_utf8_check's rule); ASCII is checked inline. */
+static inline int check_text(verifier *v, const uint8_t *s, uint32_t n) {
+  if (fbe_utf8_ascii(s, n)) return 0;
+  size_t ok = fbe_utf8_valid_prefix(s, n);
+  return ok == n ? 0 : bad_text(v, s, n, ok);
+}
+
+COLD static int bad_decimal(verifier *v, uint64_t at) {
+  fbe_decimal_error(v->err, (size_t)at, v->p + at);
+  return -1;
+}
+
+/* Takes `bytes` (under 2^62: cost.h) from the memory budget: what decode.c takes for the
+ * same value. */
+static inline int charge(verifier *v, uint64_t offset, uint64_t bytes) {
+  if ((int64_t)bytes > v->budget) return over_budget(v, offset);
+  v->budget -= (int64_t)bytes;
+  return 0;
+}
+
+/* Optionals and collections are where schemas recurse: they count as one level. */
+static int enter(verifier *v, uint64_t offset, uint64_t bytes) {
+  if (++v->depth > v->max_depth) return too_deep(v, offset);
+  return charge(v, offset, bytes);
+}
+
+/* Follows the pointer stored at `slot` relative to `base`: the target must hold `need`
+ * bytes inside the model and lie after the slot (writers allocate blocks after it). */
+static inline int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t need, uint64_t *out) {
+  fbe_reader r = {v->p, v->end};
+  return fbe_std_target(&r, slot, base, need, out) ? bad_pointer(v, slot, base) : 0;
+}
+
+/* ------------------------------------------------------------ standard model */
+
+static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st);
+
+/* Why fbe_std_read_sequence refused a slot: its pointer, or its element count. */
+COLD static int bad_sequence(verifier *v, uint64_t slot, uint64_t base) {
+  uint64_t at = 0;
+  if (follow(v, slot, base, 4, &at)) return -1;
+  return fail(v, at, "%llu elements do not fit in the model", fbe_load32(v->p + at));
+}
+
+/* text: a string (UTF-8 checked), else bytes; f: the field it is (its default), or NULL. */
+static inline int std_blob(verifier *v, uint64_t slot, uint64_t base, int text, const fbe_field *f) {
+  fbe_reader r = {v->p, v->end};
+  const uint8_t *data;
+  uint32_t n;
+  if (!fbe_std_read_blob(&r, slot, base, &data, &n)) { /* pointer 0 reads as the default */
+    if (!data) return f ? charge(v, slot, f->default_cost) : 0;
+    return charge(v, slot, fbe_cost_bytes(n)) || (text && check_text(v, data, n)) ? -1 : 0;
+  }
+  uint64_t at = 0;
+  return follow(v, slot, base, 4, &at) ? -1 : bad_size(v, at); /* which check failed */
+}
+
+static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b);
+static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size);
+
+static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
+  uint64_t b = 0;
+  if (fbe_load32(v->p + slot) == 0) return fail(v, slot, "struct pointer is 0%.0llu", 0);
+  if (follow(v, slot, base, 8, &b)) return -1;
+  v->visits++; /* paid for by whoever holds the struct: its cost includes st->cost */
+  uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
+  if (size < 8) return fail(v, b, "struct size %llu is smaller than its 8-byte header", size);
+  if (size > v->end - b) return fail(v, b, "struct size %llu runs past the end of the model", size);
+  if (type_id != st->type_id) {
+    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "type id %u where %s (%u) was expected",
+                  type_id, st->full_name, st->type_id);
+    return -1;
+  }
+  return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
+}
+
+/* f: the struct field the value is (absent data takes its default), or NULL. */
+static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base, const fbe_field *f) {
+  uint64_t at = 0;
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES:
+      return std_blob(v, slot, base, t->wire == FBE_KIND_STRING, f);
+    case FBE_KIND_STRUCT: return std_struct(v, slot, base, t->st);
+    case FBE_KIND_DECIMAL: return fbe_decimal_bad(v->p + slot) ? bad_decimal(v, slot) : 0;
+    case FBE_KIND_OPTIONAL: {
+      if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
+      if (fbe_load32(v->p + slot + 1) == 0)
+        return fail(v, slot, "optional marked present has no value%.0llu", 0);
+      if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, fbe_cost_optional(t)))
+        return -1;
+      if (t->elem->wire != FBE_KIND_STRUCT) v->visits++;
+      int rc = t->elem->wire == FBE_KIND_STRUCT ? std_struct(v, at, at, t->elem->st)
+                                                : std_value(v, t->elem, at, at, NULL);
+      v->depth--;
+      return rc;
+    }
+    case FBE_KIND_ARRAY:
+      if (t->elem->copyable) return 0;
+      if (t->elem->wire != FBE_KIND_STRUCT) v->visits += t->array_size;
+      for (uint32_t i = 0; i < t->array_size; i++) {
+        if (std_value(v, t->elem, slot + (uint64_t)i * t->elem->wire_size, base, NULL)) {
+          fbe_error_prepend_index(v->err, i);
+          return -1;
+        }
+      }
+      return 0;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
+      fbe_reader r = {v->p, v->end};
+      uint32_t n = 0;
+      if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
+      if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(v, slot, base);
+      if (enter(v, at - 4, fbe_cost_sequence(t, n))) return -1;
+      if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
+      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
+      if (!structs) v->visits += n;
+      for (uint32_t i = 0; i < n; i++) {
+        uint64_t item = at + i * stride;
+        if (structs ? std_struct(v, item, base, t->elem->st)
+                    : (k && std_value(v, k, item, base, NULL)) ||
+                          std_value(v, t->elem, item + (k ? k->wire_size : 0), base, NULL)) {
+          fbe_error_prepend_index(v->err, i);
+          return -1;
+        }
+      }
+      v->depth--;
+      return 0;
+    }
+    default:
+      return 0; /* other scalars: any bit pattern is valid */
+  }
+}
+
+/* A body at least as large as the schema's: every field is there; only the steps
+ * holding pointers need checking. */
+static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b) {
+  for (const fbe_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
+    uint64_t slot = b + op->wire_offset;
+    int rc = op->code == FBE_OP_BLOB
+                 ? std_blob(v, slot, b, op->field->type->wire == FBE_KIND_STRING, op->field)
+             : op->code == FBE_OP_STRUCT ? std_struct(v, slot, b, op->field->type->st)
+                                         : std_value(v, op->field->type, slot, b, op->field);
+    if (rc) {
+      fbe_error_prepend_field(v->err, op->path);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* A body written by an older schema: the fields that fit (the inherited part only as a
+ * whole) are checked; the others take their defaults, charged as decode charges them. */
+static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size) {
+  uint32_t first = st->base_body_size <= size ? 0 : st->ninherited;
+  uint32_t i = first;
+  for (; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    if (f->wire_offset + f->type->wire_size > size) break;
+    if (std_value(v, f->type, b + f->wire_offset, b, f)) {
+      fbe_error_prepend_field(v->err, f->name);
+      return -1;
+    }
+  }
+  return charge(v, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields));
+}
+
+/* The budget of a model of `total` bytes, and the root value's share of it. */
+static int start_budget(verifier *v, const fbe_struct *st, uint32_t total) {
+  v->end = total;
+  v->limit = fbe_limits_budget(v->limits, total);
+  v->budget = v->start = v->limit > INT64_MAX ? INT64_MAX : (int64_t)v->limit;
+  return charge(v, 0, fbe_cost_root(st));
+}
+
+static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
+  if (size < 16) return fail(v, 0, "%llu bytes are too few for a standard model (16 at least)", size);
+  uint32_t total = fbe_load32(v->p);
+  if (total < 16) return fail(v, 0, "model size %llu is smaller than 16", total);
+  if (total > size) return fail(v, 0, "model size %llu runs past the end of the buffer", total);
+  if (start_budget(v, st, total) || std_struct(v, 4, 0, st)) return -1;
+  if (model_size) *model_size = total;
+  return 0;
+}
+
+/* ------------------------------------------------------------ final model */
+
+/* Positions only grow, so fixed-size steps just advance `pos`; the bound is checked
+ * whenever bytes are read (a length, a flag) and once at the end of the model. */
+
+static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos);
+
+COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
+  return fail(v, pos < v->end ? pos : v->end, "%llu bytes needed past the end of the model", n);
+}
+
+/* `room`: the length field plus the fixed bytes right after the string; text: a string
+ * (UTF-8 checked), else bytes. */
+static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) {
+  if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
+  uint32_t n = fbe_load32(v->p + *pos);
+  if (n > v->end - *pos - 4) return bad_size(v, *pos);
+  /* no body is shared in the final model: all strings together are at most its size,
+   * so their charge is checked once, at the end (verify_final) */
+  v->budget -= (int64_t)fbe_cost_bytes(n);
+  if (text && check_text(v, v->p + *pos + 4, n)) return -1;
+  *pos += (uint64_t)n + room;
+  return 0;
+}
+
+static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  for (const fbe_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
+    if (FBE_OP_IS_FIXED(op->code)) { /* a whole run of fixed fields */
+      *pos += op->room;
+      continue;
+    }
+    int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos, op->room, op->field->type->wire == FBE_KIND_STRING)
+                                     : fin_value(v, op->field->type, pos);
+    if (rc) {
+      fbe_error_prepend_field(v->err, op->path);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  return fin_struct_inline(v, st, pos);
+}
+
+static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos, 4, t->wire == FBE_KIND_STRING);
+    case FBE_KIND_STRUCT: return fin_struct(v, t->st, pos);
+    case FBE_KIND_DECIMAL:
+      if (*pos + 16 > v->end) return fin_short(v, *pos, 16);
+      if (fbe_decimal_bad(v->p + *pos)) return bad_decimal(v, *pos);
+      *pos += 16;
+      return 0;
+    case FBE_KIND_OPTIONAL: {
+      if (*pos >= v->end) return fin_short(v, *pos, 1);
+      if (!v->p[(*pos)++]) return 0;
+      if (enter(v, *pos, fbe_cost_optional(t))) return -1;
+      int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct_inline(v, t->elem->st, pos)
+                                                : fin_value(v, t->elem, pos);
+      v->depth--;
+      return rc;
+    }
+    case FBE_KIND_ARRAY:
+      if (t->elem->copyable) {
+        *pos += t->wire_size;
+        return 0;
+      }
+      for (uint32_t i = 0; i < t->array_size; i++) {
+        if (fin_value(v, t->elem, pos)) {
+          fbe_error_prepend_index(v->err, i);
+          return -1;
+        }
+      }
+      return 0;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
+      uint32_t n = fbe_load32(v->p + *pos);
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
+      if (least * n > v->end - *pos - 4) return fail(v, *pos, "%llu elements do not fit in the model", n);
+      if (enter(v, *pos, fbe_cost_sequence(t, n))) return -1;
+      *pos += 4;
+      if (!k && t->elem->copyable) { /* fixed-size elements: their area was checked above */
+        *pos += least * n;
+        v->depth--;
+        return 0;
+      }
+      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
+      for (uint32_t i = 0; i < n; i++) {
+        if (structs ? fin_struct_inline(v, t->elem->st, pos)
+                    : (k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
+          fbe_error_prepend_index(v->err, i);
+          return -1;
+        }
+      }
+      v->depth--;
+      return 0;
+    }
+    default:
+      *pos += t->wire_size;
+      return 0;
+  }
+}
+
+static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
+  if (size < 8) return fail(v, 0, "%llu bytes are too few for a final model (8 at least)", size);
+  uint32_t total = fbe_load32(v->p), type_id = fbe_load32(v->p + 4);
+  if (total < 8) return fail(v, 0, "model size %llu is smaller than its 8-byte header", total);
+  if (total > size) return fail(v, 0, "model size %llu runs past the end of the buffer", total);
+  if (type_id != st->type_id) {
+    fbe_error_set(v->err, FBE_ERR_MALFORMED, 4, "type id %u where %s (%u) was expected", type_id,
+                  st->full_name, st->type_id);
+    return -1;
+  }
+  uint64_t pos = 8;
+  if (start_budget(v, st, total) || fin_struct(v, st, &pos)) return -1;
+  if (pos > total) return fin_short(v, total, pos - total);
+  if (pos != total) return fail(v, pos, "fields end here but the model size says %llu", total);
+  if (v->budget < 0) return over_budget(v, 8); /* the strings (fin_blob) */
+  if (model_size) *model_size = total;
+  return 0;
+}
+
+fbe_status fbe_verify_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                             size_t size, const fbe_limits *limits, size_t *model_size,
+                             fbe_cost_report *report, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (!type || (!data && size))
+    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
+  uint64_t max_size = fbe_limits_size(limits);
+  if (size >= 4 && fbe_load32(data) > max_size)
+    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
+                         "model size %u exceeds the limit of %llu bytes (max_model_size)",
+                         fbe_load32(data), (unsigned long long)max_size);
+  verifier v = {data, 0, 0, fbe_limits_depth(limits), 0, 0, 0, 0, limits, err};
+  int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
+                                    : verify_standard(&v, type, size, model_size);
+  if (report) {
+    report->charged = (uint64_t)(v.start - v.budget);
+    report->visits = v.visits;
+  }
+  return rc ? err->code : FBE_OK;
+}
+
+fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                      const fbe_limits *limits, size_t *model_size, fbe_error *err) {
+  return fbe_verify_report(type, model, data, size, limits, model_size, NULL, err);
+}
