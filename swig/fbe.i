@@ -18,54 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fbe/fbe.h"
-#include "fbe/internal/schema_model.h" /* the package list: the public API names only the root */
-#include "fbe/internal/memory.h" /* loaders are counted with the core's memory */
-
-/* A schema loader: include directories in, diagnostics out. */
-typedef struct fbe_loader {
-  char **dirs;
-  size_t ndirs;
-  fbe_diagnostics diags;
-  char text[1024]; /* the last diagnostic formatted by fbe_loader_diagnostic */
-} fbe_loader;
-
-static fbe_loader *fbe_loader_create(void) { return fbe_mem_calloc(1, sizeof(fbe_loader)); }
-
-static void fbe_loader_destroy(fbe_loader *l) {
-  if (!l) return;
-  for (size_t i = 0; i < l->ndirs; i++) fbe_mem_free(l->dirs[i]);
-  fbe_mem_free(l->dirs);
-  fbe_diagnostics_free(&l->diags);
-  fbe_mem_free(l);
-}
-
-static int fbe_loader_add(fbe_loader *l, const char *dir) {
-  char **more = fbe_mem_realloc(l->dirs, (l->ndirs + 1) * sizeof *more);
-  if (!more) return -1;
-  l->dirs = more;
-  size_t n = strlen(dir);
-  char *copy = fbe_mem_alloc(n + 1);
-  if (!copy) return -1;
-  memcpy(copy, dir, n + 1);
-  l->dirs[l->ndirs++] = copy;
-  return 0;
-}
-
-static fbe_load_options fbe_loader_options(const fbe_loader *l) {
-  fbe_load_options o = {(const char *const *)l->dirs, l->ndirs};
-  return o;
-}
-
-size_t fbe_swig_package_count(const fbe_schema *s) { return s ? s->npackages : 0; }
-const fbe_package *fbe_swig_package_at(const fbe_schema *s, size_t i) {
-  return s && i < s->npackages ? s->packages[i] : NULL;
-}
-size_t fbe_swig_struct_inherited(const fbe_struct *st) { return st ? st->ninherited : 0; }
-int fbe_swig_struct_has_keys(const fbe_struct *st) {
-  for (uint32_t i = 0; st && i < st->nfields; i++)
-    if (st->fields[i].is_key) return 1;
-  return 0;
-}
 %}
 
 #define FBE_API
@@ -96,41 +48,33 @@ typedef struct fbe_schema {} fbe_schema;
   ~fbe_schema() { fbe_schema_release($self); }
 }
 
+/* The core's loader (fbe/loader.h), as an object: include directories in, diagnostics
+ * out. Each load replaces the previous diagnostics; NULL when the schema has errors. */
 typedef struct fbe_loader {} fbe_loader;
-%newobject fbe_loader::load_file;
-%newobject fbe_loader::load_string;
-%newobject fbe_loader::load_package;
+/* SWIG names an %extend method's C function TYPE_METHOD, which would be the core's own
+ * fbe_loader_* functions: the methods are spelled with a leading "m_" and renamed. */
+%rename(add_include) fbe_loader::m_add_include;
+%rename(load_file) fbe_loader::m_load_file;
+%rename(load_string) fbe_loader::m_load_string;
+%rename(load_package) fbe_loader::m_load_package;
+%rename(diagnostic_count) fbe_loader::m_diagnostic_count;
+%rename(diagnostic) fbe_loader::m_diagnostic;
+%rename(diagnostic_is_error) fbe_loader::m_diagnostic_is_error;
+%newobject fbe_loader::m_load_file;
+%newobject fbe_loader::m_load_string;
+%newobject fbe_loader::m_load_package;
 %extend fbe_loader {
-  fbe_loader() { return fbe_loader_create(); }
-  ~fbe_loader() { fbe_loader_destroy($self); }
-  /* Adds a directory `import` looks in (after the importing file's own). 0, -1 on OOM. */
-  int add_include(const char *dir) { return fbe_loader_add($self, dir); }
-  /* Each load replaces the previous diagnostics. NULL when the schema has errors. */
-  fbe_schema *load_file(const char *path) {
-    fbe_load_options o = fbe_loader_options($self);
-    fbe_diagnostics_free(&$self->diags);
-    return fbe_schema_load_file(path, &o, &$self->diags);
+  fbe_loader() { return fbe_loader_new(); }
+  ~fbe_loader() { fbe_loader_free($self); }
+  int m_add_include(const char *dir) { return fbe_loader_add_include($self, dir); }
+  fbe_schema *m_load_file(const char *path) { return fbe_loader_load_file($self, path); }
+  fbe_schema *m_load_string(const char *text, const char *name) {
+    return fbe_loader_load_string($self, text, strlen(text), name);
   }
-  fbe_schema *load_string(const char *text, const char *name) {
-    fbe_load_options o = fbe_loader_options($self);
-    fbe_diagnostics_free(&$self->diags);
-    return fbe_schema_load_string(text, strlen(text), name, &o, &$self->diags);
-  }
-  fbe_schema *load_package(const char *package) {
-    fbe_load_options o = fbe_loader_options($self);
-    fbe_diagnostics_free(&$self->diags);
-    return fbe_schema_load_package(package, &o, &$self->diags);
-  }
-  size_t diagnostic_count() { return $self->diags.count; }
-  /* "file:line:col: message" ("...: warning: message" for warnings). */
-  const char *diagnostic(size_t i) {
-    if (i >= $self->diags.count) return "";
-    fbe_diagnostic_format(&$self->diags.items[i], $self->text, sizeof $self->text);
-    return $self->text;
-  }
-  int diagnostic_is_error(size_t i) {
-    return i < $self->diags.count && $self->diags.items[i].severity == FBE_SEVERITY_ERROR;
-  }
+  fbe_schema *m_load_package(const char *package) { return fbe_loader_load_package($self, package); }
+  size_t m_diagnostic_count() { return fbe_loader_diagnostic_count($self); }
+  const char *m_diagnostic(size_t i) { return fbe_loader_diagnostic_text($self, i); }
+  int m_diagnostic_is_error(size_t i) { return fbe_loader_diagnostic_is_error($self, i); }
 }
 
 /* ---- introspection (handles are borrowed from the schema) ---- */
@@ -145,11 +89,3 @@ typedef struct fbe_loader {} fbe_loader;
 %ignore fbe_diagnostic_format;
 %ignore fbe_load_options;
 %include "fbe/schema.h"
-
-/* Every package of a schema, imports before importers, the root last. */
-size_t fbe_swig_package_count(const fbe_schema *s);
-const fbe_package *fbe_swig_package_at(const fbe_schema *s, size_t i);
-/* How many of a struct's (flattened) fields come from its bases. */
-size_t fbe_swig_struct_inherited(const fbe_struct *st);
-/* 1 when some field of the struct (inherited ones included) is a [key]. */
-int fbe_swig_struct_has_keys(const fbe_struct *st);

@@ -1291,7 +1291,7 @@ static napi_value statuses_cb(napi_env env, napi_callback_info info) {
   napi_value arr;
   CHECK(napi_create_array(env, &arr));
   uint32_t i = 0;
-#define FBE_NODE_STATUS_(name, value, text)                                       \
+#define FBE_NODE_STATUS_(name, value, text, cls, parent)                          \
   {                                                                               \
     napi_value item;                                                              \
     CHECK(napi_create_array_with_length(env, 3, &item));                          \

@@ -10,22 +10,26 @@
 extern "C" {
 #endif
 
-/* One table of status codes; bindings generate their exception classes from it. */
-#define FBE_STATUS_LIST(X)                                              \
-  X(FBE_OK, 0, "ok")                                                    \
-  X(FBE_ERR_NOMEM, 1, "out of memory")                                  \
-  X(FBE_ERR_ARGUMENT, 2, "invalid argument")                            \
-  X(FBE_ERR_SCHEMA, 3, "schema error")                                  \
-  X(FBE_ERR_NOT_FOUND, 4, "not found")                                  \
-  X(FBE_ERR_TYPE, 5, "type mismatch")                                   \
-  X(FBE_ERR_RANGE, 6, "value out of range")                             \
-  X(FBE_ERR_MALFORMED, 7, "malformed data")                             \
-  X(FBE_ERR_JSON, 8, "invalid JSON")                                    \
-  X(FBE_ERR_LIMIT, 9, "resource limit exceeded")                        \
-  X(FBE_ERR_IO, 10, "input/output error")
+/* One table of status codes: (name, value, text, exception class, parent status). Every
+ * binding makes its exception classes from it: class names as written (each language
+ * adds its own root, FBE::Error, fbe.Error...), each class a subclass of its parent's
+ * (FBE_OK: the root). A status a binding does not know still gets a class. */
+#define FBE_STATUS_LIST(X)                                                            \
+  X(FBE_OK, 0, "ok", "Error", FBE_OK)                                                 \
+  X(FBE_ERR_NOMEM, 1, "out of memory", "OutOfMemoryError", FBE_OK)                    \
+  X(FBE_ERR_ARGUMENT, 2, "invalid argument", "ArgumentError", FBE_OK)                 \
+  X(FBE_ERR_SCHEMA, 3, "schema error", "SchemaError", FBE_OK)                         \
+  X(FBE_ERR_NOT_FOUND, 4, "not found", "NotFoundError", FBE_OK)                       \
+  X(FBE_ERR_TYPE, 5, "type mismatch", "TypeMismatchError", FBE_OK)                    \
+  X(FBE_ERR_RANGE, 6, "value out of range", "RangeError", FBE_OK)                     \
+  X(FBE_ERR_MALFORMED, 7, "malformed data", "MalformedError", FBE_OK)                 \
+  X(FBE_ERR_JSON, 8, "invalid JSON", "JSONError", FBE_OK)                             \
+  X(FBE_ERR_LIMIT, 9, "resource limit exceeded", "LimitError", FBE_OK)                \
+  X(FBE_ERR_IO, 10, "input/output error", "StreamError", FBE_OK)                      \
+  X(FBE_ERR_UNKNOWN_FIELD, 11, "unknown field", "UnknownFieldError", FBE_ERR_NOT_FOUND)
 
 typedef enum fbe_status {
-#define FBE_STATUS_ENUM_(name, value, text) name = value,
+#define FBE_STATUS_ENUM_(name, value, text, cls, parent) name = value,
   FBE_STATUS_LIST(FBE_STATUS_ENUM_)
 #undef FBE_STATUS_ENUM_
 } fbe_status;
@@ -44,10 +48,17 @@ typedef struct fbe_error {
 /* Static text of a status code ("malformed data"). */
 FBE_API const char *fbe_status_text(fbe_status code);
 
-/* Static name of a status code ("FBE_ERR_MALFORMED"). */
+/* Static name of a status code ("FBE_ERR_MALFORMED"); "FBE_ERR_UNKNOWN" past the table. */
 FBE_API const char *fbe_status_name(fbe_status code);
+/* The exception class a binding makes for it ("MalformedError"), and the status whose
+ * class it derives from (FBE_OK: the binding's root class). */
+FBE_API const char *fbe_status_class(fbe_status code);
+FBE_API fbe_status fbe_status_parent(fbe_status code);
+/* How many status codes there are: they are 0 .. FBE_STATUS_COUNT - 1. */
+#define FBE_STATUS_COUNT 12
 
-/* Formats "message at path 'p' (offset N)" into out (always NUL-terminated). */
+/* The one text of an error in every language: "message at 'path' (offset N)", the
+ * path and the offset only when set (always NUL-terminated). Bindings show it as is. */
 FBE_API void fbe_error_format(const fbe_error *err, char *out, size_t out_size);
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include "fbe/arena.h"
 #include "fbe/buffer.h"
 #include "fbe/schema.h"
+#include "fbe/loader.h"
 #include "fbe/message.h"
 #include "fbe/codec.h"
 #include "fbe/json.h"

@@ -9,7 +9,7 @@ const char *fbe_version(void) { return FBE_VERSION_STRING; }
 
 const char *fbe_status_text(fbe_status code) {
   switch (code) {
-#define FBE_STATUS_TEXT_(name, value, text) case name: return text;
+#define FBE_STATUS_TEXT_(name, value, text, cls, parent) case name: return text;
     FBE_STATUS_LIST(FBE_STATUS_TEXT_)
 #undef FBE_STATUS_TEXT_
   }
@@ -18,12 +18,35 @@ const char *fbe_status_text(fbe_status code) {
 
 const char *fbe_status_name(fbe_status code) {
   switch (code) {
-#define FBE_STATUS_NAME_(name, value, text) case name: return #name;
+#define FBE_STATUS_NAME_(name, value, text, cls, parent) case name: return #name;
     FBE_STATUS_LIST(FBE_STATUS_NAME_)
 #undef FBE_STATUS_NAME_
   }
   return "FBE_ERR_UNKNOWN";
 }
+
+const char *fbe_status_class(fbe_status code) {
+  switch (code) {
+#define FBE_STATUS_CLASS_(name, value, text, cls, parent) case name: return cls;
+    FBE_STATUS_LIST(FBE_STATUS_CLASS_)
+#undef FBE_STATUS_CLASS_
+  }
+  return "Error";
+}
+
+fbe_status fbe_status_parent(fbe_status code) {
+  switch (code) {
+#define FBE_STATUS_PARENT_(name, value, text, cls, parent) case name: return parent;
+    FBE_STATUS_LIST(FBE_STATUS_PARENT_)
+#undef FBE_STATUS_PARENT_
+  }
+  return FBE_OK;
+}
+
+/* FBE_STATUS_COUNT is what the table holds. */
+#define FBE_STATUS_ONE_(name, value, text, cls, parent) +1
+_Static_assert(0 FBE_STATUS_LIST(FBE_STATUS_ONE_) == FBE_STATUS_COUNT, "FBE_STATUS_COUNT");
+#undef FBE_STATUS_ONE_
 
 fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
   if (!err) return code;
@@ -57,11 +80,13 @@ static void prepend(fbe_error *err, const char *part) {
 }
 
 void fbe_error_prepend_field(fbe_error *err, const char *name) {
-  if (err) prepend(err, name);
+  if (err && err->code) prepend(err, name);
 }
 
+void fbe_error_prepend_key(fbe_error *err) { fbe_error_prepend_field(err, "[key]"); }
+
 void fbe_error_prepend_index(fbe_error *err, size_t index) {
-  if (!err) return;
+  if (!err || !err->code) return;
   char part[32];
   snprintf(part, sizeof part, "[%zu]", index);
   prepend(err, part);
@@ -78,4 +103,15 @@ void fbe_error_format(const fbe_error *err, char *out, size_t out_size) {
   }
   if (err->offset != FBE_NO_OFFSET)
     snprintf(out + n, out_size - (size_t)n, " (offset %zu)", err->offset);
+}
+
+fbe_status fbe_error_range(fbe_error *err, const char *value_text, fbe_kind kind) {
+  return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s does not fit %s",
+                       value_text, fbe_kind_name(kind));
+}
+
+fbe_status fbe_error_decimal_range(fbe_error *err, const char *value_text) {
+  return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET,
+                       "decimal %.60s does not fit FBE's decimal (96-bit coefficient, scale 0..28)",
+                       value_text);
 }

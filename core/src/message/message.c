@@ -380,3 +380,11 @@ fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v) {
   memcpy(r.slot, v->bytes, 16);
   return FBE_OK;
 }
+
+fbe_msg *fbe_msg_shell(fbe_arena *arena, const fbe_struct *type) {
+  fbe_msg *m = fbe_arena_alloc(arena, sizeof(fbe_msg) + type->mem_size);
+  if (!m) return NULL;
+  m->type = type;
+  m->arena = arena;
+  return m;
+}

@@ -169,8 +169,8 @@ class Schema:
         self.warnings = warnings
         root = _swig.fbe_schema_root(swig_schema)
         self.name = _swig.fbe_package_name(root)
-        pkgs = [_swig.fbe_swig_package_at(swig_schema, i)
-                for i in range(_swig.fbe_swig_package_count(swig_schema))]
+        pkgs = [_swig.fbe_schema_package_at(swig_schema, i)
+                for i in range(_swig.fbe_schema_package_count(swig_schema))]
         self.packages = tuple(_swig.fbe_package_name(p) for p in pkgs)
         self._types: Dict[str, Any] = {}  # full name -> class
         by_package: Dict[str, Dict[str, Any]] = {name: {} for name in self.packages}
@@ -210,7 +210,7 @@ class Schema:
         count = _swig.fbe_struct_field_count(st)
         fields = [_swig.fbe_struct_field_at(st, i) for i in range(count)]
         names = tuple(_swig.fbe_field_name(f) for f in fields)
-        inherited = _swig.fbe_swig_struct_inherited(st)
+        inherited = _swig.fbe_struct_inherited_count(st)
         keys = tuple(_swig.fbe_field_name(f) for f in fields if _swig.fbe_field_is_key(f))
         slots = _slot_names(names, inherited, base)
         first_hidden = next((i for i, (n, slot) in enumerate(zip(names, slots)) if n != slot), len(names))

@@ -25,21 +25,13 @@ module FBE
     end
   end
 
-  names = {
-    "FBE_ERR_NOMEM" => "OutOfMemoryError", "FBE_ERR_ARGUMENT" => "ArgumentError",
-    "FBE_ERR_SCHEMA" => "SchemaError", "FBE_ERR_NOT_FOUND" => "NotFoundError",
-    "FBE_ERR_TYPE" => "TypeMismatchError", "FBE_ERR_RANGE" => "RangeError",
-    "FBE_ERR_MALFORMED" => "MalformedError", "FBE_ERR_JSON" => "JSONError",
-    "FBE_ERR_LIMIT" => "LimitError", "FBE_ERR_IO" => "StreamError"
-  }
+  # One class per status, named and parented by the core's table (fbe_status_class,
+  # fbe_status_parent: FBE_OK is Error itself), parents first.
   classes = [Error]
-  code = 1
-  while (status = Core.fbe_status_name(code)) != "FBE_ERR_UNKNOWN"
-    name = names[status] || "#{status.delete_prefix('FBE_ERR_').split('_').map(&:capitalize).join}Error"
-    cls = Class.new(Error)
-    const_set(name, cls)
+  (1...Core::FBE_STATUS_COUNT).each do |code|
+    cls = Class.new(classes[Core.fbe_status_parent(code)])
+    const_set(Core.fbe_status_class(code), cls)
     classes << cls
-    code += 1
   end
 
   # A schema that does not load; #diagnostics lists every error and warning as
@@ -52,9 +44,6 @@ module FBE
       @diagnostics = diagnostics
     end
   end
-
-  # A keyword argument or Hash key that names no field of the struct.
-  class UnknownFieldError < NotFoundError; end
 
   classes[16] = UnknownFieldError
   Native.set_error_classes(classes)

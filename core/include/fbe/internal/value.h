@@ -42,6 +42,11 @@ struct fbe_msg {
 
 static inline void *fbe_msg_data(const fbe_msg *m) { return (void *)(m + 1); }
 
+/* A message of `type` in `arena` whose slots are NOT initialised: for a binding's
+ * converter that fills every field itself (fbe_msg_new writes the defaults first).
+ * NULL when out of memory. */
+fbe_msg *fbe_msg_shell(fbe_arena *arena, const fbe_struct *type);
+
 /* Writes the default value of `type` into slot (mem_size bytes): struct default
  * images with utc/uuid defaults evaluated (optional ones allocated in arena), zero for
  * everything else (false, 0, empty, null). -1 when out of memory. */

@@ -36,9 +36,9 @@ final class SchemaBuilder {
     // The Schema is made first (the types point at it), then filled.
     List<SWIGTYPE_p_fbe_struct> structPtrs = new ArrayList<>();
     List<SWIGTYPE_p_fbe_enum> enumPtrs = new ArrayList<>();
-    long npkg = FbeCore.fbe_swig_package_count(swig);
+    long npkg = FbeCore.fbe_schema_package_count(swig);
     for (long p = 0; p < npkg; p++) {
-      SWIGTYPE_p_fbe_package pkg = FbeCore.fbe_swig_package_at(swig, p);
+      SWIGTYPE_p_fbe_package pkg = FbeCore.fbe_schema_package_at(swig, p);
       for (long i = 0, n = FbeCore.fbe_package_struct_count(pkg); i < n; i++)
         structPtrs.add(FbeCore.fbe_package_struct_at(pkg, i));
       for (long i = 0, n = FbeCore.fbe_package_enum_count(pkg); i < n; i++)

@@ -1,0 +1,59 @@
+/* The bindings' scratch pool (fbe/internal/scratch.h). */
+#include "fbe/internal/scratch.h"
+#include "fbe/internal/memory.h"
+
+static void scratch_free(fbe_scratch *s) {
+  if (!s) return;
+  fbe_arena_free(s->arena);
+  fbe_buffer_free(&s->buf);
+  fbe_mem_free(s->keep);
+  fbe_mem_free(s);
+}
+
+fbe_scratch *fbe_scratch_get(fbe_scratch_pool *pool) {
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
+    /* Taking a slot's scratch is one exchange: no two callers get the same one. */
+    fbe_scratch *s = atomic_exchange(&pool->idle[i], NULL);
+    if (s) return s;
+  }
+  fbe_scratch *s = fbe_mem_calloc(1, sizeof *s);
+  if (!s || !(s->arena = fbe_arena_new())) {
+    fbe_mem_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+int fbe_scratch_keep(fbe_scratch *s, void *host_object) {
+  if (s->nkeep == s->keep_cap) {
+    size_t cap = s->keep_cap ? s->keep_cap * 2 : 32;
+    void **more = fbe_mem_realloc(s->keep, cap * sizeof *more);
+    if (!more) return -1;
+    s->keep = more;
+    s->keep_cap = cap;
+  }
+  s->keep[s->nkeep++] = host_object;
+  return 0;
+}
+
+void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s) {
+  if (!s) return;
+  fbe_arena_reset(s->arena); /* keeps one block */
+  if (s->buf.capacity > ((size_t)1 << 20)) fbe_buffer_free(&s->buf); /* no huge buffers kept */
+  else fbe_buffer_reset(&s->buf);
+  s->nkeep = 0;
+  if (s->keep_cap > 4096) {
+    fbe_mem_free(s->keep);
+    s->keep = NULL;
+    s->keep_cap = 0;
+  }
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
+    fbe_scratch *empty = NULL;
+    if (atomic_compare_exchange_strong(&pool->idle[i], &empty, s)) return;
+  }
+  scratch_free(s); /* the pool is full: more calls ran at once than it keeps */
+}
+
+void fbe_scratch_pool_drain(fbe_scratch_pool *pool) {
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) scratch_free(atomic_exchange(&pool->idle[i], NULL));
+}
