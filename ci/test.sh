@@ -204,9 +204,10 @@ if python3 tests/hostile/run.py; then stage_end ok; else stage_end FAILED; fi
 
 # Every code example of the documentation (README.md, bindings/*/README.md, core/GEN_C.md,
 # benchmarks/README.md, tests/conformance/README.md, docs/*.md) run against the packages
-# the stages above built (tests/docs/README.md), after the runner's own test. Seconds.
+# the stages above built (tests/docs/README.md), after the runner's own test and the
+# check that every cited document is in the tree (tests/docs/check_citations.py). Seconds.
 stage_begin "docs (README examples)"
-if python3 tests/docs/test_run_examples.py && python3 tests/docs/run_examples.py; then
+if python3 tests/docs/check_citations.py && python3 tests/docs/test_run_examples.py && python3 tests/docs/run_examples.py; then
   stage_end ok
 else
   stage_end FAILED

@@ -2,7 +2,7 @@
  * Ruby and Java bindings. Each language has its own LANG.i that names the module,
  * adds what is particular to it and %includes this file.
  *
- * The surface is coarse on purpose (DESIGN.md, "SWIG in practice"): schema loading and
+ * The surface is coarse on purpose (docs/BINDINGS.md): schema loading and
  * release, lookups, and the introspection a binding needs to build its native classes
  * and enums once, at load time; plus the status table the exception classes are made
  * from. Encoding and decoding are NOT here: a per-field SWIG call costs more than the

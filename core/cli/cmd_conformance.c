@@ -1,4 +1,4 @@
-/* fbe conformance: runs every record of conformance files (shared/conformance/README.md):
+/* fbe conformance: runs every record of conformance files (docs/TESTEE.md):
  * decode and compare, encode and compare bytes exactly, verify; malformed records must
  * be rejected by verify and must decode to an error or a value, never crash. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* One line of a conformance file (shared/conformance/README.md), split into members. */
+/* One line of a conformance file (docs/TESTEE.md), split into members. */
 #ifndef FBE_CLI_RECORD_H
 #define FBE_CLI_RECORD_H
 

@@ -1,31 +1,10 @@
 /* Schema compatibility: every difference between two versions of a package and what
- * it does to readers of the other version (FORMAT.md 8, protocol 9.3-9.4). This is
- * the check to run before shipping a new schema.
+ * it does to readers of the other version (FORMAT.md 8, protocol 9.3-9.4), judged for
+ * old readers (OLD schema, NEW data) and new readers (NEW schema, OLD data) apart, and
+ * for the final model. The check to run before shipping a new schema; `fbe compat`.
  *
- * Directions. Each change is judged in both directions, separately:
- *   old readers = code using the OLD schema reading data written with the NEW one
- *                 (a peer that has not upgraded yet receives from one that has);
- *   new readers = code using the NEW schema reading data written with the OLD one
- *                 (stored data, or a peer that has not upgraded yet sends).
- * A change "breaks" readers in a direction when, reading well-formed data of the other
- * version, they fail verification, do not receive a message at all (their receiver
- * skips the type id or dispatches it to another type), or get a wrong value without
- * noticing: another field's bytes, a default in place of a value the writer still
- * means to send, or a number that means something else. Getting an enum/flags number
- * the reader has no name for does NOT break it: FORMAT.md 8.3 keeps it numerically,
- * which is why appended enum values are safe.
- *
- * Each change carries its own effect only. A field inserted in the middle is
- * FBE_COMPAT_FIELD_INSERTED (new readers read old bytes in its slot) and every field
- * it pushes along is a separate FBE_COMPAT_FIELD_SHIFTED (both directions misread).
- * The report's summary combines them.
- *
- * Matching. Structs, messages and enums/flags of the two ROOT packages are matched by
- * their short names (a new version may be a differently named package, like protoex
- * for proto); fields by name within a struct (after flattening inheritance); enum
- * values by name. A struct or enum a field refers to is compared too when it is not
- * one of the root pairs (for example one from an imported package), under its full
- * name. Imported packages are otherwise not compared: check them on their own. */
+ * Rules (directions, what "breaks" means, matching by name, every kind of change and
+ * its effect, the report's order): docs/COMPAT.md. */
 #ifndef FBE_COMPAT_H
 #define FBE_COMPAT_H
 
@@ -53,53 +32,8 @@ typedef enum fbe_compat_final {
   FBE_COMPAT_FINAL_INCOMPATIBLE = 1
 } fbe_compat_final;
 
-/* The kinds of change and their usual effect (standard model / final model).
- * "Warning": safe on the wire, but readers may see different values.
- *
- * Package (no wire effect: the type id changes they cause are listed per struct):
- *   PACKAGE_RENAMED, PACKAGE_OFFSET_CHANGED                  safe / compatible
- * Enums and flags (one set of kinds for both; the texts say which):
- *   ENUM_ADDED, ENUM_REMOVED                                 safe / compatible (fields
- *                                                            that used a type are listed)
- *   ENUM_KIND_CHANGED   enum <-> flags, same base            safe, warning / compatible
- *   ENUM_BASE_CHANGED   other size or signedness             both / incompatible
- *                       (byte <-> uint8: same bytes, safe)
- *   ENUM_VALUE_ADDED    old readers get an unknown number    safe / compatible; breaks
- *                       old readers when they know that number under another name
- *   ENUM_VALUE_REMOVED  new readers get an undeclared number safe, warning / compatible;
- *                       breaks new readers when the number now has another name
- *   ENUM_VALUE_RENUMBERED                                    both / incompatible
- *   ENUM_VALUE_RENAMED  same number (JSON uses numbers)      safe / compatible
- * Structs and messages:
- *   STRUCT_ADDED, STRUCT_REMOVED                             safe / compatible
- *   MESSAGE_ADDED       old receivers skip the new id        safe / compatible
- *   MESSAGE_REMOVED     new receivers skip old senders' id   breaks new / incompatible
- *   STRUCT_MADE_MESSAGE, MESSAGE_MADE_STRUCT                 as added / removed
- *   STRUCT_ID_CHANGED   verify checks every body's id        both / incompatible
- *   MESSAGE_ID_CHANGED  judged by what each side's receiver does with the other's id
- *                       (an imported package may still handle the old id, 9.4)
- *   BASE_CHANGED        the flattened layout and the id are  safe / compatible
- *                       what matter, and are listed apart
- * Fields (flattened: inherited fields first; offsets are standard-model offsets):
- *   FIELD_APPENDED      after every old field                safe / incompatible
- *   FIELD_INSERTED      its slot holds other data in old     breaks new / incompatible
- *   BASE_FIELD_INSERTED the same, added to a base: it lands before this struct's own
- *                       fields                               breaks new / incompatible
- *   FIELD_REMOVED       old readers get its default or read  breaks old / incompatible
- *                       other data in its slot
- *   FIELD_RENAMED       same slot and type (JSON uses names) safe, warning / compatible
- *   FIELD_REORDERED     order relative to another field      both / incompatible
- *   FIELD_SHIFTED       same order, moved by another change  both / incompatible
- *   FIELD_RETYPED       other bytes (T <-> T? included)      both / incompatible
- *   FIELD_COLLECTION_CHANGED vector/list/set, map/hash       safe / compatible
- *                       (warning when a set is involved: duplicates collapse)
- *   FIELD_ENUM_REPLACED another enum/flags type, same base   safe / compatible (the
- *                       values are compared and listed under the new type's name)
- *   FIELD_TYPE_NEUTRAL  other type, same bytes (byte <-> uint8, enum <-> its base,
- *                       string <-> bytes, uint64 <-> timestamp)  safe, warning / compat.
- *   FIELD_DEFAULT_CHANGED what readers substitute for a missing field or a null
- *                       optional                             safe, warning / compatible
- *   FIELD_KEY_CHANGED   identity in sets and maps            safe, warning / compatible */
+/* The kinds of change, each with its text; their effects: docs/COMPAT.md, section 4.
+ * "Warning": safe on the wire, but readers may see different values. */
 #define FBE_COMPAT_KIND_LIST(X)                                          \
   X(FBE_COMPAT_PACKAGE_RENAMED, "package renamed")                       \
   X(FBE_COMPAT_PACKAGE_OFFSET_CHANGED, "package offset changed")         \

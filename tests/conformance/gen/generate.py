@@ -9,7 +9,7 @@ integers, empty and very long strings and collections, non-ASCII text, optional
 null/present, large and small decimals, timestamps at both ends, every enum value,
 flag combinations. Each value is encoded by the C core (`fbe testee`: encode, then
 decode for the value's canonical JSON, then verify for the model size) and written as a
-record of the conformance format (shared/conformance/README.md). The same seed gives a
+record of the conformance format (docs/TESTEE.md). The same seed gives a
 byte-identical file.
 """
 import argparse

@@ -5,7 +5,7 @@
   random_schema.py --self-test [--seed N] [--count N] [--fbe PATH]
 
 A schema set is one to three packages, the later ones importing earlier ones, that use
-every construct of shared/spec/SCHEMA.md: every type form (T, T?, T~, T[N], T?[N], T[],
+every construct of docs/SCHEMA.md: every type form (T, T?, T~, T[N], T?[N], T[],
 T?[], T(), T?(), T!, V<K>, V?<K>, V{K}, V?{K}) over every base type, enums and flags,
 structs; enums and flags over every base with implicit, integer (decimal, hex,
 negative), character and alias values and | expressions; struct numbering (none, (+N),
