@@ -60,15 +60,6 @@ fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const c
   return code;
 }
 
-fbe_status fbe_error_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target) {
-  if (target <= slot)
-    return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)slot,
-                         "pointer %u points back to offset %llu, before its slot at %llu", pointer,
-                         (unsigned long long)target, (unsigned long long)slot);
-  return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)slot, "pointer %u leads outside the model",
-                       pointer);
-}
-
 /* Puts part (and a '.' unless the path starts with an index) before the path. */
 static void prepend(fbe_error *err, const char *part) {
   size_t plen = strlen(part), old = strlen(err->path);

@@ -4,6 +4,7 @@
 #include "fbe/generated.h"
 #include "fbe/json.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/faults.h"
 #include "message/keys.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
@@ -38,13 +39,12 @@ static fbe_status gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *da
   g->err = err;
   if (!data && size) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no data");
   if (size >= 4 && fbe_load32(data) > FBE_DEFAULT_MAX_MODEL_SIZE)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0, "model size %u exceeds the limit of %llu bytes",
-                         fbe_load32(data), (unsigned long long)FBE_DEFAULT_MAX_MODEL_SIZE);
+    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, (unsigned long long)fbe_load32(data),
+                         (unsigned long long)FBE_DEFAULT_MAX_MODEL_SIZE);
   int rc = model == FBE_MODEL_FINAL ? fbe_fin_open(data, size, &g->r) : fbe_std_open(data, size, &g->r);
   if (rc)
-    return fbe_error_set(err, FBE_ERR_MALFORMED, 0,
-                         "%zu bytes do not start with a %s model (size field too small or past the end)",
-                         size, model == FBE_MODEL_FINAL ? "final" : "standard");
+    return fbe_fault_set(err, FBE_FAULT_GEN_OPEN, 0, (unsigned long long)size,
+                         model == FBE_MODEL_FINAL ? "final" : "standard");
   return FBE_OK;
 }
 
@@ -63,8 +63,7 @@ fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t
 }
 
 int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset) {
-  fbe_error_set(g->err, FBE_ERR_LIMIT, (size_t)offset,
-                "decoding needs more than the memory budget of %llu bytes (max_memory)",
+  fbe_fault_set(g->err, FBE_FAULT_OVER_BUDGET, (size_t)offset,
                 (unsigned long long)fbe_limits_memory(NULL, g->r.end));
   return -1;
 }
@@ -77,25 +76,23 @@ int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char
 int fbe_gen_oom(fbe_gen_reader *g, uint64_t offset) {
   return fbe_gen_fail(g, FBE_ERR_NOMEM, offset, "out of memory");
 }
+/* The faults generated code reports (the core's one table of reasons). */
+static int gen_fault(fbe_gen_reader *g, fbe_fault fault, uint64_t offset) {
+  fbe_fault_set(g->err, fault, (size_t)offset);
+  return -1;
+}
 int fbe_gen_short(fbe_gen_reader *g, uint64_t offset) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, offset < g->r.end ? offset : g->r.end,
-                      "bytes needed past the end of the model");
+  return gen_fault(g, FBE_FAULT_GEN_SHORT, offset < g->r.end ? offset : g->r.end);
 }
-int fbe_gen_bad_pointer(fbe_gen_reader *g, uint64_t slot) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, "pointer leads outside the model");
-}
-int fbe_gen_bad_struct(fbe_gen_reader *g, uint64_t body) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, body, "struct size is below 8 or runs past the end of the model");
-}
+int fbe_gen_bad_pointer(fbe_gen_reader *g, uint64_t slot) { return gen_fault(g, FBE_FAULT_GEN_POINTER, slot); }
+int fbe_gen_bad_struct(fbe_gen_reader *g, uint64_t body) { return gen_fault(g, FBE_FAULT_GEN_STRUCT, body); }
 int fbe_gen_bad_sequence(fbe_gen_reader *g, uint64_t slot) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, "collection pointer or elements outside the model");
+  return gen_fault(g, FBE_FAULT_GEN_COLLECTION, slot);
 }
 int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, offset, "collection elements do not fit in the model");
+  return gen_fault(g, FBE_FAULT_GEN_ELEMENTS, offset);
 }
-int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot) {
-  return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, "string or bytes outside the model");
-}
+int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot) { return gen_fault(g, FBE_FAULT_GEN_BLOB, slot); }
 
 int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size) {
   size_t ok = fbe_utf8_valid_prefix(data, size);

@@ -16,6 +16,7 @@
 #include "tools/dump_lines.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/faults.h"
 #include "fbe/internal/memory.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
@@ -39,45 +40,50 @@ static void walk_path(const dumper *d, path_tail *t) {
 }
 
 /* Records the reason the walk stops, with the path of the value being walked. */
-FBE_PRINTF(4, 5)
-static int stop(dumper *d, fbe_status code, uint64_t offset, const char *fmt, ...) {
+static void set_path(dumper *d) {
   fbe_error *e = d->err;
-  e->code = code;
-  e->offset = (size_t)offset;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(e->message, sizeof e->message, fmt, ap);
-  va_end(ap);
   char buf[sizeof e->path - 4];
   path_tail t = {buf, sizeof buf, sizeof buf, 0};
   walk_path(d, &t);
   snprintf(e->path, sizeof e->path, "%s%.*s", t.cut ? "..." : "", (int)(t.cap - t.pos),
            buf + t.pos);
+}
+
+/* Numbers go to the fault table's formats as unsigned long long. */
+#define U(x) ((unsigned long long)(x))
+
+/* Records the reason the walk stops (the fault table: verify's words), with the path of
+ * the value being walked. */
+static int stop(dumper *d, fbe_fault fault, uint64_t offset, ...) {
+  va_list ap;
+  va_start(ap, offset);
+  fbe_fault_vset(d->err, fault, (size_t)offset, ap);
+  va_end(ap);
+  set_path(d);
   return -1;
 }
 
-#define FAIL(d, offset, ...) stop((d), FBE_ERR_MALFORMED, (offset), __VA_ARGS__)
-
 /* Stops where verify does, with its words: e is verify's error for the value. */
 static int stop_as_verify(dumper *d, const fbe_error *e) {
-  return stop(d, e->code, e->offset, "%s", e->message);
+  fbe_error *out = d->err;
+  out->code = e->code;
+  out->offset = e->offset;
+  memcpy(out->message, e->message, sizeof out->message);
+  set_path(d);
+  return -1;
 }
 
 static int too_deep(dumper *d, uint64_t offset) {
-  return stop(d, FBE_ERR_LIMIT, offset, "nesting deeper than %u levels (max_depth)", d->max_depth);
+  return stop(d, FBE_FAULT_TOO_DEEP, offset, U(d->max_depth));
 }
 
 static int over_budget(dumper *d, uint64_t offset) {
-  return stop(d, FBE_ERR_LIMIT, offset,
-              "decoding needs more than the memory budget of %llu bytes (max_memory)",
-              (unsigned long long)d->budget_limit);
+  return stop(d, FBE_FAULT_OVER_BUDGET, offset, U(d->budget_limit));
 }
 
 /* The dump's own records do not fit in the memory budget. */
 static int out_of_room(dumper *d, uint64_t offset) {
-  return stop(d, FBE_ERR_LIMIT, offset,
-              "dumping needs more than the memory budget of %llu bytes (max_memory)",
-              (unsigned long long)d->room);
+  return stop(d, FBE_FAULT_DUMP_BUDGET, offset, U(d->room));
 }
 
 /* ------------------------------------------------------------ memory */
@@ -328,10 +334,10 @@ static int check_text(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
 /* A pointer refused as verify refuses it (fbe_std_target), with its words. */
 static int bad_pointer(dumper *d, uint64_t slot, uint32_t ptr, uint64_t target) {
   if (d->cut) /* truncated input: the walk of what is there */
-    return FAIL(d, slot, "pointer %u leads outside the %s", ptr, d->where);
-  fbe_error e; /* verify's words (error_internal.h) */
-  fbe_error_bad_pointer(&e, slot, ptr, target);
-  return stop(d, e.code, e.offset, "%s", e.message);
+    return stop(d, FBE_FAULT_POINTER_OUTSIDE, slot, U(ptr), d->where);
+  fbe_error e; /* verify's words */
+  fbe_fault_bad_pointer(&e, slot, ptr, target);
+  return stop_as_verify(d, &e);
 }
 
 /* The kind of the line of a pointer at slot relative to base: only a pointer stored
@@ -375,7 +381,7 @@ static int std_blob(dumper *d, fbe_kind wire, uint64_t slot, uint64_t base, cons
   uint32_t n = fbe_load32(d->p + at);
   if (shared >= 0) return charge(d, slot, fbe_cost_bytes(n));
   if (add(d, at, 4, K_LENGTH)) return -1;
-  if (n > d->end - at - 4) return FAIL(d, at, "size %u runs past the end of the %s", n, d->where);
+  if (n > d->end - at - 4) return stop(d, FBE_FAULT_SIZE_PAST_END, at, U(n), d->where);
   return add(d, at + 4, n, K_DATA) || charge(d, slot, fbe_cost_bytes(n)) ||
                  check_text(d, wire, at + 4, n)
              ? -1
@@ -414,11 +420,11 @@ static int std_struct(dumper *d, uint64_t slot, uint64_t base, const fbe_struct 
   uint32_t entry = 0, ptr = fbe_load32(d->p + slot);
   if (root) {
     if (add(d, slot, 4, K_ROOT_POINTER)) return -1;
-    if (ptr == 0) return FAIL(d, slot, "struct pointer is 0");
+    if (ptr == 0) return stop(d, FBE_FAULT_STRUCT_POINTER_0, slot);
     b = base + ptr;
     if (b <= slot || b > d->end || 8 > d->end - b) return bad_pointer(d, slot, ptr, b);
   } else {
-    if (ptr == 0) return add(d, slot, 4, K_POINTER_0) ? -1 : FAIL(d, slot, "struct pointer is 0");
+    if (ptr == 0) return add(d, slot, 4, K_POINTER_0) ? -1 : stop(d, FBE_FAULT_STRUCT_POINTER_0, slot);
     if (block_pointer(d, pointer_kind(slot, base), slot, base, 8, &b, &shared, &entry)) return -1;
     if (shared >= 0) return revisit(d, (uint32_t)shared, b);
   }
@@ -427,12 +433,10 @@ static int std_struct(dumper *d, uint64_t slot, uint64_t base, const fbe_struct 
   if (open_container(d, st->self_type, b, b)) return -1;
   uint32_t size = fbe_load32(d->p + b), type_id = fbe_load32(d->p + b + 4);
   if (add(d, b, 4, K_BODY_SIZE) || add(d, b + 4, 4, K_TYPE_ID)) return -1;
-  if (size < 8) return FAIL(d, b, "struct size %u is smaller than its 8-byte header", size);
-  if (size > d->end - b)
-    return FAIL(d, b, "struct size %u runs past the end of the %s", size, d->where);
+  if (size < 8) return stop(d, FBE_FAULT_STRUCT_SMALL, b, U(size));
+  if (size > d->end - b) return stop(d, FBE_FAULT_STRUCT_PAST_END, b, U(size), d->where);
   if (type_id != st->type_id)
-    return FAIL(d, b + 4, "type id %u where %s (%u) was expected", type_id, st->full_name,
-                st->type_id);
+    return stop(d, FBE_FAULT_TYPE_ID, b + 4, U(type_id), st->full_name, U(st->type_id));
   if (std_fields(d, st, b, size)) return -1;
   close_container(d);
   if (!root) visit_end(d, &v);
@@ -457,7 +461,7 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
       if (add(d, slot, 1, K_HAS_VALUE)) return -1;
       if (fbe_load32(d->p + slot + 1) == 0) {
         if (add(d, slot + 1, 4, K_POINTER_0)) return -1;
-        return FAIL(d, slot, "optional marked present has no value");
+        return stop(d, FBE_FAULT_OPTIONAL_EMPTY, slot);
       }
       if (block_pointer(d, K_POINTER_TO_SLOT, slot + 1, base, t->elem->wire_size, &at, &shared,
                         &entry) ||
@@ -501,7 +505,7 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
       if (open_container(d, t, base, at) || add(d, at, 4, K_COUNT)) return -1;
       if (stride * n > d->end - at - 4)
-        return FAIL(d, at, "%u elements do not fit in the %s", n, d->where);
+        return stop(d, FBE_FAULT_ELEMENTS, at, U(n), d->where);
       if (enter(d, at, fbe_cost_sequence(t, n))) return -1;
       visit_begin(d, entry, &v);
       uint32_t i = 0;
@@ -548,21 +552,20 @@ static int dump_standard(dumper *d, const fbe_struct *st, uint64_t *model_end) {
   uint32_t total = size >= 4 ? fbe_load32(d->p) : 0;
   if (size_line(d, total, 16)) return -1;
   if (size < 16)
-    return FAIL(d, 0, "%llu bytes are too few for a standard model (16 at least)",
-                (unsigned long long)size);
-  if (total < 16) return FAIL(d, 0, "model size %u is smaller than 16", total);
+    return stop(d, FBE_FAULT_FEW_BYTES_STANDARD, 0, U(size));
+  if (total < 16) return stop(d, FBE_FAULT_MODEL_SMALL_STANDARD, 0, U(total));
   if (total > size) d->where = "buffer", d->cut = 1; /* truncated: walk what is there */
   d->end = total < size ? total : size;
   *model_end = d->end;
   if (start_budget(d, st, total) || std_struct(d, 4, 0, st, 1)) return -1;
-  if (total > size) return FAIL(d, 0, "model size %u runs past the end of the buffer", total);
+  if (total > size) return stop(d, FBE_FAULT_MODEL_PAST_BUFFER, 0, U(total));
   return 0;
 }
 
 /* ------------------------------------------------------------ final model */
 
 static int fin_short(dumper *d, uint64_t pos, uint64_t n) {
-  return FAIL(d, pos, "%llu bytes needed past the end of the %s", (unsigned long long)n, d->where);
+  return stop(d, FBE_FAULT_BYTES_PAST_END, pos, U(n), d->where);
 }
 
 static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos);
@@ -583,7 +586,7 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
       uint32_t n = fbe_load32(d->p + *pos);
       if (add(d, *pos, 4, K_LENGTH)) return -1;
       if (n > d->end - *pos - 4)
-        return FAIL(d, *pos, "size %u runs past the end of the %s", n, d->where);
+        return stop(d, FBE_FAULT_SIZE_PAST_END, *pos, U(n), d->where);
       *pos += 4;
       if (add(d, *pos, n, K_DATA)) return -1;
       /* as in verify: no body is shared in the final model, so the strings' charge is
@@ -627,7 +630,7 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
       if (open_container(d, t, 0, *pos) || add(d, *pos, 4, K_COUNT)) return -1;
       if (least * n > d->end - *pos - 4)
-        return FAIL(d, *pos, "%u elements do not fit in the %s", n, d->where);
+        return stop(d, FBE_FAULT_ELEMENTS, *pos, U(n), d->where);
       if (enter(d, *pos, fbe_cost_sequence(t, n))) return -1;
       *pos += 4;
       uint32_t i = 0;
@@ -661,22 +664,21 @@ static int dump_final(dumper *d, const fbe_struct *st, uint64_t *model_end) {
   uint32_t total = size >= 4 ? fbe_load32(d->p) : 0;
   if (size_line(d, total, 8)) return -1;
   if (size < 8)
-    return FAIL(d, 0, "%llu bytes are too few for a final model (8 at least)",
-                (unsigned long long)size);
+    return stop(d, FBE_FAULT_FEW_BYTES_FINAL, 0, U(size));
   uint32_t type_id = fbe_load32(d->p + 4);
   if (add(d, 4, 4, K_MODEL_TYPE_ID)) return -1;
-  if (total < 8) return FAIL(d, 0, "model size %u is smaller than its 8-byte header", total);
+  if (total < 8) return stop(d, FBE_FAULT_MODEL_SMALL_FINAL, 0, U(total));
   if (total > size) d->where = "buffer", d->cut = 1; /* truncated: walk what is there */
   if (type_id != st->type_id)
-    return FAIL(d, 4, "type id %u where %s (%u) was expected", type_id, st->full_name, st->type_id);
+    return stop(d, FBE_FAULT_TYPE_ID, 4, U(type_id), st->full_name, U(st->type_id));
   d->end = total < size ? total : size;
   *model_end = d->end;
   uint64_t pos = 8;
   if (start_budget(d, st, total) || open_container(d, st->self_type, 0, 8) ||
       fin_fields(d, st, &pos))
     return -1;
-  if (total > size) return FAIL(d, 0, "model size %u runs past the end of the buffer", total);
-  if (pos != total) return FAIL(d, pos, "fields end here but the model size says %u", total);
+  if (total > size) return stop(d, FBE_FAULT_MODEL_PAST_BUFFER, 0, U(total));
+  if (pos != total) return stop(d, FBE_FAULT_FIELDS_END, pos, U(total));
   if (d->budget < 0) return over_budget(d, 8); /* the strings (fin_value) */
   return 0;
 }
@@ -707,9 +709,7 @@ fbe_status fbe_dump_to(const fbe_struct *type, fbe_model model, const uint8_t *d
   int rc;
   if (size >= 4 && fbe_load32(data) > max_size) {
     rc = add(&d, 0, 4, K_MODEL_SIZE) ||
-         stop(&d, FBE_ERR_LIMIT, 0,
-              "model size %u exceeds the limit of %llu bytes (max_model_size)", fbe_load32(data),
-              (unsigned long long)max_size);
+         stop(&d, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
   } else {
     rc = model == FBE_MODEL_FINAL ? dump_final(&d, type, &model_end)
                                   : dump_standard(&d, type, &model_end);

@@ -2,6 +2,7 @@
  * length read from the buffer is checked before use; missing fields of older writers
  * take their schema defaults (standard model). fbe_decode runs fbe_verify first;
  * fbe_decode_trusted is the decoder alone. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fbe/codec.h"
@@ -9,6 +10,7 @@
 #include "message/keys.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/faults.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
 #include "fbe/internal/arena.h"
@@ -33,10 +35,14 @@ typedef struct decoder {
 #define COLD
 #endif
 
-COLD static int fail(decoder *d, uint64_t offset, const char *fmt, unsigned long long a) {
-  char msg[160];
-  snprintf(msg, sizeof msg, fmt, a);
-  fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
+/* Numbers go to the fault table's formats as unsigned long long. */
+#define U(x) ((unsigned long long)(x))
+
+COLD static int fail(decoder *d, fbe_fault fault, uint64_t offset, ...) {
+  va_list ap;
+  va_start(ap, offset);
+  fbe_fault_vset(d->err, fault, (size_t)offset, ap);
+  va_end(ap);
   return -1;
 }
 
@@ -54,14 +60,8 @@ static inline int end_collection(decoder *d, const fbe_type *t, fbe_vec *vec, ui
 }
 
 COLD static int limit_error(decoder *d, uint64_t offset, int depth) {
-  if (depth)
-    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels (max_depth)",
-                  d->max_depth);
-  else
-    fbe_error_set(d->err, FBE_ERR_LIMIT, (size_t)offset,
-                  "decoding needs more than the memory budget of %llu bytes (max_memory)",
-                  (unsigned long long)d->limit);
-  return -1;
+  if (depth) return fail(d, FBE_FAULT_TOO_DEEP, offset, U(d->max_depth));
+  return fail(d, FBE_FAULT_OVER_BUDGET, offset, U(d->limit));
 }
 
 /* Takes `bytes` from the memory budget. */
@@ -83,7 +83,7 @@ static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need
   fbe_reader r = {d->p, d->end};
   if (!fbe_std_target(&r, slot, base, need, out)) return 0;
   uint32_t pointer = fbe_load32(d->p + slot);
-  fbe_error_bad_pointer(d->err, slot, pointer, base + pointer);
+  fbe_fault_bad_pointer(d->err, slot, pointer, base + pointer);
   return -1;
 }
 
@@ -167,14 +167,14 @@ static int field_default(decoder *d, const fbe_field *f, const uint8_t *image, u
 COLD static int bad_sequence(decoder *d, uint64_t slot, uint64_t base) {
   uint64_t at = 0;
   if (follow(d, slot, base, 4, &at)) return -1;
-  return fail(d, at, "%llu elements do not fit in the model", fbe_load32(d->p + at));
+  return fail(d, FBE_FAULT_ELEMENTS, at, U(fbe_load32(d->p + at)), "model");
 }
 
 /* Why fbe_std_read_blob refused a slot: its pointer or its size. */
 COLD static int blob_error(decoder *d, uint64_t slot, uint64_t base) {
   uint64_t at = 0;
   if (follow(d, slot, base, 4, &at)) return -1;
-  return fail(d, at, "size %llu runs past the end of the model", fbe_load32(d->p + at));
+  return fail(d, FBE_FAULT_SIZE_PAST_END, at, U(fbe_load32(d->p + at)), "model");
 }
 
 /* text: a string, else bytes. */
@@ -309,8 +309,8 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
   uint64_t b = 0;
   if (follow(d, slot, base, 8, &b)) return -1; /* its cost was charged with its holder */
   uint32_t size = fbe_load32(d->p + b);
-  if (size < 8) return fail(d, b, "struct size %llu is smaller than its 8-byte header", size);
-  if (size > d->end - b) return fail(d, b, "struct size %llu runs past the end of the model", size);
+  if (size < 8) return fail(d, FBE_FAULT_STRUCT_SMALL, b, U(size));
+  if (size > d->end - b) return fail(d, FBE_FAULT_STRUCT_PAST_END, b, U(size), "model");
   if (size < st->body_size) return std_short_body(d, st, b, size, out);
   const uint8_t *image = st->defaults;
   for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
@@ -342,7 +342,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
 static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out);
 
 static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
-  if (n > d->end - pos) return fail(d, pos, "%llu bytes needed past the end of the model", n);
+  if (n > d->end - pos) return fail(d, FBE_FAULT_BYTES_PAST_END, pos, U(n), "model");
   return 0;
 }
 
@@ -350,7 +350,7 @@ static int fin_need(decoder *d, uint64_t pos, uint64_t n) {
 /* Why fbe_fin_read_blob refused the value at pos: no room for its length, or its size. */
 COLD static int fin_blob_error(decoder *d, uint64_t pos) {
   if (fin_need(d, pos, 4)) return -1;
-  return fail(d, pos, "size %llu runs past the end of the model", fbe_load32(d->p + pos));
+  return fail(d, FBE_FAULT_SIZE_PAST_END, pos, U(fbe_load32(d->p + pos)), "model");
 }
 
 /* text: a string, else bytes. */
@@ -429,7 +429,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (least * n > d->end - *pos - 4)
-        return fail(d, *pos, "%llu elements do not fit in the model", n);
+        return fail(d, FBE_FAULT_ELEMENTS, *pos, U(n), "model");
       if (enter(d, *pos, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, *pos)) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* least == the exact size, checked above */
@@ -471,17 +471,16 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
  * there. */
 static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t size, uint32_t min,
                       uint32_t *total, uint64_t type_at) {
-  if (size < min) return fail(d, 0, "%llu bytes are too few for a model", size);
+  int final = model == FBE_MODEL_FINAL;
+  if (size < min) return fail(d, final ? FBE_FAULT_FEW_BYTES_FINAL : FBE_FAULT_FEW_BYTES_STANDARD, 0, U(size));
   *total = fbe_load32(d->p);
-  if (*total < min) return fail(d, 0, "model size %llu is too small", *total);
-  if (*total > size) return fail(d, 0, "model size %llu runs past the end of the buffer", *total);
-  if (type_at + 4 > *total) return fail(d, 4, "root struct outside the model%.0llu", 0);
+  if (*total < min)
+    return fail(d, final ? FBE_FAULT_MODEL_SMALL_FINAL : FBE_FAULT_MODEL_SMALL_STANDARD, 0, U(*total));
+  if (*total > size) return fail(d, FBE_FAULT_MODEL_PAST_BUFFER, 0, U(*total));
+  if (type_at + 4 > *total) return fail(d, FBE_FAULT_ROOT_OUTSIDE, 4);
   uint32_t type_id = fbe_load32(d->p + type_at);
-  if (model == FBE_MODEL_FINAL && type_id != st->type_id) {
-    fbe_error_set(d->err, FBE_ERR_MALFORMED, (size_t)type_at, "type id %u where %s (%u) was expected",
-                  type_id, st->full_name, st->type_id);
-    return -1;
-  }
+  if (final && type_id != st->type_id)
+    return fail(d, FBE_FAULT_TYPE_ID, type_at, U(type_id), st->full_name, U(st->type_id));
   d->end = *total;
   d->budget = d->limit = fbe_limits_budget(d->limits, *total);
   return charge(d, 0, fbe_cost_root(st));
@@ -498,9 +497,7 @@ static fbe_status decode_model(const fbe_struct *type, fbe_model model, const ui
   *out = NULL;
   uint64_t max_size = fbe_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
-                         "model size %u exceeds the limit of %llu bytes (max_model_size)",
-                         fbe_load32(data), (unsigned long long)max_size);
+    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
   decoder d = {data, 0, arena, 0, fbe_limits_depth(limits), 0, 0, limits, err, check};
   fbe_msg *msg = fbe_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
   if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
@@ -514,7 +511,7 @@ static fbe_status decode_model(const fbe_struct *type, fbe_model model, const ui
     uint64_t pos = 8;
     if (!rc) rc = fin_struct(&d, type, &pos, value);
   } else {
-    rc = size < 8 ? fail(&d, 0, "%llu bytes are too few for a model", size)
+    rc = size < 8 ? fail(&d, FBE_FAULT_FEW_BYTES_STANDARD, 0, U(size))
                   : check_root(&d, type, model, size, 16, &total, (uint64_t)fbe_load32(data + 4) + 4);
     if (!rc) rc = std_struct(&d, type, 4, 0, value);
   }

@@ -4,12 +4,14 @@
  * value is charged to the memory budget exactly as decode.c charges it (cost.h): so
  * what verifies decodes within the same limits, and the work, each value walked being
  * charged, is bounded by the budget (bodies shared by many pointers cannot blow up). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fbe/codec.h"
 #include "fbe/internal/cost.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/faults.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
 
@@ -35,34 +37,33 @@ typedef struct verifier {
 } verifier;
 
 
-COLD static int fail(verifier *v, uint64_t offset, const char *fmt, unsigned long long a) {
-  char msg[160];
-  snprintf(msg, sizeof msg, fmt, a);
-  fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)offset, "%s", msg);
+/* Numbers go to the fault table's formats as unsigned long long. */
+#define U(x) ((unsigned long long)(x))
+
+COLD static int fail(verifier *v, fbe_fault fault, uint64_t offset, ...) {
+  va_list ap;
+  va_start(ap, offset);
+  fbe_fault_vset(v->err, fault, (size_t)offset, ap);
+  va_end(ap);
   return -1;
 }
 
 COLD static int too_deep(verifier *v, uint64_t offset) {
-  fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset, "nesting deeper than %u levels (max_depth)",
-                v->max_depth);
-  return -1;
+  return fail(v, FBE_FAULT_TOO_DEEP, offset, U(v->max_depth));
 }
 
 COLD static int over_budget(verifier *v, uint64_t offset) {
-  fbe_error_set(v->err, FBE_ERR_LIMIT, (size_t)offset,
-                "decoding needs more than the memory budget of %llu bytes (max_memory)",
-                (unsigned long long)v->limit);
-  return -1;
+  return fail(v, FBE_FAULT_OVER_BUDGET, offset, U(v->limit));
 }
 
 COLD static int bad_pointer(verifier *v, uint64_t slot, uint64_t base) {
   uint32_t pointer = fbe_load32(v->p + slot);
-  fbe_error_bad_pointer(v->err, slot, pointer, base + pointer);
+  fbe_fault_bad_pointer(v->err, slot, pointer, base + pointer);
   return -1;
 }
 
 COLD static int bad_size(verifier *v, uint64_t at) {
-  return fail(v, at, "size %llu runs past the end of the model", fbe_load32(v->p + at));
+  return fail(v, FBE_FAULT_SIZE_PAST_END, at, U(fbe_load32(v->p + at)), "model");
 }
 
 COLD static int bad_text(verifier *v, const uint8_t *s, uint32_t n, size_t at) {
@@ -111,7 +112,7 @@ static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struc
 COLD static int bad_sequence(verifier *v, uint64_t slot, uint64_t base) {
   uint64_t at = 0;
   if (follow(v, slot, base, 4, &at)) return -1;
-  return fail(v, at, "%llu elements do not fit in the model", fbe_load32(v->p + at));
+  return fail(v, FBE_FAULT_ELEMENTS, at, U(fbe_load32(v->p + at)), "model");
 }
 
 /* text: a string (UTF-8 checked), else bytes; f: the field it is (its default), or NULL. */
@@ -132,17 +133,14 @@ static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_
 
 static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
   uint64_t b = 0;
-  if (fbe_load32(v->p + slot) == 0) return fail(v, slot, "struct pointer is 0%.0llu", 0);
+  if (fbe_load32(v->p + slot) == 0) return fail(v, FBE_FAULT_STRUCT_POINTER_0, slot);
   if (follow(v, slot, base, 8, &b)) return -1;
   v->visits++; /* paid for by whoever holds the struct: its cost includes st->cost */
   uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
-  if (size < 8) return fail(v, b, "struct size %llu is smaller than its 8-byte header", size);
-  if (size > v->end - b) return fail(v, b, "struct size %llu runs past the end of the model", size);
-  if (type_id != st->type_id) {
-    fbe_error_set(v->err, FBE_ERR_MALFORMED, (size_t)(b + 4), "type id %u where %s (%u) was expected",
-                  type_id, st->full_name, st->type_id);
-    return -1;
-  }
+  if (size < 8) return fail(v, FBE_FAULT_STRUCT_SMALL, b, U(size));
+  if (size > v->end - b) return fail(v, FBE_FAULT_STRUCT_PAST_END, b, U(size), "model");
+  if (type_id != st->type_id)
+    return fail(v, FBE_FAULT_TYPE_ID, b + 4, U(type_id), st->full_name, U(st->type_id));
   return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
 }
 
@@ -157,7 +155,7 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
     case FBE_KIND_OPTIONAL: {
       if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
       if (fbe_load32(v->p + slot + 1) == 0)
-        return fail(v, slot, "optional marked present has no value%.0llu", 0);
+        return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
       if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, fbe_cost_optional(t)))
         return -1;
       if (t->elem->wire != FBE_KIND_STRUCT) v->visits++;
@@ -246,10 +244,10 @@ static int start_budget(verifier *v, const fbe_struct *st, uint32_t total) {
 }
 
 static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
-  if (size < 16) return fail(v, 0, "%llu bytes are too few for a standard model (16 at least)", size);
+  if (size < 16) return fail(v, FBE_FAULT_FEW_BYTES_STANDARD, 0, U(size));
   uint32_t total = fbe_load32(v->p);
-  if (total < 16) return fail(v, 0, "model size %llu is smaller than 16", total);
-  if (total > size) return fail(v, 0, "model size %llu runs past the end of the buffer", total);
+  if (total < 16) return fail(v, FBE_FAULT_MODEL_SMALL_STANDARD, 0, U(total));
+  if (total > size) return fail(v, FBE_FAULT_MODEL_PAST_BUFFER, 0, U(total));
   if (start_budget(v, st, total) || std_struct(v, 4, 0, st)) return -1;
   if (model_size) *model_size = total;
   return 0;
@@ -263,7 +261,7 @@ static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos);
 
 COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
-  return fail(v, pos < v->end ? pos : v->end, "%llu bytes needed past the end of the model", n);
+  return fail(v, FBE_FAULT_BYTES_PAST_END, pos < v->end ? pos : v->end, U(n), "model");
 }
 
 /* `room`: the length field plus the fixed bytes right after the string; text: a string
@@ -335,7 +333,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       uint32_t n = fbe_load32(v->p + *pos);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
-      if (least * n > v->end - *pos - 4) return fail(v, *pos, "%llu elements do not fit in the model", n);
+      if (least * n > v->end - *pos - 4) return fail(v, FBE_FAULT_ELEMENTS, *pos, U(n), "model");
       if (enter(v, *pos, fbe_cost_sequence(t, n))) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* fixed-size elements: their area was checked above */
@@ -361,19 +359,16 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
 }
 
 static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
-  if (size < 8) return fail(v, 0, "%llu bytes are too few for a final model (8 at least)", size);
+  if (size < 8) return fail(v, FBE_FAULT_FEW_BYTES_FINAL, 0, U(size));
   uint32_t total = fbe_load32(v->p), type_id = fbe_load32(v->p + 4);
-  if (total < 8) return fail(v, 0, "model size %llu is smaller than its 8-byte header", total);
-  if (total > size) return fail(v, 0, "model size %llu runs past the end of the buffer", total);
-  if (type_id != st->type_id) {
-    fbe_error_set(v->err, FBE_ERR_MALFORMED, 4, "type id %u where %s (%u) was expected", type_id,
-                  st->full_name, st->type_id);
-    return -1;
-  }
+  if (total < 8) return fail(v, FBE_FAULT_MODEL_SMALL_FINAL, 0, U(total));
+  if (total > size) return fail(v, FBE_FAULT_MODEL_PAST_BUFFER, 0, U(total));
+  if (type_id != st->type_id)
+    return fail(v, FBE_FAULT_TYPE_ID, 4, U(type_id), st->full_name, U(st->type_id));
   uint64_t pos = 8;
   if (start_budget(v, st, total) || fin_struct(v, st, &pos)) return -1;
   if (pos > total) return fin_short(v, total, pos - total);
-  if (pos != total) return fail(v, pos, "fields end here but the model size says %llu", total);
+  if (pos != total) return fail(v, FBE_FAULT_FIELDS_END, pos, U(total));
   if (v->budget < 0) return over_budget(v, 8); /* the strings (fin_blob) */
   if (model_size) *model_size = total;
   return 0;
@@ -388,9 +383,7 @@ fbe_status fbe_verify_report(const fbe_struct *type, fbe_model model, const uint
     return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
   uint64_t max_size = fbe_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
-                         "model size %u exceeds the limit of %llu bytes (max_model_size)",
-                         fbe_load32(data), (unsigned long long)max_size);
+    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
   verifier v = {data, 0, 0, fbe_limits_depth(limits), 0, 0, 0, 0, limits, err};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
                                     : verify_standard(&v, type, size, model_size);

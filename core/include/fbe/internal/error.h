@@ -18,12 +18,6 @@
 fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
     FBE_PRINTF(4, 5);
 
-/* FBE_ERR_MALFORMED at slot for a pointer refused by fbe_std_target (target = the
- * pointer's base + pointer): "pointer P points back to offset T, before its slot at S"
- * when it does not lead forward (writers put a value after its pointer), else
- * "pointer P leads outside the model". Decode, verify and dump say the same. */
-fbe_status fbe_error_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target);
-
 /* Prepends one path component to err->path: ".name" for a field (no dot at the
  * start), "[i]" for an element, "[key]" for a map key. Used while unwinding out of
  * nested values (the core's walks and the bindings' converters); no-ops when err is
