@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fbe/schema.h"
+#include "fbe/internal/kinds.h"
 
 /* Deepest nesting of JSON objects/arrays either side accepts. The depth rule is the
  * core's (optionals and collections, limits->max_depth, counted by the reader and the
@@ -23,28 +24,13 @@ static inline int fbe_json_is_integer_kind(fbe_kind wire) {
   return (wire >= FBE_KIND_BYTE && wire <= FBE_KIND_UINT64) || wire == FBE_KIND_TIMESTAMP;
 }
 
-static inline int fbe_json_is_signed_kind(fbe_kind wire) {
-  return wire == FBE_KIND_INT8 || wire == FBE_KIND_INT16 || wire == FBE_KIND_INT32 ||
-         wire == FBE_KIND_INT64;
-}
-
-/* Width in bits of an integer kind. */
-static inline unsigned fbe_json_integer_bits(fbe_kind wire) {
-  switch (wire) {
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8: return 8;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16: return 16;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: return 32;
-    default: return 64;
-  }
-}
-
 /* Decimal digits of a 64-bit pattern (as loaded by fbe_scalar_load); no NUL. */
 static inline size_t fbe_json_format_integer(fbe_kind wire, uint64_t pattern,
                                              char out[FBE_INTEGER_TEXT_MAX]) {
   char rev[FBE_INTEGER_TEXT_MAX];
   size_t n = 0, len = 0;
   uint64_t mag = pattern;
-  if (fbe_json_is_signed_kind(wire) && (int64_t)pattern < 0) {
+  if (fbe_kind_is_signed(wire) && (int64_t)pattern < 0) {
     out[len++] = '-';
     mag = 0 - pattern; /* two's complement magnitude, also for INT64_MIN */
   }

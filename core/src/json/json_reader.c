@@ -399,9 +399,9 @@ static fbe_status integer_from_text(reader *r, const fbe_type *t, void *slot, co
     if (mag > (UINT64_MAX - digit) / 10) overflow = 1;
     else mag = mag * 10 + digit;
   }
-  unsigned bits = fbe_json_integer_bits(t->wire);
+  unsigned bits = fbe_kind_bits(t->wire);
   uint64_t negative_limit = (uint64_t)1 << (bits - 1);                /* |signed min| */
-  uint64_t positive_limit = fbe_json_is_signed_kind(t->wire) ? negative_limit - 1
+  uint64_t positive_limit = fbe_kind_is_signed(t->wire) ? negative_limit - 1
                             : bits == 64                      ? UINT64_MAX
                                                               : ((uint64_t)1 << bits) - 1;
   if (overflow || mag > (negative ? negative_limit : positive_limit)) {

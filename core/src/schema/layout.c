@@ -35,17 +35,14 @@ static int struct_layout(fbe_struct *st, layout_ctx *lx);
 static int type_sizes(fbe_type *t, layout_ctx *lx) {
   int rc;
   switch (t->kind) {
-    case FBE_KIND_BOOL: case FBE_KIND_BYTE: case FBE_KIND_CHAR:
-    case FBE_KIND_INT8: case FBE_KIND_UINT8:
-      t->wire_size = t->mem_size = t->mem_align = 1; break;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16:
-      t->wire_size = t->mem_size = t->mem_align = 2; break;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
-      t->wire_size = t->mem_size = t->mem_align = 4; break;
-    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
-      t->wire_size = t->mem_size = t->mem_align = 8; break;
-    case FBE_KIND_DECIMAL: case FBE_KIND_UUID:
-      t->wire_size = 16; t->mem_size = 16; t->mem_align = 1; break;
+    case FBE_KIND_BOOL: case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_WCHAR:
+    case FBE_KIND_INT8: case FBE_KIND_UINT8: case FBE_KIND_INT16: case FBE_KIND_UINT16:
+    case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_INT64: case FBE_KIND_UINT64:
+    case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
+    case FBE_KIND_DECIMAL: case FBE_KIND_UUID: /* fixed-size scalars: the kind table's size */
+      t->wire_size = t->mem_size = fbe_kind_size(t->kind);
+      t->mem_align = t->mem_size <= 8 ? t->mem_size : 1; /* decimal, uuid: byte arrays */
+      break;
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
       t->wire_size = 4; t->mem_size = sizeof(fbe_str); t->mem_align = _Alignof(fbe_str);
       t->final_min = 4;

@@ -10,6 +10,7 @@
 #include "fbe/schema.h"
 #include "fbe/arena.h"
 #include "fbe/internal/endian.h"
+#include "fbe/internal/kinds.h"
 
 /* A default value, already type-checked against its field type by the loader. */
 typedef enum fbe_default_kind {
@@ -212,22 +213,6 @@ struct fbe_schema {
   const fbe_struct **structs; /* every package's, in package order: index = fbe_struct.index */
   const fbe_enum **enums;     /* the same for enums and flags */
 };
-
-/* Signed integer kinds (enums and flags: ask about their wire kind). */
-static inline bool fbe_kind_is_signed(fbe_kind k) {
-  return k == FBE_KIND_INT8 || k == FBE_KIND_INT16 || k == FBE_KIND_INT32 || k == FBE_KIND_INT64;
-}
-
-/* Bit width of a bool, integer, char, wchar or timestamp kind (1 for bool). */
-static inline unsigned fbe_kind_bits(fbe_kind k) {
-  switch (k) {
-    case FBE_KIND_BOOL: return 1;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8: return 8;
-    case FBE_KIND_INT16: case FBE_KIND_UINT16: return 16;
-    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: return 32;
-    default: return 64;
-  }
-}
 
 /* layout.c: computes every layout member of every package of the schema.
  * Called by the loader once resolution succeeded. Returns 0, -1 when out of memory, or
