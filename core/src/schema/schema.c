@@ -10,7 +10,7 @@
 /* ---- diagnostics ---- */
 
 static int compare_diags(const void *a, const void *b) {
-  const fbe_sdiag *x = a, *y = b;
+  const fbei_diag *x = a, *y = b;
   if (x->file_id != y->file_id) return x->file_id < y->file_id ? -1 : 1;
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
   if (x->col != y->col) return x->col < y->col ? -1 : 1;
@@ -35,7 +35,7 @@ static bool export_item(fbe_diagnostic *item, fbe_severity severity, const char 
 
 /* Copies the load's diagnostics (sorted by file, line, column) into caller memory;
  * adds an "Out of memory" error when the load ran out. */
-static void export_diagnostics(fbe_sctx *ctx, bool out_of_memory, fbe_diagnostics *out) {
+static void export_diagnostics(fbei_load_ctx *ctx, bool out_of_memory, fbe_diagnostics *out) {
   out->count = 0;
   out->items = NULL;
   if (ctx->ndiags > 1) qsort(ctx->diags, ctx->ndiags, sizeof *ctx->diags, compare_diags);
@@ -43,7 +43,7 @@ static void export_diagnostics(fbe_sctx *ctx, bool out_of_memory, fbe_diagnostic
   out->items = fbe_mem_calloc(capacity, sizeof *out->items);
   if (!out->items) return;
   for (uint32_t i = 0; i < ctx->ndiags; i++) {
-    const fbe_sdiag *d = &ctx->diags[i];
+    const fbei_diag *d = &ctx->diags[i];
     if (!d->message) continue; /* interrupted by an allocation failure */
     if (export_item(&out->items[out->count], d->severity, ctx->files[d->file_id], d->line, d->col,
                     d->message)) {
@@ -88,10 +88,10 @@ void fbe_diagnostic_format(const fbe_diagnostic *d, char *out, size_t out_size) 
 /* ---- loading ---- */
 
 /* The file of the struct layout refused. */
-static uint32_t layout_file(const fbe_sload *L, const fbe_struct *st) {
+static uint32_t layout_file(const fbei_load *load, const fbe_struct *st) {
   uint32_t file_id = 0;
-  for (uint32_t i = 0; i < L->norder; i++)
-    if (L->order[i]->pkg == st->pkg) file_id = L->order[i]->file_id;
+  for (uint32_t i = 0; i < load->norder; i++)
+    if (load->order[i]->pkg == st->pkg) file_id = load->order[i]->file_id;
   return file_id;
 }
 
@@ -103,13 +103,13 @@ static int enum_order(const void *a, const void *b) {
 }
 
 /* The name indexes of every package (fbe_package.structs_by_name, enums_by_name). */
-static void index_names(fbe_sload *L) {
-  for (uint32_t i = 0; i < L->norder; i++) {
-    fbe_package *pkg = L->order[i]->pkg;
-    pkg->structs_by_name = fbe_sctx_alloc(L->ctx, L->arena, (pkg->nstructs + 1) * sizeof *pkg->structs);
+static void index_names(fbei_load *load) {
+  for (uint32_t i = 0; i < load->norder; i++) {
+    fbe_package *pkg = load->order[i]->pkg;
+    pkg->structs_by_name = fbei_ctx_alloc(load->ctx, load->arena, (pkg->nstructs + 1) * sizeof *pkg->structs);
     if (pkg->nstructs) memcpy(pkg->structs_by_name, pkg->structs, pkg->nstructs * sizeof *pkg->structs);
     qsort(pkg->structs_by_name, pkg->nstructs, sizeof *pkg->structs, struct_order);
-    pkg->enums_by_name = fbe_sctx_alloc(L->ctx, L->arena, (pkg->nenums + 1) * sizeof *pkg->enums);
+    pkg->enums_by_name = fbei_ctx_alloc(load->ctx, load->arena, (pkg->nenums + 1) * sizeof *pkg->enums);
     if (pkg->nenums) memcpy(pkg->enums_by_name, pkg->enums, pkg->nenums * sizeof *pkg->enums);
     qsort(pkg->enums_by_name, pkg->nenums, sizeof *pkg->enums, enum_order);
   }
@@ -117,15 +117,15 @@ static void index_names(fbe_sload *L) {
 
 /* The dense schema-wide indexes (fbe_struct.index, fbe_enum.index): a binding keeps its
  * per-struct tables in an array instead of a map keyed by pointer. */
-static void index_schema(fbe_sload *L) {
-  fbe_schema *schema = L->schema;
+static void index_schema(fbei_load *load) {
+  fbe_schema *schema = load->schema;
   uint32_t nstructs = 0, nenums = 0;
   for (uint32_t i = 0; i < schema->npackages; i++) {
     nstructs += schema->packages[i]->nstructs;
     nenums += schema->packages[i]->nenums;
   }
-  schema->structs = fbe_sctx_alloc(L->ctx, L->arena, (nstructs + 1) * sizeof *schema->structs);
-  schema->enums = fbe_sctx_alloc(L->ctx, L->arena, (nenums + 1) * sizeof *schema->enums);
+  schema->structs = fbei_ctx_alloc(load->ctx, load->arena, (nstructs + 1) * sizeof *schema->structs);
+  schema->enums = fbei_ctx_alloc(load->ctx, load->arena, (nenums + 1) * sizeof *schema->enums);
   for (uint32_t i = 0; i < schema->npackages; i++) {
     const fbe_package *pkg = schema->packages[i];
     for (uint32_t j = 0; j < pkg->nstructs; j++) {
@@ -143,42 +143,42 @@ static void index_schema(fbe_sload *L) {
 
 /* Everything that can run out of memory; an allocation failure jumps back here.
  * Nothing local is modified after setjmp, so no volatile is needed. */
-static bool run_load(fbe_sload *L, const fbe_root_request *req) {
+static bool run_load(fbei_load *load, const fbe_root_request *req) {
   jmp_buf out_of_memory;
-  L->ctx->oom = &out_of_memory;
+  load->ctx->oom = &out_of_memory;
   if (setjmp(out_of_memory)) return false;
-  fbe_load_files(L, req);
-  if (L->ctx->nerrors == 0) fbe_resolve_packages(L);
-  if (L->ctx->nerrors == 0) {
+  fbe_load_files(load, req);
+  if (load->ctx->nerrors == 0) fbe_resolve_packages(load);
+  if (load->ctx->nerrors == 0) {
     const fbe_struct *big = NULL;
-    int rc = fbe_layout_compute(L->schema, &big);
+    int rc = fbe_layout_compute(load->schema, &big);
     if (rc == -2) {
-      fbe_sctx_error(L->ctx, layout_file(L, big), big->line, big->col,
+      fbei_ctx_error(load->ctx, layout_file(load, big), big->line, big->col,
                      "Struct %s is too large (its sizes, or all default values together, "
                      "exceed the layout limits)", big->name);
     } else if (rc == -3) {
-      fbe_sctx_error(L->ctx, layout_file(L, big), big->line, big->col,
+      fbei_ctx_error(load->ctx, layout_file(load, big), big->line, big->col,
                      "Struct %s takes the schema past %u final-model steps in all (a plain "
                      "struct held inline counts each of its fields)", big->name,
                      FBE_SCHEMA_MAX_STEPS);
     } else if (rc) {
-      fbe_sctx_out_of_memory(L->ctx);
+      fbei_ctx_out_of_memory(load->ctx);
     }
   }
-  if (L->ctx->nerrors == 0) {
-    index_names(L);
-    index_schema(L);
+  if (load->ctx->nerrors == 0) {
+    index_names(load);
+    index_schema(load);
   }
   return true;
 }
 
-static fbe_schema *load(const fbe_root_request *req, const fbe_load_options *options,
-                        fbe_diagnostics *diags) {
+static fbe_schema *load_root(const fbe_root_request *req, const fbe_load_options *options,
+                             fbe_diagnostics *diags) {
   if (diags) {
     diags->count = 0;
     diags->items = NULL;
   }
-  fbe_sctx ctx;
+  fbei_load_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.work = fbe_arena_new();
   fbe_arena *arena = fbe_arena_new();
@@ -188,20 +188,20 @@ static fbe_schema *load(const fbe_root_request *req, const fbe_load_options *opt
     memset(schema, 0, sizeof *schema);
     schema->arena = arena;
     atomic_init(&schema->refcount, 1);
-    fbe_sload L;
-    memset(&L, 0, sizeof L);
-    L.ctx = &ctx;
-    L.options = options;
-    L.schema = schema;
-    L.arena = arena;
-    completed = run_load(&L, req);
+    fbei_load load;
+    memset(&load, 0, sizeof load);
+    load.ctx = &ctx;
+    load.options = options;
+    load.schema = schema;
+    load.arena = arena;
+    completed = run_load(&load, req);
   }
   bool ok = completed && ctx.nerrors == 0;
   if (diags) {
     if (ctx.work) {
       export_diagnostics(&ctx, !completed, diags);
     } else {
-      fbe_sctx empty;
+      fbei_load_ctx empty;
       memset(&empty, 0, sizeof empty);
       export_diagnostics(&empty, true, diags);
     }
@@ -217,20 +217,20 @@ static fbe_schema *load(const fbe_root_request *req, const fbe_load_options *opt
 fbe_schema *fbe_schema_load_file(const char *path, const fbe_load_options *options,
                                  fbe_diagnostics *diags) {
   fbe_root_request req = {FBE_ROOT_FILE, path ? path : "", NULL, 0, NULL};
-  return load(&req, options, diags);
+  return load_root(&req, options, diags);
 }
 
 fbe_schema *fbe_schema_load_string(const char *text, size_t length, const char *name,
                                    const fbe_load_options *options, fbe_diagnostics *diags) {
   fbe_root_request req = {FBE_ROOT_TEXT, NULL, text ? text : "", text ? length : 0,
                           name ? name : "<string>"};
-  return load(&req, options, diags);
+  return load_root(&req, options, diags);
 }
 
 fbe_schema *fbe_schema_load_package(const char *package, const fbe_load_options *options,
                                     fbe_diagnostics *diags) {
   fbe_root_request req = {FBE_ROOT_PACKAGE, NULL, NULL, 0, package ? package : ""};
-  return load(&req, options, diags);
+  return load_root(&req, options, diags);
 }
 
 /* The reference count is shared between threads. */

@@ -7,20 +7,20 @@
 #include "fbe/internal/utf8.h"
 
 typedef struct default_job {
-  fbe_sload *L;
-  fbe_spkg *p;
+  fbei_load *load;
+  fbei_pkg_draft *p;
   const fbe_ast_field *af;
   const fbe_ast_default *d;
   fbe_default *out;
 } default_job;
 
 static void invalid(const default_job *job) {
-  fbe_spkg_error(job->L, job->p, job->d->pos, "Invalid default value %s for field %s of type %s",
+  fbei_draft_error(job->load, job->p, job->d->pos, "Invalid default value %s for field %s of type %s",
                  job->d->text, job->af->name, job->af->type.text);
 }
 
 static void out_of_range(const default_job *job) {
-  fbe_spkg_error(job->L, job->p, job->d->pos,
+  fbei_draft_error(job->load, job->p, job->d->pos,
                  "Default value %s is out of range for field %s of type %s", job->d->text,
                  job->af->name, job->af->type.text);
 }
@@ -58,7 +58,7 @@ static bool is_number(const fbe_ast_default *d) {
 /* The text of a number default, in decimal (an INT may be written in hex). */
 static const char *number_text(const default_job *job) {
   if (job->d->kind == FBE_AST_CONST_FLOAT) return job->d->literal;
-  return fbe_sctx_printf(job->L->ctx, job->L->ctx->work, "%s%" PRIu64,
+  return fbei_ctx_printf(job->load->ctx, job->load->ctx->work, "%s%" PRIu64,
                          job->d->ival.neg ? "-" : "", job->d->ival.mag);
 }
 
@@ -105,7 +105,7 @@ static void uuid_default(const default_job *job) {
     case FBE_AST_CONST_STRING: {
       fbe_uuid value;
       if (fbe_uuid_parse(d->str, d->len, &value) != FBE_OK) {
-        fbe_spkg_error(job->L, job->p, d->pos, "Invalid UUID text %s", d->text);
+        fbei_draft_error(job->load, job->p, d->pos, "Invalid UUID text %s", d->text);
         return;
       }
       job->out->kind = FBE_DEF_UUID;
@@ -125,10 +125,10 @@ static bool enum_value(const default_job *job, const fbe_ast_name *ref, const fb
   }
   fbe_ast_name type_name = *ref;
   type_name.nparts--;
-  type_name.text = fbe_sctx_strndup(job->L->ctx, job->L->ctx->work, ref->text,
+  type_name.text = fbei_ctx_strndup(job->load->ctx, job->load->ctx->work, ref->text,
                                     (size_t)(strrchr(ref->text, '.') - ref->text));
-  fbe_sym sym;
-  if (!fbe_resolve_type_name(job->L, job->p, &type_name, &sym)) return false;
+  fbei_symbol sym;
+  if (!fbe_resolve_type_name(job->load, job->p, &type_name, &sym)) return false;
   if (sym.enm != enm) {
     invalid(job);
     return false;
@@ -139,7 +139,7 @@ static bool enum_value(const default_job *job, const fbe_ast_name *ref, const fb
     *out = enm->values[value->index].value;
     return true;
   }
-  fbe_spkg_error(job->L, job->p, ref->pos, "Unknown %s value %s",
+  fbei_draft_error(job->load, job->p, ref->pos, "Unknown %s value %s",
                  enm->is_flags ? "flags" : "enum", ref->text);
   return false;
 }
@@ -165,9 +165,9 @@ static bool is_min_max(const fbe_ast_default *d, bool *max) {
   return *max || strcmp(d->name.parts[0], "min") == 0;
 }
 
-void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
+void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field *af,
                          const fbe_type *type, fbe_default *out) {
-  const default_job job = {L, p, af, &af->def, out};
+  const default_job job = {load, p, af, &af->def, out};
   const fbe_ast_default *d = &af->def;
   bool optional = type->kind == FBE_KIND_OPTIONAL, max;
   const fbe_type *t = optional ? type->elem : type;
@@ -175,7 +175,7 @@ void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
     if (optional) {
       out->kind = FBE_DEF_NULL;
     } else {
-      fbe_spkg_error(L, p, d->pos, "Null default for non-optional field %s of type %s",
+      fbei_draft_error(load, p, d->pos, "Null default for non-optional field %s of type %s",
                      af->name, af->type.text);
     }
     return;
@@ -184,7 +184,7 @@ void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
     if (fbe_is_integer_kind(t->kind)) {
       set_int(&job, fbe_int_limit(t->kind, max));
     } else {
-      fbe_spkg_error(L, p, d->pos, "Unsupported type %s for '%s' constant", af->type.elem.text,
+      fbei_draft_error(load, p, d->pos, "Unsupported type %s for '%s' constant", af->type.elem.text,
                      max ? "max" : "min");
     }
     return;
@@ -217,10 +217,10 @@ void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
     case FBE_KIND_STRING:
       if (d->kind == FBE_AST_CONST_STRING && fbe_utf8_valid_prefix((const uint8_t *)d->str, d->len) != d->len) {
         /* the string rule (FORMAT.md 3.4): a default no verify would accept is no default */
-        fbe_spkg_error(job.L, job.p, d->pos, "Default value of field %s is not valid UTF-8", job.af->name);
+        fbei_draft_error(job.load, job.p, d->pos, "Default value of field %s is not valid UTF-8", job.af->name);
       } else if (d->kind == FBE_AST_CONST_STRING) {
         out->kind = FBE_DEF_STRING;
-        out->str = fbe_sctx_strndup(L->ctx, L->arena, d->str, d->len);
+        out->str = fbei_ctx_strndup(load->ctx, load->arena, d->str, d->len);
         out->len = d->len;
       } else {
         invalid(&job);
@@ -243,7 +243,7 @@ void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
       enum_default(&job, t->enm);
       break;
     default: /* bytes, structs, arrays and collections */
-      fbe_spkg_error(L, p, d->pos, "Field %s of type %s cannot have a default value", af->name,
+      fbei_draft_error(load, p, d->pos, "Field %s of type %s cannot have a default value", af->name,
                      af->type.text);
       break;
   }

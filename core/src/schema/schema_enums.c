@@ -29,14 +29,14 @@ static bool wide_fits(fbe_kind kind, wide v) {
   return !v.beyond && fbe_int_fits(kind, v.neg, v.mag);
 }
 
-static const char *wide_text(fbe_sload *L, wide v) {
+static const char *wide_text(fbei_load *load, wide v) {
   if (v.beyond) return "18446744073709551616";
-  return fbe_sctx_printf(L->ctx, L->ctx->work, "%s%" PRIu64, v.neg ? "-" : "", v.mag);
+  return fbei_ctx_printf(load->ctx, load->ctx->work, "%s%" PRIu64, v.neg ? "-" : "", v.mag);
 }
 
 typedef struct enum_job {
-  fbe_sload *L;
-  fbe_spkg *p;
+  fbei_load *load;
+  fbei_pkg_draft *p;
   const fbe_ast_enum *ast;
   fbe_enum *e;
   fbe_name_entry *names;   /* value names, sorted */
@@ -50,11 +50,11 @@ static bool find_earlier(const enum_job *job, uint32_t index, const char *name, 
                          uint32_t *found) {
   const fbe_name_entry *entry = fbe_names_find(job->names, job->ast->nvalues, name);
   if (!entry) {
-    fbe_spkg_error(job->L, job->p, pos, "Unknown %s value %s", kind_word(job), name);
+    fbei_draft_error(job->load, job->p, pos, "Unknown %s value %s", kind_word(job), name);
     return false;
   }
   if (entry->index >= index) {
-    fbe_spkg_error(job->L, job->p, pos, "%s value %s must be declared before it is used",
+    fbei_draft_error(job->load, job->p, pos, "%s value %s must be declared before it is used",
                    job->e->is_flags ? "Flags" : "Enum", name);
     return false;
   }
@@ -64,10 +64,10 @@ static bool find_earlier(const enum_job *job, uint32_t index, const char *name, 
 
 static void check_range(const enum_job *job, const fbe_ast_value *v, wide value, bool automatic) {
   if (wide_fits(job->e->base, value)) return;
-  fbe_spkg_error(job->L, job->p, automatic ? v->pos : v->literal_pos,
+  fbei_draft_error(job->load, job->p, automatic ? v->pos : v->literal_pos,
                  "%s%s value %s = %s is out of range for %s", automatic ? "Automatic " : "",
                  automatic ? kind_word(job) : (job->e->is_flags ? "Flags" : "Enum"), v->name,
-                 wide_text(job->L, value), fbe_kind_name(job->e->base));
+                 wide_text(job->load, value), fbe_kind_name(job->e->base));
 }
 
 /* SCHEMA.md 4.1: no '=' gives the previous value + 1 (0 for the first). */
@@ -84,17 +84,17 @@ static void number_enum(enum_job *job) {
       case FBE_AST_VALUE_AUTO:
         if (i > 0) value = wide_next(job->values[i - 1]);
         if (prev_alias) {
-          fbe_spkg_warning(job->L, job->p, v->pos,
+          fbei_draft_warning(job->load, job->p, v->pos,
                            "Automatic enum value %s = %s follows an alias; some reference "
                            "generators give it the alias's value",
-                           v->name, wide_text(job->L, value));
+                           v->name, wide_text(job->load, value));
         }
         ok = wide_fits(base, value);
         if (prev_ok) check_range(job, v, value, true);
         break;
       case FBE_AST_VALUE_CHAR:
         if (base != FBE_KIND_CHAR && base != FBE_KIND_WCHAR) {
-          fbe_spkg_error(job->L, job->p, v->literal_pos,
+          fbei_draft_error(job->load, job->p, v->literal_pos,
                          "Character literal %s is not allowed in enum %s of base type %s",
                          v->literal, job->e->name, fbe_kind_name(base));
         }
@@ -145,19 +145,19 @@ static void evaluate_flags(enum_job *job) {
   }
 }
 
-static void resolve_enum(fbe_sload *L, fbe_spkg *p, uint32_t index) {
+static void resolve_enum(fbei_load *load, fbei_pkg_draft *p, uint32_t index) {
   const fbe_ast_enum *a = &p->ast->enums[index];
   fbe_enum *e = &p->enums[index];
   uint32_t n = a->nvalues;
-  enum_job job = {L, p, a, e, NULL, NULL};
+  enum_job job = {load, p, a, e, NULL, NULL};
   e->nvalues = n;
-  e->values = fbe_sctx_alloc(L->ctx, L->arena, (n + 1) * sizeof *e->values);
-  job.names = fbe_sctx_alloc(L->ctx, L->ctx->work, (n + 1) * sizeof *job.names);
-  job.values = fbe_sctx_alloc(L->ctx, L->ctx->work, (n + 1) * sizeof *job.values);
+  e->values = fbei_ctx_alloc(load->ctx, load->arena, (n + 1) * sizeof *e->values);
+  job.names = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *job.names);
+  job.values = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *job.values);
   for (uint32_t i = 0; i < n; i++) {
     const fbe_ast_value *v = &a->values[i];
     fbe_enum_value *out = &e->values[i];
-    out->name = fbe_sctx_strdup(L->ctx, L->arena, v->name);
+    out->name = fbei_ctx_strdup(load->ctx, load->arena, v->name);
     out->line = v->pos.line;
     out->col = v->pos.col;
     out->hidden = v->hidden;
@@ -170,7 +170,7 @@ static void resolve_enum(fbe_sload *L, fbe_spkg *p, uint32_t index) {
   for (uint32_t i = 1; i < n; i++) {
     if (strcmp(job.names[i].name, job.names[i - 1].name) == 0) {
       const fbe_ast_value *v = &a->values[job.names[i].index];
-      fbe_spkg_error(L, p, v->pos, "Duplicate %s name %s", kind_word(&job), v->name);
+      fbei_draft_error(load, p, v->pos, "Duplicate %s name %s", kind_word(&job), v->name);
     }
   }
   if (a->is_flags) {
@@ -180,8 +180,8 @@ static void resolve_enum(fbe_sload *L, fbe_spkg *p, uint32_t index) {
   }
 }
 
-void fbe_resolve_enum_values(fbe_sload *L, fbe_spkg *p) {
+void fbe_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p) {
   p->value_names =
-      fbe_sctx_alloc(L->ctx, L->ctx->work, (p->ast->nenums + 1) * sizeof *p->value_names);
-  for (uint32_t i = 0; i < p->ast->nenums; i++) resolve_enum(L, p, i);
+      fbei_ctx_alloc(load->ctx, load->ctx->work, (p->ast->nenums + 1) * sizeof *p->value_names);
+  for (uint32_t i = 0; i < p->ast->nenums; i++) resolve_enum(load, p, i);
 }

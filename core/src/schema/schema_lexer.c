@@ -72,7 +72,7 @@ static const fbe_tok_kind punctuation_kinds[] = {
 
 static int shown(size_t n) { return (int)(n > SHOWN_MAX ? SHOWN_MAX : n); }
 
-void fbe_lexer_init(fbe_lexer *lx, fbe_sctx *ctx, uint32_t file_id, const char *src, size_t len) {
+void fbe_lexer_init(fbe_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
   memset(lx, 0, sizeof *lx);
   lx->ctx = ctx;
   lx->file_id = file_id;
@@ -123,14 +123,14 @@ static void skip_block_comment(fbe_lexer *lx) {
         return;
       }
       if (!warned) {
-        fbe_sctx_warning(lx->ctx, lx->file_id, lx->line, column(lx),
+        fbei_ctx_warning(lx->ctx, lx->file_id, lx->line, column(lx),
                          "'*' inside a block comment is rejected by the reference compiler");
         warned = true;
       }
     }
     lx->pos++;
   }
-  fbe_sctx_error(lx->ctx, lx->file_id, line, col, "Unterminated block comment");
+  fbei_ctx_error(lx->ctx, lx->file_id, line, col, "Unterminated block comment");
 }
 
 static void skip_space_and_comments(fbe_lexer *lx) {
@@ -165,7 +165,7 @@ static void lex_word(fbe_lexer *lx, fbe_token *tok) {
 
 static void int_error(fbe_lexer *lx, const fbe_token *tok, const char *fmt) {
   size_t n = lx->pos - tok->start;
-  fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col, fmt, shown(n), lx->src + tok->start);
+  fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, fmt, shown(n), lx->src + tok->start);
 }
 
 /* Numbers: INT (decimal or 0x hex, optional leading '-') or FLOAT (SCHEMA.md 2.4). */
@@ -248,7 +248,7 @@ static uint32_t lex_escape(fbe_lexer *lx, bool *raw_byte) {
       uint32_t value = 0;
       for (int i = 0; i < ndigits; i++) {
         if (!is_hex(peek(lx, 0))) {
-          fbe_sctx_error(lx->ctx, lx->file_id, line, col,
+          fbei_ctx_error(lx->ctx, lx->file_id, line, col,
                          "Invalid escape sequence '\\%c' (expected %d hexadecimal digits)", c,
                          ndigits);
           return 0;
@@ -257,7 +257,7 @@ static uint32_t lex_escape(fbe_lexer *lx, bool *raw_byte) {
         lx->pos++;
       }
       if (c == 'u' && value >= 0xD800 && value <= 0xDFFF) {
-        fbe_sctx_error(lx->ctx, lx->file_id, line, col,
+        fbei_ctx_error(lx->ctx, lx->file_id, line, col,
                        "Invalid escape sequence '\\u%04X' (surrogate code point)", (unsigned)value);
         return 0;
       }
@@ -267,9 +267,9 @@ static uint32_t lex_escape(fbe_lexer *lx, bool *raw_byte) {
     default:
       if (c > ' ' && c < 0x7F) {
         lx->pos++;
-        fbe_sctx_error(lx->ctx, lx->file_id, line, col, "Invalid escape sequence '\\%c'", c);
+        fbei_ctx_error(lx->ctx, lx->file_id, line, col, "Invalid escape sequence '\\%c'", c);
       } else {
-        fbe_sctx_error(lx->ctx, lx->file_id, line, col, "Invalid escape sequence");
+        fbei_ctx_error(lx->ctx, lx->file_id, line, col, "Invalid escape sequence");
       }
       return 0;
   }
@@ -327,7 +327,7 @@ static void lex_char(fbe_lexer *lx, fbe_token *tok) {
   for (;;) {
     int c = peek(lx, 0);
     if (c < 0 || c == '\n') {
-      fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Unterminated character literal");
+      fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Unterminated character literal");
       return;
     }
     if (c == '\'') {
@@ -340,11 +340,11 @@ static void lex_char(fbe_lexer *lx, fbe_token *tok) {
   }
   size_t n = lx->pos - tok->start;
   if (!utf8_ok) {
-    fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Invalid UTF-8 in character literal");
+    fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Invalid UTF-8 in character literal");
   } else if (count == 0) {
-    fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Empty character literal");
+    fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Empty character literal");
   } else if (count > 1) {
-    fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col,
+    fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col,
                    "Character literal %.*s must contain exactly one character", shown(n),
                    lx->src + tok->start);
   }
@@ -356,7 +356,7 @@ static void lex_string(fbe_lexer *lx, fbe_token *tok) {
   const char *nl = memchr(lx->src + lx->pos, '\n', lx->len - lx->pos);
   size_t line_end = nl ? (size_t)(nl - lx->src) : lx->len;
   /* Decoding never makes text longer, so the rest of the line bounds the buffer. */
-  char *buf = fbe_sctx_alloc(lx->ctx, lx->ctx->work, line_end - lx->pos + 1);
+  char *buf = fbei_ctx_alloc(lx->ctx, lx->ctx->work, line_end - lx->pos + 1);
   uint32_t n = 0;
   bool closed = false;
   while (lx->pos < line_end) {
@@ -382,7 +382,7 @@ static void lex_string(fbe_lexer *lx, fbe_token *tok) {
     }
   }
   if (!closed) {
-    fbe_sctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Unterminated string literal");
+    fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, "Unterminated string literal");
   }
   tok->str = buf;
   tok->len = n;
@@ -403,7 +403,7 @@ static bool lex_attribute(fbe_lexer *lx, fbe_token *tok) {
 /* Skips a character that starts no token; a run of them is one error. */
 static void skip_unknown(fbe_lexer *lx, size_t *unknown_end) {
   if (lx->pos != *unknown_end) {
-    fbe_sctx_error(lx->ctx, lx->file_id, lx->line, column(lx), "Unknown token!");
+    fbei_ctx_error(lx->ctx, lx->file_id, lx->line, column(lx), "Unknown token!");
   }
   bool ok = true;
   lex_utf8(lx, &ok);

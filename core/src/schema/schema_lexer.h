@@ -46,7 +46,7 @@ typedef struct fbe_token {
 } fbe_token;
 
 typedef struct fbe_lexer {
-  fbe_sctx *ctx;
+  fbei_load_ctx *ctx;
   uint32_t file_id;
   const char *src;
   size_t len, pos;
@@ -54,7 +54,7 @@ typedef struct fbe_lexer {
   size_t line_start;     /* offset of the first byte of the current line */
 } fbe_lexer;
 
-void fbe_lexer_init(fbe_lexer *lx, fbe_sctx *ctx, uint32_t file_id, const char *src, size_t len);
+void fbe_lexer_init(fbe_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len);
 
 /* Reads the next token. Lexical errors are reported to the context and skipped
  * (a malformed literal still yields its token, so parsing goes on). */

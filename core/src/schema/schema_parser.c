@@ -8,7 +8,7 @@
 #include "schema/schema_parser.h"
 
 typedef struct parser {
-  fbe_sctx *ctx;
+  fbei_load_ctx *ctx;
   fbe_lexer lx;
   const char *src;
   fbe_token tok;       /* current token */
@@ -39,7 +39,7 @@ static fbe_ast_pos pos_of(const fbe_token *t) {
 }
 
 static const char *span_text(parser *p, size_t start, size_t end) {
-  return fbe_sctx_strndup(p->ctx, p->ctx->work, p->src + start, end - start);
+  return fbei_ctx_strndup(p->ctx, p->ctx->work, p->src + start, end - start);
 }
 
 static const char *token_text(parser *p) { return span_text(p, p->tok.start, p->tok.end); }
@@ -66,18 +66,18 @@ static const char *describe_token(parser *p, const fbe_token *t) {
   switch (t->kind) {
     case FBE_TOK_EOF: return "end of file";
     case FBE_TOK_IDENT:
-      return fbe_sctx_printf(p->ctx, p->ctx->work, "identifier '%.*s'", shown, text);
+      return fbei_ctx_printf(p->ctx, p->ctx->work, "identifier '%.*s'", shown, text);
     case FBE_TOK_INT:
-    case FBE_TOK_FLOAT: return fbe_sctx_printf(p->ctx, p->ctx->work, "number %.*s", shown, text);
+    case FBE_TOK_FLOAT: return fbei_ctx_printf(p->ctx, p->ctx->work, "number %.*s", shown, text);
     case FBE_TOK_CHAR:
-      return fbe_sctx_printf(p->ctx, p->ctx->work, "character literal %.*s", shown, text);
-    case FBE_TOK_STRING: return fbe_sctx_printf(p->ctx, p->ctx->work, "string %.*s", shown, text);
-    default: return fbe_sctx_printf(p->ctx, p->ctx->work, "'%.*s'", shown, text);
+      return fbei_ctx_printf(p->ctx, p->ctx->work, "character literal %.*s", shown, text);
+    case FBE_TOK_STRING: return fbei_ctx_printf(p->ctx, p->ctx->work, "string %.*s", shown, text);
+    default: return fbei_ctx_printf(p->ctx, p->ctx->work, "'%.*s'", shown, text);
   }
 }
 
 static bool syntax_error(parser *p, const char *expected) {
-  fbe_sctx_error(p->ctx, p->file->file_id, p->tok.line, p->tok.col,
+  fbei_ctx_error(p->ctx, p->file->file_id, p->tok.line, p->tok.col,
                  "Syntax error: expected %s, found %s", expected, describe_token(p, &p->tok));
   return false;
 }
@@ -135,13 +135,13 @@ static bool parse_dotted_name(parser *p, const char *expected, fbe_ast_name *out
   memset(out, 0, sizeof *out);
   out->pos = pos_of(&p->tok);
   do {
-    const char **part = FBE_SCTX_PUSH(p->ctx, out->parts, out->nparts, cap);
+    const char **part = FBEI_CTX_PUSH(p->ctx, out->parts, out->nparts, cap);
     if (!parse_name(p, out->nparts == 1 ? expected : "a name", part, &pos)) return false;
   } while (accept(p, FBE_TOK_DOT));
   /* Whitespace around the dots is allowed, so join the parts instead of taking the span. */
   size_t len = 0;
   for (uint32_t i = 0; i < out->nparts; i++) len += strlen(out->parts[i]) + 1;
-  char *text = fbe_sctx_alloc(p->ctx, p->ctx->work, len);
+  char *text = fbei_ctx_alloc(p->ctx, p->ctx->work, len);
   for (uint32_t i = 0; i < out->nparts; i++) {
     if (i) strcat(text, ".");
     strcat(text, out->parts[i]);
@@ -197,7 +197,7 @@ static bool parse_header(parser *p) {
   while (accept(p, FBE_TOK_IMPORT)) {
     fbe_ast_import imp;
     if (!parse_name(p, "a package name", &imp.name, &imp.pos)) return false;
-    *FBE_SCTX_PUSH(p->ctx, f->imports, f->nimports, f->imports_cap) = imp;
+    *FBEI_CTX_PUSH(p->ctx, f->imports, f->nimports, f->imports_cap) = imp;
   }
   return true;
 }
@@ -237,8 +237,8 @@ static bool parse_enum_value(parser *p, fbe_ast_enum *e) {
     } else if (is_name_token(p->tok.kind)) {
       v.kind = FBE_AST_VALUE_NAMES;
       do {
-        const char **name = FBE_SCTX_PUSH(p->ctx, v.names, v.nnames, names_cap);
-        fbe_ast_pos *pos = FBE_SCTX_PUSH(p->ctx, v.name_pos, npos, pos_cap);
+        const char **name = FBEI_CTX_PUSH(p->ctx, v.names, v.nnames, names_cap);
+        fbe_ast_pos *pos = FBEI_CTX_PUSH(p->ctx, v.name_pos, npos, pos_cap);
         if (!parse_name(p, "a flags value name", name, pos)) return false;
       } while (e->is_flags && accept(p, FBE_TOK_PIPE));
     } else {
@@ -254,7 +254,7 @@ static bool parse_enum_value(parser *p, fbe_ast_enum *e) {
   } else if (!expect(p, FBE_TOK_SEMI, "'=' or ';'")) {
     return false;
   }
-  *FBE_SCTX_PUSH(p->ctx, e->values, e->nvalues, e->values_cap) = v;
+  *FBEI_CTX_PUSH(p->ctx, e->values, e->nvalues, e->values_cap) = v;
   return true;
 }
 
@@ -280,7 +280,7 @@ static bool parse_enum(parser *p, bool hidden, bool deprecated) {
     if (!parse_enum_value(p, &e)) sync_item(p);
   }
   expect(p, FBE_TOK_RBRACE, "'}'");
-  *FBE_SCTX_PUSH(p->ctx, p->file->enums, p->file->nenums, p->file->enums_cap) = e;
+  *FBEI_CTX_PUSH(p->ctx, p->file->enums, p->file->nenums, p->file->enums_cap) = e;
   return true;
 }
 
@@ -383,7 +383,7 @@ static bool parse_default(parser *p, fbe_ast_default *d) {
     return syntax_error(p, "a default value");
   }
   while (accept(p, FBE_TOK_PIPE)) {
-    fbe_ast_name *name = FBE_SCTX_PUSH(p->ctx, d->more, d->nmore, more_cap);
+    fbe_ast_name *name = FBEI_CTX_PUSH(p->ctx, d->more, d->nmore, more_cap);
     if (!parse_dotted_name(p, "a flags value name", name)) return false;
   }
   d->text = span_text(p, start, p->prev_end);
@@ -409,7 +409,7 @@ static bool parse_field(parser *p, fbe_ast_struct *st) {
     f.has_default = true;
   }
   if (!expect(p, FBE_TOK_SEMI, f.has_default ? "'|' or ';'" : "'=' or ';'")) return false;
-  *FBE_SCTX_PUSH(p->ctx, st->fields, st->nfields, st->fields_cap) = f;
+  *FBEI_CTX_PUSH(p->ctx, st->fields, st->nfields, st->fields_cap) = f;
   return true;
 }
 
@@ -436,7 +436,7 @@ static bool parse_request_spec(parser *p, fbe_ast_struct *st) {
     if (!expect(p, FBE_TOK_LPAREN, "'('")) return false;
     st->reject_global = accept(p, FBE_TOK_STAR);
     do {
-      fbe_ast_name *name = FBE_SCTX_PUSH(p->ctx, st->rejects, st->nrejects, st->rejects_cap);
+      fbe_ast_name *name = FBEI_CTX_PUSH(p->ctx, st->rejects, st->nrejects, st->rejects_cap);
       if (!parse_dotted_name(p, "a reject type", name)) return false;
     } while (accept(p, FBE_TOK_COMMA));
     if (!expect(p, FBE_TOK_RPAREN, "',' or ')'") || !expect(p, FBE_TOK_RBRACKET, "']'")) {
@@ -482,7 +482,7 @@ static bool parse_struct(parser *p, fbe_ast_struct *st, bool hidden, bool deprec
     if (!parse_field(p, st)) sync_item(p);
   }
   expect(p, FBE_TOK_RBRACE, "'}'");
-  *FBE_SCTX_PUSH(p->ctx, p->file->structs, p->file->nstructs, p->file->structs_cap) = *st;
+  *FBEI_CTX_PUSH(p->ctx, p->file->structs, p->file->nstructs, p->file->structs_cap) = *st;
   return true;
 }
 
@@ -500,12 +500,12 @@ static bool parse_declaration(parser *p) {
   return syntax_error(p, "a declaration (enum, flags, struct or message)");
 }
 
-fbe_ast_file *fbe_parse_file(fbe_sctx *ctx, uint32_t file_id, const char *src, size_t len) {
+fbe_ast_file *fbe_parse_file(fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
   parser p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
   p.src = src;
-  p.file = fbe_sctx_alloc(ctx, ctx->work, sizeof *p.file);
+  p.file = fbei_ctx_alloc(ctx, ctx->work, sizeof *p.file);
   p.file->file_id = file_id;
   fbe_lexer_init(&p.lx, ctx, file_id, src, len);
   fbe_lexer_next(&p.lx, &p.tok);
@@ -522,7 +522,7 @@ fbe_ast_file *fbe_parse_file(fbe_sctx *ctx, uint32_t file_id, const char *src, s
     }
     if (p.file->nstructs + p.file->nenums > FBE_SCHEMA_MAX_DECLARATIONS) {
       /* each costs its syntax tree and its records: a cap, as for fields (schema.h) */
-      fbe_sctx_error(ctx, file_id, p.tok.line, p.tok.col,
+      fbei_ctx_error(ctx, file_id, p.tok.line, p.tok.col,
                      "Too many declarations: a schema file may declare at most %u enums, flags, "
                      "structs and messages", FBE_SCHEMA_MAX_DECLARATIONS);
       break;

@@ -14,7 +14,7 @@
 #include "fbe/internal/kinds.h"
 
 /* Resolution state of one struct. */
-typedef struct fbe_sstruct {
+typedef struct fbei_struct_draft {
   const fbe_ast_struct *ast;
   fbe_struct *st;
   uint32_t decl_index;       /* position among the package's structs */
@@ -24,52 +24,52 @@ typedef struct fbe_sstruct {
   bool id_invalid;           /* its numbering was reported as an error */
   bool flattened;
   uint32_t nesting;          /* levels of plain (inline) structs, itself included */
-} fbe_sstruct;
+} fbei_struct_draft;
 
 /* One package (= one file) of the load. */
-typedef struct fbe_spkg {
+typedef struct fbei_pkg_draft {
   const char *name;          /* declared package name, NULL when the header is broken */
   const char *path;          /* file path or load name */
   const char *dir;           /* where its imports are looked up first ("" = current dir) */
   uint32_t file_id;
   fbe_ast_file *ast;
   bool loading;              /* on the import stack (cycle detection) */
-  struct fbe_spkg **imports; /* parallel to ast->imports; NULL where loading failed */
+  struct fbei_pkg_draft **imports; /* parallel to ast->imports; NULL where loading failed */
   fbe_name_entry *import_names; /* the imported package names, sorted (index: import) */
   bool *import_repeated;     /* parallel to ast->imports: names an earlier import again */
   fbe_package *pkg;
   fbe_enum *enums;           /* parallel to ast->enums */
   fbe_type **enum_types;     /* the ENUM/FLAGS type node of each enum */
   fbe_name_entry **value_names; /* per enum: its value names, sorted (index: value) */
-  fbe_sstruct *structs;      /* parallel to ast->structs */
+  fbei_struct_draft *structs;      /* parallel to ast->structs */
   fbe_struct *struct_nodes;  /* the fbe_struct of each, contiguous */
   fbe_name_entry *symbols;   /* package-level names; index < nenums: enum, else struct */
   uint32_t nsymbols;
-} fbe_spkg;
+} fbei_pkg_draft;
 
-typedef struct fbe_sload {
-  fbe_sctx *ctx;
+typedef struct fbei_load {
+  fbei_load_ctx *ctx;
   const fbe_load_options *options;
   fbe_schema *schema;
   fbe_arena *arena;          /* the schema's arena: everything the model keeps */
-  fbe_spkg **all;            /* every package, in the order loading started */
+  fbei_pkg_draft **all;            /* every package, in the order loading started */
   uint32_t nall, all_cap;
-  fbe_spkg **order;          /* dependency order: imports first */
+  fbei_pkg_draft **order;          /* dependency order: imports first */
   uint32_t norder, order_cap;
-  fbe_spkg **stack;          /* packages whose imports are being loaded */
+  fbei_pkg_draft **stack;          /* packages whose imports are being loaded */
   uint32_t depth, stack_cap;
   fbe_type *prims[FBE_KIND_COUNT_];
   uint64_t nflat_fields;     /* flattened fields of every struct so far (FBE_SCHEMA_MAX_FIELDS) */
   bool fields_over;          /* that cap was crossed (reported once) */
-} fbe_sload;
+} fbei_load;
 
 /* What a type name refers to. */
-typedef struct fbe_sym {
-  fbe_spkg *pkg;
+typedef struct fbei_symbol {
+  fbei_pkg_draft *pkg;
   fbe_enum *enm;             /* exactly one of enm / st is set */
-  fbe_sstruct *st;
+  fbei_struct_draft *st;
   uint32_t enum_index;
-} fbe_sym;
+} fbei_symbol;
 
 /* ---- schema_load.c ---- */
 typedef enum fbe_root_kind { FBE_ROOT_FILE, FBE_ROOT_TEXT, FBE_ROOT_PACKAGE } fbe_root_kind;
@@ -80,44 +80,44 @@ typedef struct fbe_root_request {
   size_t length;
   const char *name;          /* TEXT: name for diagnostics and imports; PACKAGE: package */
 } fbe_root_request;
-/* Reads and parses the root and, recursively, its imports; fills L->order. */
-void fbe_load_files(fbe_sload *L, const fbe_root_request *req);
+/* Reads and parses the root and, recursively, its imports; fills load->order. */
+void fbe_load_files(fbei_load *load, const fbe_root_request *req);
 
 /* ---- schema_resolve.c ---- */
 /* Reports an error / a warning at pos in package p's file. */
-void fbe_spkg_error(fbe_sload *L, fbe_spkg *p, fbe_ast_pos pos, const char *fmt, ...)
+void fbei_draft_error(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...)
     FBE_PRINTF(4, 5);
-void fbe_spkg_warning(fbe_sload *L, fbe_spkg *p, fbe_ast_pos pos, const char *fmt, ...)
+void fbei_draft_warning(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...)
     FBE_PRINTF(4, 5);
 /* Declares every package, then resolves them in dependency order. */
-void fbe_resolve_packages(fbe_sload *L);
+void fbe_resolve_packages(fbei_load *load);
 /* Looks up `Name`, `pkg.Name` or `ownpkg.Name` from package p; reports unknown names. */
-bool fbe_resolve_type_name(fbe_sload *L, fbe_spkg *p, const fbe_ast_name *name, fbe_sym *out);
-const fbe_type *fbe_prim_type(fbe_sload *L, fbe_kind kind);
+bool fbe_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_name *name, fbei_symbol *out);
+const fbe_type *fbe_prim_type(fbei_load *load, fbe_kind kind);
 /* A new type node in the schema's arena (its wire kind derived from kind). */
-fbe_type *fbe_type_new(fbe_sload *L, fbe_kind kind, const fbe_type *elem, const fbe_type *key);
+fbe_type *fbe_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, const fbe_type *key);
 /* The resolution state of st, when st belongs to p; NULL otherwise. */
-fbe_sstruct *fbe_sstruct_of(fbe_spkg *p, const fbe_struct *st);
+fbei_struct_draft *fbei_struct_draft_of(fbei_pkg_draft *p, const fbe_struct *st);
 /* The resolution state of st, whatever its package. */
-fbe_sstruct *fbe_sstruct_find(fbe_sload *L, const fbe_struct *st);
+fbei_struct_draft *fbei_struct_draft_find(fbei_load *load, const fbe_struct *st);
 
 /* Integer range helpers: values are sign + magnitude. */
 /* Warns that the reference compiler reads a hexadecimal number there as 0. */
-void fbe_warn_hex(fbe_sload *L, fbe_spkg *p, const fbe_ast_int *number);
+void fbe_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_int *number);
 
 /* ---- schema_enums.c ---- */
-void fbe_resolve_enum_values(fbe_sload *L, fbe_spkg *p);
+void fbe_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p);
 
 /* ---- schema_structs.c ---- */
-void fbe_check_inheritance(fbe_sload *L, fbe_spkg *p);
-void fbe_assign_type_ids(fbe_sload *L, fbe_spkg *p);
-void fbe_flatten_fields(fbe_sload *L, fbe_spkg *p);
-void fbe_check_containment(fbe_sload *L, fbe_spkg *p);
-void fbe_check_message_ids(fbe_sload *L, fbe_spkg *p);
+void fbe_check_inheritance(fbei_load *load, fbei_pkg_draft *p);
+void fbe_assign_type_ids(fbei_load *load, fbei_pkg_draft *p);
+void fbe_flatten_fields(fbei_load *load, fbei_pkg_draft *p);
+void fbe_check_containment(fbei_load *load, fbei_pkg_draft *p);
+void fbe_check_message_ids(fbei_load *load, fbei_pkg_draft *p);
 
 /* ---- schema_defaults.c ---- */
 /* Type-checks and evaluates the default of field af (already resolved to type). */
-void fbe_resolve_default(fbe_sload *L, fbe_spkg *p, const fbe_ast_field *af,
+void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field *af,
                          const fbe_type *type, fbe_default *out);
 
 #endif
