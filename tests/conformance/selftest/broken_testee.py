@@ -8,6 +8,8 @@ real testee (the command after MODE) and breaks its answers.
         wrong-values   changes the first number of every decoded value
         crash          exits (status 3) on the first encode request
         hang           stops answering on the first decode request
+        trusted-crash  exits (status 4) on the first trusted decode request (the decoder
+                       alone, which the runner asks to read malformed bytes)
         int-off-by-one decodes 18446744073709551615 (2^64-1) as 18446744073709551614
         negative-zero  decodes every 0.0 as -0.0
         positive-zero  decodes every -0.0 as 0.0
@@ -97,6 +99,8 @@ def main():
             sys.exit(3)
         if mode == "hang" and op == "decode":
             time.sleep(3600)
+        if mode == "trusted-crash" and op == "decode" and request.get("trusted") is True:
+            sys.exit(4)
         if mode == "whole-only" and op == "stream-decode" and ("chunks" in request or "chunk_size" in request):
             line = json.dumps(first_piece(request)) + "\n"
         real.stdin.write(line)

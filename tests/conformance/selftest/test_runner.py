@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The runner's self-test: deliberately broken testees (broken_testee.py: wrong bytes,
-wrong values, a crash, a hang, an integer off by one at 2^64-1, -0.0 for 0.0 and back,
+wrong values, a crash, a hang, a decoder that crashes on malformed bytes when trusted
+(not verified first), an integer off by one at 2^64-1, -0.0 for 0.0 and back,
 maps in another order, a non-UTF-8 line, a receiver that works only when fed whole) must
 each be caught with a clear failure line while the run completes; a decimal with another
 scale ("0.50" for "0.5") must pass; _meta lines and unknown formats are skipped;
@@ -24,6 +25,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(os.path.dirname(HERE), "runner")
 VECTORS = os.path.join(os.path.dirname(HERE), "vectors.jsonl")
+MALFORMED = os.path.join(os.path.dirname(HERE), "malformed.jsonl")
 BROKEN = os.path.join(HERE, "broken_testee.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
@@ -34,6 +36,7 @@ RICH = {
     "pub-test-StructMap-filled-standard": ['"f1": {"10": 48, "20": 65}'],
 }
 MAP_RECORD = "pub-test-StructMap-filled-standard"
+MALFORMED_RECORD = "pub-mal-001"  # the malformed record of the "malformed" records (after the base ones)
 # no public vector holds -0.0: this record is StructSimple's default with -0.0 in the
 # float f25 and the double f27, its bytes encoded by the C core
 NEGATIVE_ZERO = ("pub-test-StructSimple-default-standard", "selftest-StructSimple-negative-zero-standard",
@@ -60,6 +63,9 @@ CASES = {
               r"^FAIL \S+ \[broken -> (c|broken)\] encode: crashed \(exit status 3\)", None),
     "hang": ("hang", "base", ["--timeout", "2"], 1,
              r"^FAIL \S+ \[(broken|c -> broken)\] decode: hang: no response within 2 s", None),
+    "trusted-crash": ("trusted-crash", "malformed", [], 1,
+                      r"^FAIL %s \[broken\] trusted decode of malformed bytes: crashed \(exit status 4\)$" % MALFORMED_RECORD,
+                      r"^FAIL %s \[broken\] trusted decode" % MALFORMED_RECORD),  # nothing else fails
     "int-off-by-one": ("int-off-by-one", "rich", [], 1,
                        r"^(FAIL \S+ \[(broken|c -> broken)\] decoded value differs: |    )"
                        r"\$\.f24: got 18446744073709551614, want 18446744073709551615$", None),
@@ -147,10 +153,14 @@ def write_records(fbe, tmp):
                 sys.exit("selftest: %s lacks %s; pick another record" % (rid, needle))
         rich.append(by_id[rid])
     rich.append(derived_record(fbe, by_id[NEGATIVE_ZERO[0]], *NEGATIVE_ZERO[1:]))
+    with open(MALFORMED, encoding="utf-8") as src:
+        malformed = base + [l for l in src if json.loads(l)["id"] == MALFORMED_RECORD]
+    if len(malformed) != len(base) + 1:
+        sys.exit("selftest: no %s in %s" % (MALFORMED_RECORD, MALFORMED))
     meta = ['{"_meta":{"generator":"selftest","note":"a header line, skipped"}}\n'] + base + [
         '{"id":"future-%d","format":"x-future","hex":"00"}\n' % i for i in range(2)]
     paths = {}
-    for name, content in (("base", base), ("rich", rich), ("meta", meta),
+    for name, content in (("base", base), ("rich", rich), ("malformed", malformed), ("meta", meta),
                           ("tolerated", KNOWN_TOLERATED), ("now-passing", KNOWN_NOW_PASSING)):
         paths[name] = os.path.join(tmp, name)
         with open(paths[name], "w", encoding="utf-8") as f:
