@@ -126,6 +126,14 @@ static void test_scratch_pool(void **state) {
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbe_scratch_put(&pool, many[i]);
   fbe_scratch_pool_drain(&pool);
   assert_int_equal(fbe_memory_in_use(), before);
+  /* the variant for hosts under one lock (GIL, GVL): the same reuse, the same bound */
+  fbe_scratch *c = fbe_scratch_get_locked(&pool);
+  fbe_scratch_put_locked(&pool, c);
+  assert_ptr_equal(fbe_scratch_get_locked(&pool), c);
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) many[i] = i ? fbe_scratch_get_locked(&pool) : c;
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbe_scratch_put_locked(&pool, many[i]);
+  fbe_scratch_pool_drain(&pool);
+  assert_int_equal(fbe_memory_in_use(), before);
 }
 
 static void test_message_shell(void **state) {

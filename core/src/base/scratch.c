@@ -10,18 +10,34 @@ static void scratch_free(fbe_scratch *s) {
   fbe_mem_free(s);
 }
 
-fbe_scratch *fbe_scratch_get(fbe_scratch_pool *pool) {
-  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
-    /* Taking a slot's scratch is one exchange: no two callers get the same one. */
-    fbe_scratch *s = atomic_exchange(&pool->idle[i], NULL);
-    if (s) return s;
-  }
+static fbe_scratch *scratch_new(void) {
   fbe_scratch *s = fbe_mem_calloc(1, sizeof *s);
   if (!s || !(s->arena = fbe_arena_new())) {
     fbe_mem_free(s);
     return NULL;
   }
   return s;
+}
+
+fbe_scratch *fbe_scratch_get(fbe_scratch_pool *pool) {
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
+    /* Taking a slot's scratch is one exchange: no two callers get the same one. */
+    fbe_scratch *s = atomic_exchange(&pool->idle[i], NULL);
+    if (s) return s;
+  }
+  return scratch_new();
+}
+
+fbe_scratch *fbe_scratch_get_locked(fbe_scratch_pool *pool) {
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
+    /* The caller's lock orders these: relaxed loads and stores are plain moves. */
+    fbe_scratch *s = atomic_load_explicit(&pool->idle[i], memory_order_relaxed);
+    if (s) {
+      atomic_store_explicit(&pool->idle[i], NULL, memory_order_relaxed);
+      return s;
+    }
+  }
+  return scratch_new();
 }
 
 int fbe_scratch_keep(fbe_scratch *s, void *host_object) {
@@ -36,8 +52,8 @@ int fbe_scratch_keep(fbe_scratch *s, void *host_object) {
   return 0;
 }
 
-void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s) {
-  if (!s) return;
+/* Ready for the next call: emptied, and not holding on to much. */
+static void scratch_reset(fbe_scratch *s) {
   fbe_arena_reset(s->arena); /* keeps one block */
   if (s->buf.capacity > ((size_t)1 << 20)) fbe_buffer_free(&s->buf); /* no huge buffers kept */
   else fbe_buffer_reset(&s->buf);
@@ -47,11 +63,28 @@ void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s) {
     s->keep = NULL;
     s->keep_cap = 0;
   }
+}
+
+void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s) {
+  if (!s) return;
+  scratch_reset(s);
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
     fbe_scratch *empty = NULL;
     if (atomic_compare_exchange_strong(&pool->idle[i], &empty, s)) return;
   }
   scratch_free(s); /* the pool is full: more calls ran at once than it keeps */
+}
+
+void fbe_scratch_put_locked(fbe_scratch_pool *pool, fbe_scratch *s) {
+  if (!s) return;
+  scratch_reset(s);
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
+    if (!atomic_load_explicit(&pool->idle[i], memory_order_relaxed)) {
+      atomic_store_explicit(&pool->idle[i], s, memory_order_relaxed);
+      return;
+    }
+  }
+  scratch_free(s);
 }
 
 void fbe_scratch_pool_drain(fbe_scratch_pool *pool) {

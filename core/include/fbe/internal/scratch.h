@@ -43,6 +43,13 @@ int fbe_scratch_keep(fbe_scratch *s, void *host_object);
  * to 0) and gives it back to the pool, or frees it when the pool is full. */
 void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s);
 
+/* The same for hosts that call into the pool only while holding one lock that every
+ * such call holds (Python's GIL, Ruby's GVL): no atomic read-modify-write, which costs
+ * about as much as a small message's decode. Never mix them with fbe_scratch_get/put
+ * on one pool; a free-threaded host uses fbe_scratch_get/put. */
+fbe_scratch *fbe_scratch_get_locked(fbe_scratch_pool *pool);
+void fbe_scratch_put_locked(fbe_scratch_pool *pool, fbe_scratch *s);
+
 /* Frees every idle scratch (at module unload; scratches still taken are not the
  * pool's until given back). */
 void fbe_scratch_pool_drain(fbe_scratch_pool *pool);

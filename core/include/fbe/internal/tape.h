@@ -1,0 +1,86 @@
+/* Internal (never installed): for core/, core/cli/, bindings/, swig/, tests/ and benchmarks/ of this tree only. */
+/* The tape: how a whole value crosses between a host language and C in one call (Java
+ * through JNI, JavaScript through Node-API). The host shares two arrays with C: slots
+ * of 8 bytes and a byte tape. A value is laid out depth-first in schema field order,
+ * exactly as the compiled tables walk it, so neither side looks a field up by name:
+ *
+ *   bool, byte, char, wchar, int8 .. uint32, enum/flags on such a base
+ *                                slot: the number (0 / 1 for a bool)
+ *   float                        slot: the number (DOUBLE), its raw bits (INT64)
+ *   int64, uint64, timestamp, double, enum/flags on a 64-bit base
+ *                                slot: the value's own 8 bytes (the 64-bit pattern, a
+ *                                double's bits: the same in both formats)
+ *   string, bytes, decimal       slot: the byte length; the bytes on the byte tape
+ *                                (UTF-8; a decimal as text, "123.45")
+ *   uuid                         INT64: two slots, the most and least significant 64
+ *                                bits; DOUBLE: as text on the byte tape (8-4-4-4-12)
+ *   struct                       its fields in order (inherited first), no header
+ *   T?                           slot 0 (null) or 1, then the T
+ *   T[N]                         the N elements
+ *   vector, list, set            slot: the count, then the elements
+ *   map, hash                    slot: the count, then key, value, key, value, ...
+ *
+ * The slot format says what "the number" in a slot is:
+ *   FBE_TAPE_INT64 (Java, a long[]): an int64, signed kinds sign-extended and unsigned
+ *     ones zero-extended. The host range-checks each value as it writes it; C stores
+ *     the bits.
+ *   FBE_TAPE_DOUBLE (JavaScript, Float64Array and BigInt64Array views of one
+ *     ArrayBuffer): a double. C checks that it fits its field (whole and in range;
+ *     FBE_ERR_RANGE with the value's path). C writes a string's length negated (-len)
+ *     when the string is not plain ASCII, so the host takes its ASCII fast path
+ *     without looking; either sign reads.
+ *
+ * C walks a struct with its tape program: the fields, inline nested structs spliced
+ * in, as one flat list of steps compiled once per schema for one format, so a scalar
+ * field costs one switch and no recursion. Every tape position is checked: a tape that
+ * disagrees with the schema is an error, never a read past its end. */
+#ifndef FBE_INTERNAL_TAPE_H
+#define FBE_INTERNAL_TAPE_H
+
+#include <stdint.h>
+#include "fbe/fbe.h"
+
+typedef enum fbe_tape_format {
+  FBE_TAPE_INT64,
+  FBE_TAPE_DOUBLE
+} fbe_tape_format;
+
+typedef union fbe_tape_slot {
+  int64_t i; /* FBE_TAPE_INT64 numbers, counts and lengths */
+  double d;  /* FBE_TAPE_DOUBLE numbers, counts and lengths */
+} fbe_tape_slot;
+
+/* The host's arrays (borrowed for the call). */
+typedef struct fbe_tape {
+  fbe_tape_slot *num;
+  uint32_t num_cap;
+  uint8_t *bytes;
+  uint32_t bytes_cap;
+} fbe_tape;
+
+typedef struct fbe_tape_programs fbe_tape_programs;
+
+/* The tape programs of every struct of schema, for tapes of the given format. NULL
+ * when out of memory. The schema must outlive them. */
+fbe_tape_programs *fbe_tape_compile(const fbe_schema *schema, fbe_tape_format format);
+void fbe_tape_programs_free(fbe_tape_programs *progs);
+
+/* A message of struct st (of the compiled schema) read from the tape at slot *n, byte
+ * *p (both advanced past it), in arena. Strings and bytes point into the byte tape: use
+ * the message before the tape changes. NULL with err set (the value's path in it). */
+fbe_msg *fbe_tape_read(const fbe_tape_programs *progs, const fbe_tape *tp, const fbe_struct *st,
+                       uint32_t *n, uint32_t *p, fbe_arena *arena, fbe_error *err);
+
+/* Writes m onto the tape from slot n, byte p. 0, or -1 when the tape is too small;
+ * either way *need_n and *need_p say how many slots and bytes from n and p the value
+ * takes (grow the tape and write again). A message of another schema writes nothing. */
+int fbe_tape_write(const fbe_tape_programs *progs, fbe_tape *tp, const fbe_msg *m, uint32_t n,
+                   uint32_t p, uint64_t *need_n, uint64_t *need_p);
+
+/* The error of a value nested deeper than FBE_DEFAULT_MAX_DEPTH optionals and
+ * collections (the core's encode rule): what the reader fails with, and what a host
+ * that counts the same levels while it flattens throws first (before its own stack can
+ * overflow). Returns FBE_ERR_LIMIT. */
+fbe_status fbe_tape_too_deep(fbe_error *err);
+
+#endif
