@@ -3,9 +3,7 @@
  * handler that writes each received message onto a tape of its own and calls
  * Receiver.deliver(struct index, slots, bytes) on the Java object that is feeding (one
  * native call per chunk; the handler's Java code may itself encode or decode). */
-#include <stdlib.h>
-#include <string.h>
-#include "jfbe.h"
+#include "binding.h"
 
 typedef struct jf_sender {
   fbe_sender *sender;
@@ -29,33 +27,31 @@ static int sink(void *ctx, const uint8_t *data, size_t size) {
 static int handler(void *ctx, const fbe_msg *msg) {
   jf_receiver *r = ctx;
   JNIEnv *env = r->env;
-  int si = jf_struct_index(r->core, fbe_msg_type(msg));
-  if (si < 0) {
-    jf_throw_code(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
+  size_t si = fbe_struct_index(fbe_msg_type(msg));
+  if (fbe_schema_struct_at(r->core->schema, si) != fbe_msg_type(msg)) {
+    jf_throw_status(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
     return 1;
   }
-  int64_t num_stack[256];
+  fbe_tape_slot num_stack[256];
   uint8_t bytes_stack[1024];
-  jf_tape tp = {num_stack, 256, bytes_stack, sizeof bytes_stack};
+  fbe_tape tp = {num_stack, 256, bytes_stack, sizeof bytes_stack};
   uint64_t need_n, need_p;
-  int64_t *num_heap = NULL;
+  fbe_tape_slot *num_heap = NULL;
   uint8_t *bytes_heap = NULL;
-  if (jf_tape_write(r->core, &tp, msg, &need_n, &need_p)) {
-    if (need_n > INT32_MAX || need_p > INT32_MAX || !(num_heap = fbe_mem_alloc(need_n * 8 + 8)) ||
+  if (fbe_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
+    if (need_n > INT32_MAX || need_p > INT32_MAX ||
+        !(num_heap = fbe_mem_alloc(need_n * sizeof *num_heap + 8)) ||
         !(bytes_heap = fbe_mem_alloc(need_p + 1))) {
       fbe_mem_free(num_heap);
-      jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
+      jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
       return 1;
     }
-    tp = (jf_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
-    jf_tape_write(r->core, &tp, msg, &need_n, &need_p);
+    tp = (fbe_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
+    fbe_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
   }
   jlongArray num = (*env)->NewLongArray(env, (jsize)need_n);
-  jbyteArray bytes = num ? (*env)->NewByteArray(env, (jsize)need_p) : NULL;
-  if (bytes) {
-    (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
-    (*env)->SetByteArrayRegion(env, bytes, 0, (jsize)need_p, (const jbyte *)tp.bytes);
-  }
+  jbyteArray bytes = num ? jf_bytes(env, tp.bytes, need_p) : NULL;
+  if (bytes) (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
   fbe_mem_free(num_heap);
   fbe_mem_free(bytes_heap);
   if (bytes) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, num, bytes);
@@ -64,37 +60,39 @@ static int handler(void *ctx, const fbe_msg *msg) {
   return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
 }
 
-static const char *package_of(JNIEnv *env, jstring pkg) {
-  return pkg ? (*env)->GetStringUTFChars(env, pkg, NULL) : NULL;
+/* The engine's owner (jf_sender or jf_receiver), zeroed; NULL with an exception thrown. */
+static void *owner_new(JNIEnv *env, const jf_core *c, size_t size) {
+  void *owner = c ? fbe_mem_calloc(1, size) : NULL;
+  if (!owner) jf_throw_status(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
+  return owner;
+}
+
+/* fbe_receiver_new (with limits) or fbe_sender_new for package pkg (null: the root
+ * package) of the schema; NULL with an exception thrown. */
+static void *engine_new(JNIEnv *env, const jf_core *c, jstring pkg, jint model, int receiver,
+                        const fbe_limits *limits, void *owner) {
+  const char *name = pkg ? (*env)->GetStringUTFChars(env, pkg, NULL) : NULL;
+  if (pkg && !name) return NULL;
+  fbe_model m = model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+  void *engine = receiver ? (void *)fbe_receiver_new(c->schema, name, m, limits, handler, owner)
+                          : (void *)fbe_sender_new(c->schema, name, m, sink, owner);
+  if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
+  if (!engine) jf_throw_status(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
+  return engine;
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderNew(JNIEnv *env, jclass cls, jlong core,
                                                               jstring pkg, jint model) {
-  (void)cls;
   const jf_core *c = (const jf_core *)(intptr_t)core;
-  jf_sender *s = c ? fbe_mem_calloc(1, sizeof *s) : NULL;
-  if (!s) {
-    jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
-    return 0;
-  }
-  const char *name = package_of(env, pkg);
-  if (pkg && !name) {
+  jf_sender *s = owner_new(env, c, sizeof *s);
+  if (s && !(s->sender = engine_new(env, c, pkg, model, 0, NULL, s))) {
     fbe_mem_free(s);
-    return 0;
-  }
-  s->sender = fbe_sender_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, sink, s);
-  if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
-  if (!s->sender) {
-    fbe_mem_free(s);
-    jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
     return 0;
   }
   return (jlong)(intptr_t)s;
 }
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jclass cls, jlong h) {
-  (void)env;
-  (void)cls;
   jf_sender *s = (jf_sender *)(intptr_t)h;
   if (!s) return;
   fbe_sender_free(s->sender);
@@ -102,10 +100,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   fbe_mem_free(s);
 }
 
-static int op_send(void *ctx, jf_tape *tp, fbe_msg *m, fbe_msg *unused, jf_scratch *s, fbe_error *err) {
-  (void)tp;
-  (void)unused;
-  (void)s;
+static int op_send(void *ctx, fbe_tape *tp, fbe_msg *m, fbe_msg *unused, fbe_scratch *s, fbe_error *err) {
   jf_sender *snd = ctx;
   fbe_buffer_reset(&snd->frame);
   return fbe_sender_send(snd->sender, m, err) ? -1 : 0;
@@ -113,29 +108,16 @@ static int op_send(void *ctx, jf_tape *tp, fbe_msg *m, fbe_msg *unused, jf_scrat
 
 JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *env, jclass cls, jlong h,
     jlong core, jint si, jlongArray num, jbyteArray bytes) {
-  (void)cls;
   jf_sender *snd = (jf_sender *)(intptr_t)h;
-  const jf_core *c = (const jf_core *)(intptr_t)core;
-  if (!snd || !c || si < 0 || (uint32_t)si >= c->nstructs) {
-    jf_throw_code(env, FBE_ERR_ARGUMENT, "the sender or its schema is closed");
+  if (!snd) {
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "the sender is closed");
     return NULL;
   }
-  jf_scratch *s = jf_scratch_get();
-  if (!s) {
-    jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
-    return NULL;
-  }
-  jbyteArray out = NULL;
-  if (!jf_with_tape(env, c, si, num, bytes, 1, op_send, snd, s) &&
-      (out = (*env)->NewByteArray(env, (jsize)snd->frame.size)))
-    (*env)->SetByteArrayRegion(env, out, 0, (jsize)snd->frame.size, (const jbyte *)snd->frame.data);
-  jf_scratch_put(s);
-  return out;
+  if (jf_with_tape(env, core, si, num, bytes, 1, op_send, snd)) return NULL;
+  return jf_bytes(env, snd->frame.data, snd->frame.size);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, jclass cls, jlong h) {
-  (void)env;
-  (void)cls;
   jf_sender *s = (jf_sender *)(intptr_t)h;
   return s ? (jlong)fbe_sender_bytes(s->sender) : 0;
 }
@@ -143,36 +125,19 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, j
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, jclass cls, jlong core,
                                                                 jstring pkg, jint model, jlong max_depth,
                                                                 jlong max_model_size, jlong max_memory) {
-  (void)cls;
   const jf_core *c = (const jf_core *)(intptr_t)core;
   fbe_limits storage;
   int failed;
   const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
-  if (failed) return 0;
-  jf_receiver *r = c ? fbe_mem_calloc(1, sizeof *r) : NULL;
-  if (!r) {
-    jf_throw_code(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
-    return 0;
-  }
-  const char *name = package_of(env, pkg);
-  if (pkg && !name) {
+  jf_receiver *r = failed ? NULL : owner_new(env, c, sizeof *r);
+  if (r && !(r->receiver = engine_new(env, c, pkg, model, 1, limits, r))) {
     fbe_mem_free(r);
-    return 0;
-  }
-  r->receiver = fbe_receiver_new(c->schema, name, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, limits,
-                                 handler, r);
-  if (name) (*env)->ReleaseStringUTFChars(env, pkg, name);
-  if (!r->receiver) {
-    fbe_mem_free(r);
-    jf_throw_code(env, FBE_ERR_NOT_FOUND, "no such package in the schema");
     return 0;
   }
   return (jlong)(intptr_t)r;
 }
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, jclass cls, jlong h) {
-  (void)env;
-  (void)cls;
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   if (!r) return;
   fbe_receiver_free(r->receiver);
@@ -181,31 +146,22 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, j
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, jclass cls, jlong h,
     jlong core, jobject self, jbyteArray data, jint off, jint len) {
-  (void)cls;
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   const jf_core *c = (const jf_core *)(intptr_t)core;
   if (!r || !c) {
-    jf_throw_code(env, FBE_ERR_ARGUMENT, "the receiver or its schema is closed");
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "the receiver or its schema is closed");
     return;
   }
-  if (!data) {
-    jf_throw_code(env, FBE_ERR_ARGUMENT, "data is null");
-    return;
-  }
-  jsize n = (*env)->GetArrayLength(env, data);
-  if (off < 0 || len < 0 || off > n || len > n - off) {
-    jf_throw_code(env, FBE_ERR_ARGUMENT, "offset/length out of the array's bounds");
-    return;
-  }
+  if (jf_check_range(env, data, off, len)) return;
   if (r->busy) {
-    jf_throw_code(env, FBE_ERR_ARGUMENT, "a receiver cannot be fed from its own handler");
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "a receiver cannot be fed from its own handler");
     return;
   }
   /* The handler calls into Java, so the bytes are copied out of the array first. */
   uint8_t stack[4096];
   uint8_t *bytes = len <= (jint)sizeof stack ? stack : fbe_mem_alloc((size_t)len);
   if (!bytes) {
-    jf_throw_code(env, FBE_ERR_NOMEM, "out of memory");
+    jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
     return;
   }
   (*env)->GetByteArrayRegion(env, data, off, len, (jbyte *)bytes);
@@ -218,25 +174,20 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   r->busy = 0;
   r->self = NULL;
   if (bytes != stack) fbe_mem_free(bytes);
-  if (st && !(*env)->ExceptionCheck(env)) jf_throw_fbe(env, &err);
+  if (st && !(*env)->ExceptionCheck(env)) jf_throw(env, &err);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverState(JNIEnv *env, jclass cls, jlong h,
                                                                   jint what) {
-  (void)cls;
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   if (!r) return 0;
   switch (what) {
     case 0: return (jlong)fbe_receiver_pending(r->receiver);
-    case 3:
-      if (r->busy) {
-        jf_throw_code(env, FBE_ERR_ARGUMENT, "a receiver cannot be reset from its own handler");
-        return 0;
-      }
-      fbe_receiver_reset(r->receiver);
-      return 0;
     case 1: return (jlong)fbe_receiver_received(r->receiver);
     case 2: return (jlong)fbe_receiver_skipped(r->receiver);
-    default: return 0;
+    case 3:
+      if (r->busy) jf_throw_status(env, FBE_ERR_ARGUMENT, "a receiver cannot be reset from its own handler");
+      else fbe_receiver_reset(r->receiver);
   }
+  return 0;
 }

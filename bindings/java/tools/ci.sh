@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The "java" stage of ci/test.sh: builds and tests the fbe Java binding.
 #   1. mvn -f bindings/java install: CMake builds libfbejni (core + SWIG + the JNI walk)
-#      into the jar, then the JUnit 5 tests run (conformance vectors, API, errors, memory)
+#      into the jar, then the JUnit 5 tests run (API, errors, memory, limits; the testee
+#      through the shared runner tests/conformance/runner)
 #   2. the surefire reports: more than zero tests, none skipped, none failed
 #   3. the runnable jar, copied with the schemas and the conformance files to a temporary
-#      directory outside the repository: java -jar fbe.jar conformance over the three files
+#      directory outside the repository: its testee (java -jar fbe.jar testee) through
+#      the shared runner over the files
 #   4. the benchmark (benchmarks/java, JMH) in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -51,15 +53,15 @@ sys.exit(0 if tests > 0 and skipped == 0 and failed == 0 else 1)
 PY
 done_step
 
-step "java -jar fbe.jar conformance (outside the repository)"
+step "java -jar fbe.jar testee through the runner (outside the repository)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$jar" "$tmp/fbe.jar"
 cp -r schemas "$tmp/schemas"
 cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
   tests/conformance/versioning.jsonl "$tmp/"
-(cd "$tmp" && java -jar fbe.jar conformance -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
-  versioning.jsonl)
+(cd "$tmp" && python3 "$repo/tests/conformance/runner" --describe-testee none --testee "java=java -jar $tmp/fbe.jar testee" \
+  -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

@@ -93,7 +93,7 @@ public final class EnumType {
       for (String part : name.split("\\|")) bits |= of(part.trim()).value();
       return of(bits);
     }
-    throw new FbeException(FbeException.Status.NOT_FOUND, fullName + " has no value named '" + name + "'");
+    throw new FbeException(Status.NOT_FOUND, fullName + " has no value named '" + name + "'");
   }
 
   /**

@@ -56,7 +56,7 @@ public final class Fbe {
           diags.add(loader.diagnostic(i));
           if (first == null && loader.diagnostic_is_error(i) != 0) first = loader.diagnostic(i);
         }
-        throw new FbeException(FbeException.Status.SCHEMA,
+        throw new FbeException(Status.SCHEMA,
             "cannot load the schema: " + (first != null ? first : "unknown error"), "", -1, diags);
       }
       try {

@@ -1,6 +1,8 @@
 package org.libfbe;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.libfbe.internal.Walk;
 
 /**
  * Every libfbe failure: a wrong type or out-of-range value, malformed bytes, invalid
@@ -11,29 +13,20 @@ import java.util.List;
 public class FbeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** The core's status codes (fbe/error.h, FBE_STATUS_LIST), by value. */
-  public enum Status {
-    OK, NOMEM, ARGUMENT, SCHEMA, NOT_FOUND, TYPE, RANGE, MALFORMED, JSON, LIMIT, IO;
-
-    static Status of(int code) {
-      Status[] all = values();
-      return code >= 0 && code < all.length ? all[code] : ARGUMENT;
-    }
-  }
-
   private final Status status;
   private final String reason;
   private final String path;
   private final long offset;
   private final List<String> diagnostics;
+  private String text; // the core's text of it, made when first asked for (racing threads make the same)
 
-  /** Called from C with the core's fbe_error. */
-  FbeException(int code, String message, String path, long offset) {
-    this(Status.of(code), message, path, offset, List.of());
+  /** Called from C with the core's fbe_error and its text (fbe_error_format), UTF-8. */
+  FbeException(int code, byte[] text, byte[] message, byte[] path, long offset) {
+    this(Status.of(code), utf8(message), utf8(path), offset, List.of());
+    this.text = utf8(text);
   }
 
   FbeException(Status status, String message, String path, long offset, List<String> diagnostics) {
-    super(format(message, path, offset));
     this.status = status;
     this.reason = message;
     this.path = path == null ? "" : path;
@@ -45,11 +38,24 @@ public class FbeException extends RuntimeException {
     this(status, message, "", -1, List.of());
   }
 
-  private static String format(String message, String path, long offset) {
-    StringBuilder b = new StringBuilder(message);
-    if (path != null && !path.isEmpty()) b.append(" at path '").append(path).append('\'');
-    if (offset >= 0) b.append(" (offset ").append(offset).append(')');
-    return b.toString();
+  private static String utf8(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The core's text of the error, the same in every language: "message at 'path' (offset
+   * N)", the path and the offset only when set (fbe_error_format; for an error Java raised
+   * itself, through Walk.errorText, so the format lives only in the core; the core's
+   * record holds 255 bytes of message and 159 of path, so longer ones are cut there).
+   */
+  @Override
+  public String getMessage() {
+    String t = text;
+    if (t == null) {
+      byte[] m = reason.getBytes(StandardCharsets.UTF_8), p = path.getBytes(StandardCharsets.UTF_8);
+      text = t = utf8(Walk.errorText(m, p, offset));
+    }
+    return t;
   }
 
   /** The status code ({@link Status#TYPE}, {@link Status#MALFORMED}, ...). */
@@ -59,7 +65,7 @@ public class FbeException extends RuntimeException {
 
   /** The status code as the core's number (fbe_status). */
   public int code() {
-    return status.ordinal();
+    return status.code();
   }
 
   /** The message without the path and offset. */
@@ -83,7 +89,6 @@ public class FbeException extends RuntimeException {
   /** A copy with `part` put in front of the path ("wallet" + "amount" = "wallet.amount"). */
   FbeException under(String part) {
     String p = path.isEmpty() ? part : path.startsWith("[") ? part + path : part + "." + path;
-    FbeException e = new FbeException(status, reason, p, offset, diagnostics);
-    return e;
+    return new FbeException(status, reason, p, offset, diagnostics);
   }
 }

@@ -34,7 +34,7 @@ final class InFlight {
   }
 
   FbeException closed() {
-    return new FbeException(FbeException.Status.ARGUMENT, "the " + what + " is closed");
+    return new FbeException(Status.ARGUMENT, "the " + what + " is closed");
   }
 
   boolean isClosed() {
@@ -52,7 +52,7 @@ final class InFlight {
       int s = state.get();
       if (s < 0) return false;
       if (s > 0)
-        throw new FbeException(FbeException.Status.ARGUMENT, "the " + what + " is in use by " + s
+        throw new FbeException(Status.ARGUMENT, "the " + what + " is in use by " + s
             + (s == 1 ? " call" : " calls") + " (close it once they have returned)");
       if (state.compareAndSet(0, CLOSED)) return true;
     }

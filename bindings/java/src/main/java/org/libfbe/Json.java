@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON reader and writer for the conformance files and the testee protocol
+ * A small JSON reader and writer for the testee protocol
  * (the library's own JSON goes through the core). Numbers keep their text, so 64-bit
  * integers pass through exactly. Objects are LinkedHashMaps, arrays ArrayLists.
  */

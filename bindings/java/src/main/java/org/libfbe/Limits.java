@@ -54,7 +54,7 @@ public final class Limits {
    * @throws FbeException RANGE for a value out of range, ARGUMENT for an unknown name
    */
   public Limits with(String name, long value) {
-    if (name == null) throw new FbeException(FbeException.Status.ARGUMENT, "the limit's name is null");
+    if (name == null) throw new FbeException(Status.ARGUMENT, "the limit's name is null");
     long[] copy = values.clone();
     Walk.limitsSet(copy, name, value);
     return new Limits(copy);
@@ -74,7 +74,7 @@ public final class Limits {
 
   /** The limits of a call: not null. */
   static Limits of(Limits limits) {
-    if (limits == null) throw new FbeException(FbeException.Status.ARGUMENT, "limits is null (use Limits.DEFAULT)");
+    if (limits == null) throw new FbeException(Status.ARGUMENT, "limits is null (use Limits.DEFAULT)");
     return limits;
   }
 

@@ -1,23 +1,17 @@
 package org.libfbe;
 
-import java.util.Arrays;
-import java.util.List;
-
-/** The jar's entry point: {@code java -jar fbe.jar conformance|testee|version}. */
+/** The jar's entry point: {@code java -jar fbe.jar testee|version}. */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
-    List<String> rest = Arrays.asList(args).subList(Math.min(1, args.length), args.length);
     String cmd = args.length > 0 ? args[0] : "";
     int rc;
     switch (cmd) {
-      case "conformance": rc = Conformance.main(rest); break;
       case "testee": rc = Testee.main(); break;
       case "version": System.out.println("libfbe " + Fbe.version() + " (Java binding)"); rc = 0; break;
       default:
-        System.err.println("usage: java -jar fbe.jar conformance [-I DIR]... FILE.jsonl...\n"
-            + "       java -jar fbe.jar testee     (the conformance runner's protocol on stdin/stdout)\n"
+        System.err.println("usage: java -jar fbe.jar testee     (the conformance runner's protocol on stdin/stdout)\n"
             + "       java -jar fbe.jar version");
         rc = 2;
     }

@@ -1,6 +1,7 @@
 package org.libfbe;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,7 @@ public final class Message {
   /**
    * Sets a field, converting the value to the field's canonical class.
    *
-   * @throws FbeException NOT_FOUND for an unknown field, TYPE or RANGE for a value
+   * @throws FbeException UNKNOWN_FIELD for an unknown field, TYPE or RANGE for a value
    *     that does not fit (path = the field, with the item for collections)
    */
   public Message set(String field, Object value) {
@@ -58,7 +59,7 @@ public final class Message {
   private <T> T as(String field, Class<T> cls) {
     Object v = get(field);
     if (v == null || cls.isInstance(v)) return cls.cast(v);
-    throw new FbeException(FbeException.Status.TYPE, "field holds " + v.getClass().getSimpleName()
+    throw new FbeException(Status.TYPE, "field holds " + v.getClass().getSimpleName()
         + ", not " + cls.getSimpleName(), field, -1, List.of());
   }
 
@@ -67,7 +68,7 @@ public final class Message {
     if (v instanceof Number) return (Number) v;
     if (v instanceof Character) return (int) (Character) v;
     if (v instanceof EnumValue) return ((EnumValue) v).value();
-    throw new FbeException(FbeException.Status.TYPE, "field is not a number", field, -1, List.of());
+    throw new FbeException(Status.TYPE, "field is not a number", field, -1, List.of());
   }
 
   /** Integer fields of 32 bits or less (int8..int32, byte, uint8, uint16, char, wchar, enums). */
@@ -75,7 +76,7 @@ public final class Message {
     Number n = number(field);
     long x = n.longValue();
     if (n instanceof Double || n instanceof Float || n instanceof BigDecimal || x != (int) x)
-      throw new FbeException(FbeException.Status.RANGE, "value " + n + " is not an int", field, -1, List.of());
+      throw new FbeException(Status.RANGE, "value " + n + " is not an int", field, -1, List.of());
     return (int) x;
   }
 
@@ -83,7 +84,7 @@ public final class Message {
   public long getLong(String field) {
     Number n = number(field);
     if (n instanceof Double || n instanceof Float || n instanceof BigDecimal)
-      throw new FbeException(FbeException.Status.TYPE, "value " + n + " is not an integer", field, -1, List.of());
+      throw new FbeException(Status.TYPE, "value " + n + " is not an integer", field, -1, List.of());
     return n.longValue();
   }
 
@@ -176,7 +177,12 @@ public final class Message {
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
-      return Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+      int size = Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+      if (size < 0) { // as encode
+        t.bytes = Arrays.copyOf(t.bytes, -1 - size);
+        size = Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+      }
+      return new String(t.bytes, 0, size, StandardCharsets.UTF_8);
     } finally {
       t.release();
       schema.exit();

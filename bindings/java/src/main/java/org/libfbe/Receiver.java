@@ -70,7 +70,7 @@ public final class Receiver implements AutoCloseable {
   /** Takes the stream for feed() or reset(); refused from the handler or another thread. */
   private void takeStream(String what) {
     if (feeder.compareAndSet(null, Thread.currentThread())) return;
-    throw new FbeException(FbeException.Status.ARGUMENT, feeder.get() == Thread.currentThread()
+    throw new FbeException(Status.ARGUMENT, feeder.get() == Thread.currentThread()
         ? "a receiver cannot be " + what + " from its own handler"
         : "the receiver is being fed by another thread (feed one receiver from one thread at a time)");
   }
@@ -162,7 +162,7 @@ public final class Receiver implements AutoCloseable {
   @Override
   public void close() {
     if (feeder.get() == Thread.currentThread())
-      throw new FbeException(FbeException.Status.ARGUMENT, "a receiver cannot be closed from its own handler");
+      throw new FbeException(Status.ARGUMENT, "a receiver cannot be closed from its own handler");
     if (calls.close()) cleanable.clean();
   }
 }

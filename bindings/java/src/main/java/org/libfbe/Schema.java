@@ -102,14 +102,14 @@ public final class Schema implements AutoCloseable {
    */
   public StructType struct(String name) {
     StructType s = structByName.get(name);
-    if (s == null) throw new FbeException(FbeException.Status.NOT_FOUND, "no struct '" + name + "' in the schema");
+    if (s == null) throw new FbeException(Status.NOT_FOUND, "no struct '" + name + "' in the schema");
     return s;
   }
 
   /** An enum or flags type by "Name" or "package.Name". */
   public EnumType enumType(String name) {
     EnumType e = enumByName.get(name);
-    if (e == null) throw new FbeException(FbeException.Status.NOT_FOUND, "no enum '" + name + "' in the schema");
+    if (e == null) throw new FbeException(Status.NOT_FOUND, "no enum '" + name + "' in the schema");
     return e;
   }
 

@@ -86,12 +86,12 @@ public final class StructType {
   /**
    * The field named `name`.
    *
-   * @throws FbeException NOT_FOUND when the struct has no such field
+   * @throws FbeException UNKNOWN_FIELD (a kind of NOT_FOUND) when the struct has no such field
    */
   public Field field(String name) {
     Field f = byName.get(name);
     if (f == null)
-      throw new FbeException(FbeException.Status.NOT_FOUND, fullName + " has no field '" + name + "'", name, -1, List.of());
+      throw new FbeException(Status.UNKNOWN_FIELD, fullName + " has no field '" + name + "'", name, -1, List.of());
     return f;
   }
 

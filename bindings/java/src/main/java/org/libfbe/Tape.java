@@ -17,13 +17,13 @@ import java.util.UUID;
 
 /**
  * How a message crosses between Java and C: flattened depth-first in schema field order
- * onto a long[] of slots and a byte[] of string/bytes contents (the layout is in
- * native/jfbe.h), handed to C in ONE native call. A JNI call costs 10-20 ns and a slot
- * here about one, so Java does the per-value work: {@link #putMessage} type-checks and
- * range-checks each value as it writes it (an error carries the value's path), and
- * {@link #getMessage} builds Messages from what C wrote. One tape per thread, reused;
- * a nested use (a Map converted to a Message while flattening, a receiver's handler)
- * gets a fresh one.
+ * onto a long[] of slots and a byte[] of string/bytes contents (the core's tape,
+ * core/include/fbe/internal/tape.h, in its FBE_TAPE_INT64 format), handed to C in ONE
+ * native call. A JNI call costs 10-20 ns and a slot here about one, so Java does the
+ * per-value work: {@link #putMessage} type-checks and range-checks each value as it
+ * writes it (an error carries the value's path), and {@link #getMessage} builds
+ * Messages from what C wrote. One tape per thread, reused; a nested use (a Map
+ * converted to a Message while flattening, a receiver's handler) gets a fresh one.
  */
 final class Tape {
   private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::new);
@@ -100,7 +100,7 @@ final class Tape {
 
   private static int grown(int have, long need) {
     if (need > Integer.MAX_VALUE - 8)
-      throw new FbeException(FbeException.Status.LIMIT, "the value is larger than a Java array");
+      throw new FbeException(Status.LIMIT, "the value is larger than a Java array");
     return (int) Math.max(need, Math.min((long) have * 2, Integer.MAX_VALUE - 8));
   }
 
@@ -108,7 +108,7 @@ final class Tape {
     FieldType[] types = st.types;
     Object[] values = m.values;
     if (values.length != types.length)
-      throw new FbeException(FbeException.Status.ARGUMENT, "message of " + st.fullName() + " has a broken field table");
+      throw new FbeException(Status.ARGUMENT, "message of " + st.fullName() + " has a broken field table");
     for (int i = 0; i < types.length; i++) {
       FieldType t = types[i];
       Object v = values[i];
@@ -156,7 +156,7 @@ final class Tape {
 
   private void deeper() {
     if (++depth > MAX_DEPTH)
-      throw new FbeException(FbeException.Status.LIMIT, "value nested deeper than " + MAX_DEPTH + " levels");
+      throw new FbeException(Status.LIMIT, "value nested deeper than " + MAX_DEPTH + " levels");
   }
 
   /**
@@ -444,7 +444,7 @@ final class Tape {
         return out;
       }
       default:
-        throw new FbeException(FbeException.Status.ARGUMENT, "unsupported type " + t);
+        throw new FbeException(Status.ARGUMENT, "unsupported type " + t);
     }
   }
 }

@@ -31,12 +31,12 @@ final class Values {
   private Values() {}
 
   static FbeException typeError(FieldType t, Object v) {
-    return new FbeException(FbeException.Status.TYPE, "expected " + t + ", got "
+    return new FbeException(Status.TYPE, "expected " + t + ", got "
         + (v == null ? "null" : v.getClass().getName()));
   }
 
   static FbeException rangeError(Object v, String what) {
-    return new FbeException(FbeException.Status.RANGE, "value " + v + " does not fit " + what);
+    return new FbeException(Status.RANGE, "value " + v + " does not fit " + what);
   }
 
   private static int bits(Kind k) {
@@ -134,7 +134,7 @@ final class Values {
           try {
             return NegativeZero.parse((String) v);
           } catch (NumberFormatException e) {
-            throw new FbeException(FbeException.Status.TYPE, "'" + v + "' is not a decimal number");
+            throw new FbeException(Status.TYPE, "'" + v + "' is not a decimal number");
           }
         }
         throw typeError(t, v);
@@ -144,7 +144,7 @@ final class Values {
           try {
             return UUID.fromString((String) v);
           } catch (IllegalArgumentException e) {
-            throw new FbeException(FbeException.Status.TYPE, "'" + v + "' is not a uuid");
+            throw new FbeException(Status.TYPE, "'" + v + "' is not a uuid");
           }
         }
         throw typeError(t, v);
@@ -169,7 +169,7 @@ final class Values {
       case ARRAY: case VECTOR: case LIST: {
         Collection<?> items = items(t, v);
         if (t.kind() == Kind.ARRAY && items.size() != t.arraySize())
-          throw new FbeException(FbeException.Status.RANGE, "array of " + t.arraySize() + " items, got " + items.size());
+          throw new FbeException(Status.RANGE, "array of " + t.arraySize() + " items, got " + items.size());
         List<Object> out = new ArrayList<>(items.size());
         int i = 0;
         for (Object item : items) out.add(under("[" + i++ + "]", () -> check(t.element(), item)));
@@ -208,7 +208,7 @@ final class Values {
     EnumType e = t.enumType();
     if (v instanceof EnumValue) {
       if (((EnumValue) v).type == e) return (EnumValue) v;
-      throw new FbeException(FbeException.Status.TYPE, "expected a value of " + e.fullName() + ", got one of "
+      throw new FbeException(Status.TYPE, "expected a value of " + e.fullName() + ", got one of "
           + ((EnumValue) v).type.fullName());
     }
     if (v instanceof String) return e.of((String) v);

@@ -2,6 +2,7 @@ package org.libfbe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.libfbe.internal.FbeCore;
+import org.libfbe.internal.fbe_status;
 
 /** Every error path: an FbeException with its status, path and offset; never a crash. */
 class ErrorsTest {
@@ -34,53 +37,57 @@ class ErrorsTest {
     test.close();
   }
 
-  static FbeException fails(FbeException.Status status, String path, Executable e) {
+  static FbeException fails(Status status, String path, Executable e) {
     FbeException ex = assertThrows(FbeException.class, e);
     assertEquals(status, ex.status(), ex.getMessage());
     assertEquals(path, ex.path(), ex.getMessage());
-    assertEquals(status.ordinal(), ex.code());
+    assertEquals(status.code(), ex.code());
     return ex;
   }
 
   @Test
   void setChecksTypes() {
     Message acc = proto.struct("Account").newMessage();
-    fails(FbeException.Status.NOT_FOUND, "nope", () -> acc.set("nope", 1));
-    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", "1"));
-    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", 1.0));
-    fails(FbeException.Status.TYPE, "id", () -> acc.set("id", null));
-    fails(FbeException.Status.RANGE, "id", () -> acc.set("id", 1L << 40));
-    fails(FbeException.Status.TYPE, "name", () -> acc.set("name", 5));
-    fails(FbeException.Status.TYPE, "wallet", () -> acc.set("wallet", proto.struct("Order").newMessage()));
-    fails(FbeException.Status.TYPE, "wallet", () -> acc.set("wallet", test.struct("StructSimple").newMessage()));
-    fails(FbeException.Status.NOT_FOUND, "state", () -> acc.set("state", "nosuch"));
-    fails(FbeException.Status.RANGE, "state", () -> acc.set("state", 300));
-    fails(FbeException.Status.TYPE, "state", () -> acc.set("state", proto.enumType("OrderSide").of(0)));
-    fails(FbeException.Status.TYPE, "orders[1]", () -> acc.set("orders", List.of(proto.struct("Order").newMessage(), 5)));
-    fails(FbeException.Status.TYPE, "orders", () -> acc.set("orders", "x"));
-    fails(FbeException.Status.TYPE, "orders[0].symbol",
+    FbeException unknown = fails(Status.UNKNOWN_FIELD, "nope", () -> acc.set("nope", 1));
+    assertTrue(unknown.status().is(Status.NOT_FOUND)); // the core's parent of UnknownFieldError
+    assertEquals("proto.Account has no field 'nope' at 'nope'", unknown.getMessage());
+    fails(Status.UNKNOWN_FIELD, "nmae", () -> proto.struct("Account").fromMap(Map.of("nmae", "x")));
+    fails(Status.UNKNOWN_FIELD, "wallet.nope", () -> acc.set("wallet", Map.of("nope", 1)));
+    fails(Status.TYPE, "id", () -> acc.set("id", "1"));
+    fails(Status.TYPE, "id", () -> acc.set("id", 1.0));
+    fails(Status.TYPE, "id", () -> acc.set("id", null));
+    fails(Status.RANGE, "id", () -> acc.set("id", 1L << 40));
+    fails(Status.TYPE, "name", () -> acc.set("name", 5));
+    fails(Status.TYPE, "wallet", () -> acc.set("wallet", proto.struct("Order").newMessage()));
+    fails(Status.TYPE, "wallet", () -> acc.set("wallet", test.struct("StructSimple").newMessage()));
+    fails(Status.NOT_FOUND, "state", () -> acc.set("state", "nosuch"));
+    fails(Status.RANGE, "state", () -> acc.set("state", 300));
+    fails(Status.TYPE, "state", () -> acc.set("state", proto.enumType("OrderSide").of(0)));
+    fails(Status.TYPE, "orders[1]", () -> acc.set("orders", List.of(proto.struct("Order").newMessage(), 5)));
+    fails(Status.TYPE, "orders", () -> acc.set("orders", "x"));
+    fails(Status.TYPE, "orders[0].symbol",
         () -> acc.set("orders", List.of(Map.of("id", 1, "symbol", 2))));
-    fails(FbeException.Status.TYPE, "wallet.amount", () -> acc.set("wallet", Map.of("amount", "x")));
+    fails(Status.TYPE, "wallet.amount", () -> acc.set("wallet", Map.of("amount", "x")));
     Message s = test.struct("StructSimple").newMessage();
-    fails(FbeException.Status.RANGE, "f3", () -> s.set("f3", 256));
-    fails(FbeException.Status.RANGE, "f3", () -> s.set("f3", -1));
-    fails(FbeException.Status.RANGE, "f9", () -> s.set("f9", 128));
-    fails(FbeException.Status.RANGE, "f19", () -> s.set("f19", -1));
-    fails(FbeException.Status.RANGE, "f23", () -> s.set("f23", -1));
-    fails(FbeException.Status.RANGE, "f23", () -> s.set("f23", BigInteger.ONE.shiftLeft(64)));
-    fails(FbeException.Status.RANGE, "f25", () -> s.set("f25", 1e300));
-    fails(FbeException.Status.TYPE, "f29", () -> s.set("f29", "abc"));
-    fails(FbeException.Status.TYPE, "f36", () -> s.set("f36", "not-a-uuid"));
-    fails(FbeException.Status.TYPE, "f1", () -> s.set("f1", 1));
+    fails(Status.RANGE, "f3", () -> s.set("f3", 256));
+    fails(Status.RANGE, "f3", () -> s.set("f3", -1));
+    fails(Status.RANGE, "f9", () -> s.set("f9", 128));
+    fails(Status.RANGE, "f19", () -> s.set("f19", -1));
+    fails(Status.RANGE, "f23", () -> s.set("f23", -1));
+    fails(Status.RANGE, "f23", () -> s.set("f23", BigInteger.ONE.shiftLeft(64)));
+    fails(Status.RANGE, "f25", () -> s.set("f25", 1e300));
+    fails(Status.TYPE, "f29", () -> s.set("f29", "abc"));
+    fails(Status.TYPE, "f36", () -> s.set("f36", "not-a-uuid"));
+    fails(Status.TYPE, "f1", () -> s.set("f1", 1));
     Message arr = test.struct("StructArray").newMessage();
-    fails(FbeException.Status.RANGE, "f1", () -> arr.set("f1", List.of(1, 2, 3)));
+    fails(Status.RANGE, "f1", () -> arr.set("f1", List.of(1, 2, 3)));
     Message map = test.struct("StructMap").newMessage();
-    fails(FbeException.Status.TYPE, "f1[0][key]", () -> map.set("f1", Map.of("k", 1)));
-    fails(FbeException.Status.RANGE, "f1[0]", () -> map.set("f1", Map.of(1, 1000)));
+    fails(Status.TYPE, "f1[0][key]", () -> map.set("f1", Map.of("k", 1)));
+    fails(Status.RANGE, "f1[0]", () -> map.set("f1", Map.of(1, 1000)));
     // getters
-    fails(FbeException.Status.TYPE, "name", () -> acc.getInt("name"));
-    fails(FbeException.Status.TYPE, "id", () -> acc.getString("id"));
-    fails(FbeException.Status.NOT_FOUND, "x", () -> acc.get("x"));
+    fails(Status.TYPE, "name", () -> acc.getInt("name"));
+    fails(Status.TYPE, "id", () -> acc.getString("id"));
+    fails(Status.UNKNOWN_FIELD, "x", () -> acc.get("x"));
   }
 
   @Test
@@ -89,27 +96,27 @@ class ErrorsTest {
     Message acc = Fixtures.account(proto);
     List<Object> orders = acc.getList("orders");
     orders.set(1, "not an order");
-    fails(FbeException.Status.TYPE, "orders[1]", acc::encode);
+    fails(Status.TYPE, "orders[1]", acc::encode);
     orders.set(1, proto.struct("Balance").newMessage());
-    fails(FbeException.Status.TYPE, "orders[1]", acc::encode);
+    fails(Status.TYPE, "orders[1]", acc::encode);
     orders.set(1, proto.struct("Order").newMessage());
     acc.<Message>getList("orders").get(2).values[1] = 42; // bypassing set()
-    fails(FbeException.Status.TYPE, "orders[2].symbol", acc::encode);
-    fails(FbeException.Status.TYPE, "orders[2].symbol", acc::toJson);
+    fails(Status.TYPE, "orders[2].symbol", acc::encode);
+    fails(Status.TYPE, "orders[2].symbol", acc::toJson);
     Message s = test.struct("StructSimple").newMessage();
     s.values[s.type().field("f3").index()] = 1000;
-    fails(FbeException.Status.RANGE, "f3", s::encode);
+    fails(Status.RANGE, "f3", s::encode);
     s.values[s.type().field("f3").index()] = (short) 1;
     s.set("f31", "bad \uD800 surrogate");
-    fails(FbeException.Status.ARGUMENT, "f31", s::encode);
+    fails(Status.ARGUMENT, "f31", s::encode);
     s.set("f31", "");
     s.values[s.type().field("f29").index()] = new BigDecimal("1e-40");
-    fails(FbeException.Status.RANGE, "f29", s::encode);
+    fails(Status.RANGE, "f29", s::encode);
     s.values[s.type().field("f29").index()] = BigDecimal.ONE;
     Message nested = test.struct("StructVector").newMessage();
     List<Object> bad = new ArrayList<>(Arrays.asList((Object) null));
     nested.values[nested.type().field("f1").index()] = bad;
-    fails(FbeException.Status.TYPE, "f1[0]", nested::encode);
+    fails(Status.TYPE, "f1[0]", nested::encode);
     assertTrue(s.encode().length > 0); // still usable
   }
 
@@ -117,14 +124,14 @@ class ErrorsTest {
   void malformedBytes() {
     StructType acc = proto.struct("Account");
     byte[] good = Fixtures.account(proto).encode();
-    FbeException e = fails(FbeException.Status.MALFORMED, "", () -> acc.verify(Arrays.copyOf(good, 5)));
+    FbeException e = fails(Status.MALFORMED, "", () -> acc.verify(Arrays.copyOf(good, 5)));
     assertTrue(e.offset() >= 0);
     assertFalse(acc.isValid(Arrays.copyOf(good, good.length - 1), Model.STANDARD));
     byte[] bad = good.clone();
     bad[4] = (byte) 0xff; // the header's offset field
     assertThrows(FbeException.class, () -> acc.verify(bad));
     FbeException d = assertThrows(FbeException.class, () -> acc.decode(Arrays.copyOf(good, 7)));
-    assertEquals(FbeException.Status.MALFORMED, d.status());
+    assertEquals(Status.MALFORMED, d.status());
     assertTrue(d.getMessage().contains("offset"), d.getMessage());
     assertThrows(FbeException.class, () -> acc.decode(new byte[0], Model.FINAL));
     // random garbage never crashes
@@ -140,8 +147,8 @@ class ErrorsTest {
         // an error is fine
       }
     }
-    fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, 10, good.length, Model.STANDARD));
-    fails(FbeException.Status.ARGUMENT, "", () -> acc.decode(good, -1, 2, Model.STANDARD));
+    fails(Status.ARGUMENT, "", () -> acc.decode(good, 10, good.length, Model.STANDARD));
+    fails(Status.ARGUMENT, "", () -> acc.decode(good, -1, 2, Model.STANDARD));
   }
 
   /** verify rejects the bytes, and decode throws verify's very exception (status, reason, path, offset). */
@@ -160,7 +167,7 @@ class ErrorsTest {
     for (Model model : Model.values()) { // another struct's bytes: the type id
       byte[] bytes = Fixtures.account(proto).encode(model);
       FbeException e = refusedAsVerify(order, bytes, model);
-      assertEquals(FbeException.Status.MALFORMED, e.status());
+      assertEquals(Status.MALFORMED, e.status());
       assertEquals("type id 3 where proto.Order (1) was expected", e.reason());
       assertEquals("", e.path());
       assertEquals(model == Model.FINAL ? 4 : 12, e.offset());
@@ -181,9 +188,7 @@ class ErrorsTest {
     // the public malformed records
     java.util.Map<String, Schema> schemas = new java.util.HashMap<>();
     try {
-      for (Object o : Conformance.records(Fixtures.conformance("malformed.jsonl"))) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> rec = (Map<String, Object>) o;
+      for (Map<String, Object> rec : Fixtures.records("malformed.jsonl")) {
         String pkg = (String) rec.get("schema");
         Schema s = schemas.computeIfAbsent(pkg, p -> Fbe.loadPackage(p, List.of(Fixtures.schemas())));
         byte[] data = java.util.HexFormat.of().parseHex((String) rec.get("hex"));
@@ -210,7 +215,7 @@ class ErrorsTest {
   @Test
   void invalidJson() {
     StructType acc = proto.struct("Account");
-    FbeException e = fails(FbeException.Status.JSON, "id", () -> acc.fromJson("{\"id\": "));
+    FbeException e = fails(Status.JSON, "id", () -> acc.fromJson("{\"id\": "));
     assertTrue(e.offset() > 0);
     FbeException t = assertThrows(FbeException.class, () -> acc.fromJson("{\"id\": \"x\"}"));
     assertEquals("id", t.path());
@@ -219,21 +224,21 @@ class ErrorsTest {
 
   @Test
   void lookupsAndLoading() {
-    fails(FbeException.Status.NOT_FOUND, "", () -> proto.struct("Nope"));
-    fails(FbeException.Status.NOT_FOUND, "", () -> proto.enumType("Nope"));
-    fails(FbeException.Status.NOT_FOUND, "x", () -> proto.struct("Account").field("x"));
-    FbeException e = fails(FbeException.Status.SCHEMA, "",
+    fails(Status.NOT_FOUND, "", () -> proto.struct("Nope"));
+    fails(Status.NOT_FOUND, "", () -> proto.enumType("Nope"));
+    fails(Status.UNKNOWN_FIELD, "x", () -> proto.struct("Account").field("x"));
+    FbeException e = fails(Status.SCHEMA, "",
         () -> Fbe.loadString("package bad\nstruct A { nosuchtype x; }\n", "bad.fbe", List.of()));
     assertFalse(e.diagnostics().isEmpty());
     assertTrue(e.diagnostics().get(0).startsWith("bad.fbe:2:"), e.diagnostics().get(0));
-    fails(FbeException.Status.SCHEMA, "", () -> Fbe.loadPackage("nosuchpackage", List.of(Fixtures.schemas())));
-    fails(FbeException.Status.SCHEMA, "", () -> Fbe.load(Fixtures.schemas().resolve("missing.fbe")));
+    fails(Status.SCHEMA, "", () -> Fbe.loadPackage("nosuchpackage", List.of(Fixtures.schemas())));
+    fails(Status.SCHEMA, "", () -> Fbe.load(Fixtures.schemas().resolve("missing.fbe")));
   }
 
   @Test
   void protocolErrors() {
     try (Sender s = proto.sender(b -> { }, null, Model.STANDARD)) {
-      fails(FbeException.Status.TYPE, "", () -> s.send(proto.struct("Account").newMessage()));
+      fails(Status.TYPE, "", () -> s.send(proto.struct("Account").newMessage()));
     }
     assertThrows(FbeException.class, () -> proto.sender(b -> { }, "nosuch", Model.STANDARD));
     List<Message> got = new ArrayList<>();
@@ -241,7 +246,7 @@ class ErrorsTest {
       byte[] junk = new byte[64];
       Arrays.fill(junk, (byte) 0x7f);
       FbeException e = assertThrows(FbeException.class, () -> r.feed(junk));
-      assertTrue(e.status() == FbeException.Status.MALFORMED || e.status() == FbeException.Status.LIMIT, e.getMessage());
+      assertTrue(e.status() == Status.MALFORMED || e.status() == Status.LIMIT, e.getMessage());
       assertEquals(0, r.pending());
     }
     // The handler's exception propagates and stops the feed; the rest stays buffered.
@@ -275,7 +280,7 @@ class ErrorsTest {
           try {
             r.run();
           } catch (FbeException e) {
-            assertEquals(FbeException.Status.ARGUMENT, e.status());
+            assertEquals(Status.ARGUMENT, e.status());
             refused.add(e.getMessage());
           }
         }
@@ -286,20 +291,55 @@ class ErrorsTest {
     assertEquals(4, refused.size(), refused.toString());
     Receiver closed = proto.receiver(m -> { });
     closed.close();
-    fails(FbeException.Status.ARGUMENT, "", () -> closed.feed(new byte[1]));
+    fails(Status.ARGUMENT, "", () -> closed.feed(new byte[1]));
   }
 
+  /** getMessage() is the core's fbe_error_format text, whether C or Java raised the error. */
   @Test
   void exceptionText() {
-    FbeException e = new FbeException(5, "expected int32, got java.lang.String", "orders[2].id", 17);
-    assertEquals("expected int32, got java.lang.String at path 'orders[2].id' (offset 17)", e.getMessage());
+    FbeException e = new FbeException(Status.TYPE, "expected int32, got java.lang.String", "orders[2].id", 17, List.of());
+    assertEquals("expected int32, got java.lang.String at 'orders[2].id' (offset 17)", e.getMessage());
     assertEquals("expected int32, got java.lang.String", e.reason());
-    assertSame(FbeException.Status.TYPE, e.status());
+    assertSame(Status.TYPE, e.status());
     assertTrue(e instanceof RuntimeException);
-    for (FbeException.Status st : FbeException.Status.values()) {
-      assertEquals("FBE_" + (st == FbeException.Status.OK ? "OK" : "ERR_" + st.name()),
-          org.libfbe.internal.FbeCore.fbe_status_name(org.libfbe.internal.fbe_status.swigToEnum(st.ordinal())));
+    assertEquals("m at 'p'", new FbeException(Status.RANGE, "m", "p", -1, List.of()).getMessage());
+    assertEquals("m (offset 0)", new FbeException(Status.RANGE, "m", "", 0, List.of()).getMessage());
+    assertEquals("caf\u00e9 \uD83D\uDE00 at 'x'", new FbeException(Status.RANGE, "caf\u00e9 \uD83D\uDE00", "x", -1, List.of()).getMessage());
+    // the core's record holds 255 bytes of message: a longer one is cut at a character
+    assertEquals("\u00e9".repeat(127), new FbeException(Status.TYPE, "\u00e9".repeat(200)).getMessage());
+    // C's text (fbe_error_format in C) is what the same parts give through Java's path
+    StructType acc = proto.struct("Account");
+    byte[] good = Fixtures.account(proto).encode();
+    List<FbeException> fromC = List.of(
+        assertThrows(FbeException.class, () -> acc.verify(Arrays.copyOf(good, 5))),
+        assertThrows(FbeException.class, () -> acc.fromJson("{\"id\": \"x\"}")),
+        assertThrows(FbeException.class, () -> acc.decode(good, 10, good.length, Model.STANDARD)));
+    for (FbeException c : fromC) {
+      assertEquals(new FbeException(c.status(), c.reason(), c.path(), c.offset(), List.of()).getMessage(), c.getMessage());
     }
+    assertEquals("id", fromC.get(1).path());
+    assertTrue(fromC.get(1).getMessage().contains(" at 'id'"), fromC.get(1).getMessage());
+  }
+
+  /** Status is the core's table (generated from FBE_STATUS_LIST at build time): every code, name, class and parent. */
+  @Test
+  void statusIsTheCoresTable() {
+    Status[] all = Status.values();
+    assertEquals(FbeCore.FBE_STATUS_COUNT, all.length);
+    for (Status st : all) {
+      fbe_status c = fbe_status.swigToEnum(st.code());
+      assertEquals(st.ordinal(), st.code());
+      assertSame(st, Status.of(st.code()));
+      assertEquals("FBE_" + (st == Status.OK ? "OK" : "ERR_" + st.name()), FbeCore.fbe_status_name(c));
+      assertEquals(FbeCore.fbe_status_class(c), st.className());
+      assertEquals(FbeCore.fbe_status_text(c), st.text());
+      assertEquals(FbeCore.fbe_status_parent(c).swigValue(), st == Status.OK ? 0 : st.parent().code());
+    }
+    assertEquals(11, Status.UNKNOWN_FIELD.code());
+    assertSame(Status.NOT_FOUND, Status.UNKNOWN_FIELD.parent());
+    assertFalse(Status.NOT_FOUND.is(Status.UNKNOWN_FIELD));
+    assertNull(Status.OK.parent());
+    assertThrows(IllegalArgumentException.class, () -> Status.of(all.length));
   }
 
   /** A lone surrogate has no UTF-8 form: the core's check refuses it, the same in every binding. */
@@ -313,10 +353,10 @@ class ErrorsTest {
     for (String[] c : cases) {
       Message acc = proto.struct("Account").newMessage().set("name", c[0]);
       for (Model model : Model.values()) {
-        FbeException e = fails(FbeException.Status.ARGUMENT, "name", () -> acc.encode(model));
+        FbeException e = fails(Status.ARGUMENT, "name", () -> acc.encode(model));
         assertEquals("string is not valid UTF-8: " + c[1], e.reason());
       }
-      fails(FbeException.Status.ARGUMENT, "name", acc::toJson);
+      fails(Status.ARGUMENT, "name", acc::toJson);
     }
     String ok = "ok \uD83D\uDE00 \uFFFD"; // a pair, and U+FFFD itself
     Message acc = proto.struct("Account").newMessage().set("name", ok);
@@ -357,7 +397,7 @@ class ErrorsTest {
         assertEquals(node, n.decodeTrusted(data, model));
         Message deeper = n.newMessage().set("v", 0).set("next", node);
         FbeException e = assertThrows(FbeException.class, () -> deeper.encode(model));
-        assertEquals(FbeException.Status.LIMIT, e.status());
+        assertEquals(Status.LIMIT, e.status());
         assertTrue(e.reason().contains("nested deeper than 256 levels"), e.reason());
       }
       assertTrue(Arrays.equals(node.encode(Model.FINAL), chainFinal(n, 256)));
@@ -365,7 +405,7 @@ class ErrorsTest {
       assertFalse(n.isValid(bad, Model.FINAL));
       for (Executable decode : new Executable[] {() -> n.decode(bad, Model.FINAL), () -> n.decodeTrusted(bad, Model.FINAL)}) {
         FbeException e = assertThrows(FbeException.class, decode);
-        assertEquals(FbeException.Status.LIMIT, e.status());
+        assertEquals(Status.LIMIT, e.status());
         assertTrue(e.reason().contains("nesting deeper than 256 levels"), e.reason());
       }
     }

@@ -1,7 +1,12 @@
 package org.libfbe;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Paths of the repository's schemas and conformance files, and the Account of the README. */
 final class Fixtures {
@@ -17,6 +22,16 @@ final class Fixtures {
 
   static Path conformance(String file) {
     return root().resolve("tests/conformance").resolve(file);
+  }
+
+  /** The records of a conformance file (blank lines skipped), read by the testee's JSON reader. */
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> records(String file) throws IOException {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String line : Files.readAllLines(conformance(file), StandardCharsets.UTF_8)) {
+      if (!line.isBlank()) out.add((Map<String, Object>) Json.parse(line));
+    }
+    return out;
   }
 
   static Schema proto() {

@@ -40,7 +40,7 @@ class LimitsTest {
     frames.close();
   }
 
-  static FbeException fails(FbeException.Status status, String reason, Executable e) {
+  static FbeException fails(Status status, String reason, Executable e) {
     FbeException ex = assertThrows(FbeException.class, e);
     assertEquals(status, ex.status(), ex.getMessage());
     assertEquals(reason, ex.reason());
@@ -96,19 +96,19 @@ class LimitsTest {
 
   @Test
   void outOfRangeIsRefusedAtConstructionWithTheCoreText() {
-    fails(FbeException.Status.RANGE, "max_depth must be 0 (the default) or 1..256, not 257",
+    fails(Status.RANGE, "max_depth must be 0 (the default) or 1..256, not 257",
         () -> Limits.DEFAULT.withMaxDepth(257));
-    fails(FbeException.Status.RANGE, "max_depth must be 0 (the default) or 1..256, not -1",
+    fails(Status.RANGE, "max_depth must be 0 (the default) or 1..256, not -1",
         () -> Limits.DEFAULT.withMaxDepth(-1));
-    fails(FbeException.Status.RANGE, "max_model_size must be 0 (the default) or 1..4294967295, not 4294967296",
+    fails(Status.RANGE, "max_model_size must be 0 (the default) or 1..4294967295, not 4294967296",
         () -> Limits.DEFAULT.withMaxModelSize(1L << 32));
-    fails(FbeException.Status.RANGE, "max_memory must be 0 (the default) or a byte count, not -1",
+    fails(Status.RANGE, "max_memory must be 0 (the default) or a byte count, not -1",
         () -> Limits.DEFAULT.withMaxMemory(-1));
-    fails(FbeException.Status.RANGE, "max_depth must be 0 (the default) or 1..256, not " + Long.MIN_VALUE,
+    fails(Status.RANGE, "max_depth must be 0 (the default) or 1..256, not " + Long.MIN_VALUE,
         () -> Limits.DEFAULT.withMaxDepth(Long.MIN_VALUE));
-    fails(FbeException.Status.ARGUMENT, "unknown limit 'max_size' (max_depth, max_model_size, max_memory)",
+    fails(Status.ARGUMENT, "unknown limit 'max_size' (max_depth, max_model_size, max_memory)",
         () -> Limits.DEFAULT.with("max_size", 1));
-    fails(FbeException.Status.ARGUMENT, "the limit's name is null", () -> Limits.DEFAULT.with(null, 1));
+    fails(Status.ARGUMENT, "the limit's name is null", () -> Limits.DEFAULT.with(null, 1));
     Limits l = Limits.DEFAULT.withMaxDepth(8);
     assertThrows(FbeException.class, () -> l.withMaxDepth(1000));
     assertEquals(8, l.maxDepth(), "a refused value leaves the limits as they were");
@@ -121,16 +121,16 @@ class LimitsTest {
     long size = account.verify(bytes);
     Limits memory = Limits.DEFAULT.withMaxMemory(100);
     Limits modelSize = Limits.DEFAULT.withMaxModelSize(10);
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decode(bytes, memory));
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decodeTrusted(bytes, memory));
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decode(ByteBuffer.wrap(bytes), memory));
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decodeTrusted(ByteBuffer.wrap(bytes), Model.STANDARD, memory));
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decode(bytes, 0, bytes.length, Model.STANDARD, memory));
+    fails(Status.LIMIT, budget(100), () -> account.decode(bytes, memory));
+    fails(Status.LIMIT, budget(100), () -> account.decodeTrusted(bytes, memory));
+    fails(Status.LIMIT, budget(100), () -> account.decode(ByteBuffer.wrap(bytes), memory));
+    fails(Status.LIMIT, budget(100), () -> account.decodeTrusted(ByteBuffer.wrap(bytes), Model.STANDARD, memory));
+    fails(Status.LIMIT, budget(100), () -> account.decode(bytes, 0, bytes.length, Model.STANDARD, memory));
     String tooBig = "model size " + size + " exceeds the limit of 10 bytes (max_model_size)";
-    fails(FbeException.Status.LIMIT, tooBig, () -> account.decode(bytes, Model.STANDARD, modelSize));
-    fails(FbeException.Status.LIMIT, tooBig, () -> account.decodeTrusted(bytes, modelSize));
+    fails(Status.LIMIT, tooBig, () -> account.decode(bytes, Model.STANDARD, modelSize));
+    fails(Status.LIMIT, tooBig, () -> account.decodeTrusted(bytes, modelSize));
     byte[] fin = Fixtures.account(proto).encode(Model.FINAL);
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.decode(fin, Model.FINAL, memory));
+    fails(Status.LIMIT, budget(100), () -> account.decode(fin, Model.FINAL, memory));
     // within them: the same message
     Limits roomy = Limits.DEFAULT.withMaxMemory(1 << 20).withMaxModelSize(size).withMaxDepth(1);
     assertEquals(account.decode(bytes), account.decode(bytes, roomy));
@@ -140,7 +140,7 @@ class LimitsTest {
     Message two = d.newMessage().set("a", Arrays.asList(1, null));
     for (Model model : Model.values()) {
       byte[] b = two.encode(model);
-      FbeException ex = fails(FbeException.Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
+      FbeException ex = fails(Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
           () -> d.decode(b, model, Limits.DEFAULT.withMaxDepth(1)));
       assertEquals("a[0]", ex.path());
       assertTrue(ex.offset() > 0);
@@ -155,8 +155,8 @@ class LimitsTest {
     StructType account = proto.struct("Account");
     byte[] bytes = Fixtures.account(proto).encode();
     long size = account.verify(bytes);
-    fails(FbeException.Status.LIMIT, budget(100), () -> account.verify(bytes, Limits.DEFAULT.withMaxMemory(100)));
-    fails(FbeException.Status.LIMIT, "model size " + size + " exceeds the limit of " + (size - 1) + " bytes (max_model_size)",
+    fails(Status.LIMIT, budget(100), () -> account.verify(bytes, Limits.DEFAULT.withMaxMemory(100)));
+    fails(Status.LIMIT, "model size " + size + " exceeds the limit of " + (size - 1) + " bytes (max_model_size)",
         () -> account.verify(bytes, Model.STANDARD, Limits.DEFAULT.withMaxModelSize(size - 1)));
     assertEquals(size, account.verify(bytes, Limits.DEFAULT.withMaxModelSize(size)));
     assertFalse(account.isValid(bytes, Limits.DEFAULT.withMaxMemory(100)));
@@ -164,25 +164,25 @@ class LimitsTest {
     assertTrue(account.isValid(bytes, Limits.DEFAULT.withMaxModelSize(size)));
     StructType d = frames.struct("D");
     byte[] b = d.newMessage().set("a", List.of(1)).encode(Model.FINAL);
-    fails(FbeException.Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
+    fails(Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
         () -> d.verify(b, Model.FINAL, Limits.DEFAULT.withMaxDepth(1)));
     assertEquals(b.length, d.verify(b, Model.FINAL, Limits.DEFAULT.withMaxDepth(2)));
     // a missing argument is an error, not a "no"
-    fails(FbeException.Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> account.isValid(bytes, (Limits) null));
-    fails(FbeException.Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> account.decode(bytes, (Limits) null));
+    fails(Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> account.isValid(bytes, (Limits) null));
+    fails(Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> account.decode(bytes, (Limits) null));
   }
 
   @Test
   void fromJsonTakesTheLimits() {
     StructType account = proto.struct("Account");
     String json = Fixtures.account(proto).toJson();
-    fails(FbeException.Status.LIMIT, "reading JSON needs more than the memory budget of 100 bytes (max_memory)",
+    fails(Status.LIMIT, "reading JSON needs more than the memory budget of 100 bytes (max_memory)",
         () -> account.fromJson(json, Limits.DEFAULT.withMaxMemory(100)));
-    fails(FbeException.Status.LIMIT, "JSON text of " + json.getBytes(StandardCharsets.UTF_8).length
+    fails(Status.LIMIT, "JSON text of " + json.getBytes(StandardCharsets.UTF_8).length
         + " bytes exceeds the limit of 10 bytes (max_model_size)",
         () -> account.fromJson(json, Limits.DEFAULT.withMaxModelSize(10)));
     StructType d = frames.struct("D");
-    FbeException ex = fails(FbeException.Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
+    FbeException ex = fails(Status.LIMIT, "nesting deeper than 1 levels (max_depth)",
         () -> d.fromJson("{\"a\":[1,null]}", Limits.DEFAULT.withMaxDepth(1)));
     assertEquals("a[0]", ex.path());
     assertEquals(Arrays.asList(1, null), d.fromJson("{\"a\":[1,null]}", Limits.DEFAULT.withMaxDepth(2)).getList("a"));
@@ -199,11 +199,11 @@ class LimitsTest {
     }
     List<Message> got = new ArrayList<>();
     try (Receiver small = proto.receiver(got::add, Limits.DEFAULT.withMaxModelSize(20))) {
-      fails(FbeException.Status.LIMIT, "frame size " + frame.length + " exceeds the limit of 20 bytes (max_model_size)",
+      fails(Status.LIMIT, "frame size " + frame.length + " exceeds the limit of 20 bytes (max_model_size)",
           () -> small.feed(frame));
     }
     try (Receiver tight = proto.receiver(got::add, null, Model.STANDARD, Limits.DEFAULT.withMaxMemory(100))) {
-      fails(FbeException.Status.LIMIT, budget(100), () -> tight.feed(frame));
+      fails(Status.LIMIT, budget(100), () -> tight.feed(frame));
     }
     assertEquals(0, got.size());
     byte[] two = new byte[2 * frame.length];
@@ -217,10 +217,10 @@ class LimitsTest {
     // a frame of 2 x 10^6 empty structs: refused by the default budget
     try (Receiver r = frames.receiver(got::add, null, Model.FINAL)) {
       FbeException ex = assertThrows(FbeException.class, () -> r.feed(empties(2000000)));
-      assertEquals(FbeException.Status.LIMIT, ex.status());
+      assertEquals(Status.LIMIT, ex.status());
       assertTrue(ex.reason().endsWith("(max_memory)"), ex.reason());
     }
-    fails(FbeException.Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> proto.receiver(got::add, (Limits) null));
+    fails(Status.ARGUMENT, "limits is null (use Limits.DEFAULT)", () -> proto.receiver(got::add, (Limits) null));
   }
 
   @Test
@@ -229,14 +229,14 @@ class LimitsTest {
     // 10^6 pointers to one Order (4 MB): the defaults refuse it without walking it
     byte[] shared = sharedOrders(1000000);
     String want = budget(16L * shared.length + FLOOR);
-    fails(FbeException.Status.LIMIT, want, () -> account.decode(shared));
-    fails(FbeException.Status.LIMIT, want, () -> account.decodeTrusted(shared));
-    fails(FbeException.Status.LIMIT, want, () -> account.verify(shared));
+    fails(Status.LIMIT, want, () -> account.decode(shared));
+    fails(Status.LIMIT, want, () -> account.decodeTrusted(shared));
+    fails(Status.LIMIT, want, () -> account.verify(shared));
     assertEquals(3, account.decode(sharedOrders(3)).getList("orders").size()); // the shape itself is valid
     // 200000 empty structs in 12 bytes: over the default budget, within a raised one
     StructType m = frames.struct("M");
     byte[] b = empties(200000);
-    fails(FbeException.Status.LIMIT, budget(16L * b.length + FLOOR), () -> m.decode(b, Model.FINAL));
+    fails(Status.LIMIT, budget(16L * b.length + FLOOR), () -> m.decode(b, Model.FINAL));
     assertEquals(200000, m.decode(b, Model.FINAL, Limits.DEFAULT.withMaxMemory(8 << 20)).getList("items").size());
   }
 }

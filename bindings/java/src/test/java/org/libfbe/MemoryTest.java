@@ -84,8 +84,8 @@ class MemoryTest {
     assertTrue(after[1] - before[1] < HEAP_SLACK, what + ": the Java heap grew by " + (after[1] - before[1]) + " bytes");
   }
 
-  /** Makes this thread's scratch (an arena block and a buffer the JNI walk keeps for the
-   * thread's next calls) exist before a count starts. */
+  /** Makes the scratch pool's scratch (an arena block and a buffer the JNI skin keeps for
+   * the next calls) exist before a count starts. */
   static void warmUp() {
     try (Schema s = Fixtures.proto()) {
       s.struct("Account").decode(Fixtures.account(s).encode());
@@ -108,7 +108,7 @@ class MemoryTest {
   void b_millionCyclesDoNotLeak() throws Exception {
     long live = Schema.LIVE.get();
     try (Schema s = Fixtures.proto()) {
-      cycles(s, 200_000); // warm up: JIT, the thread's scratch arena and buffer
+      cycles(s, 200_000); // warm up: JIT, the pool's scratch arena and buffer
       for (int i = 0; i < 200; i++) Fixtures.proto().close();
       long[] before = settled(live + 1);
       assertTrue(cycles(s, 1_000_000) > 0);
@@ -134,5 +134,34 @@ class MemoryTest {
     long[] after = settled(live);
     assertEquals(live, Schema.LIVE.get(), (Schema.LIVE.get() - live) + " native schemas the Cleaner did not release");
     assertNoGrowth(before, after, "3000 schemas dropped unclosed");
+  }
+
+  /**
+   * One thread after another, each calling in once: each takes the pool's idle scratch
+   * and gives it back, so a thread that ends leaves nothing behind (a scratch kept per
+   * thread would leave a block for every thread that ever called in).
+   */
+  @Test
+  void d_threadsThatEndLeaveNothing() throws Exception {
+    long live = Schema.LIVE.get();
+    try (Schema s = Fixtures.proto()) {
+      StructType t = s.struct("Account");
+      byte[] b = Fixtures.account(s).encode();
+      java.util.concurrent.atomic.AtomicInteger ok = new java.util.concurrent.atomic.AtomicInteger();
+      Runnable call = () -> {
+        if (t.decode(b).getInt("id") == Fixtures.account(s).getInt("id")) ok.incrementAndGet();
+      };
+      call.run();
+      long before = settled(live + 1)[0];
+      for (int i = 0; i < 300; i++) {
+        Thread th = new Thread(call);
+        th.start();
+        th.join();
+      }
+      assertEquals(301, ok.get());
+      long after = settled(live + 1)[0];
+      System.out.println("memory: 300 threads, one call each: core " + before + " -> " + after + " bytes");
+      assertEquals(before, after, "300 ended threads left " + (after - before) + " bytes behind");
+    }
   }
 }

@@ -65,7 +65,7 @@ class RaceTest {
     List<String> refused = new ArrayList<>();
     for (Runnable call : List.<Runnable>of(s::close, r::close, () -> r.feed(new byte[1]), r::reset)) {
       FbeException e = assertThrows(FbeException.class, call::run);
-      assertEquals(FbeException.Status.ARGUMENT, e.status());
+      assertEquals(Status.ARGUMENT, e.status());
       refused.add(e.getMessage());
     }
     assertEquals(List.of("the schema is in use by 1 call (close it once they have returned)",

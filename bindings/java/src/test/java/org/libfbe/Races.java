@@ -204,7 +204,7 @@ public final class Races {
           try {
             c.close();
           } catch (FbeException e) {
-            if (e.status() != FbeException.Status.ARGUMENT || !e.getMessage().contains("in use"))
+            if (e.status() != Status.ARGUMENT || !e.getMessage().contains("in use"))
               throw new AssertionError("close refused with " + e, e);
             refused.incrementAndGet();
           }

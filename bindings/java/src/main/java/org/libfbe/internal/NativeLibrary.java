@@ -58,6 +58,5 @@ public final class NativeLibrary {
       }
     }
     loaded = true;
-    Walk.init();
   }
 }

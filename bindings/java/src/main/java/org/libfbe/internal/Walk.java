@@ -4,7 +4,7 @@ import org.libfbe.Receiver;
 
 /**
  * The hand-written JNI entry points (bindings/java/native/): one native call per
- * operation. A message crosses as a tape (org.libfbe.Tape, native/jfbe.h): a long[] of
+ * operation. A message crosses as a tape (org.libfbe.Tape, fbe/internal/tape.h): a long[] of
  * slots and a byte[] of contents, flattened and built in Java; C reads the tape into
  * the core's value, or writes a decoded value onto it. Calls that write a tape return
  * 0, or (slots << 32 | bytes) when the tape is too small (grow it and call again).
@@ -16,8 +16,6 @@ public final class Walk {
   }
 
   private Walk() {}
-
-  static native void init();
 
   /** The native tables of a schema (its structs in the Java StructType[] order). */
   public static native long bind(long schema);
@@ -39,6 +37,9 @@ public final class Walk {
    */
   public static native void limitsSet(long[] limits, String name, long value);
 
+  /** The core's text of an error (fbe_error_format): message and path in UTF-8, offset -1 for none. */
+  public static native byte[] errorText(byte[] message, byte[] path, long offset);
+
   // The calls below take the three members of org.libfbe.Limits (all 0: the defaults).
 
   /** Decodes data[off, off+len) onto the tape, verified first unless trusted. */
@@ -49,7 +50,8 @@ public final class Walk {
   public static native long verify(long core, int index, byte[] data, int off, int len, int model,
       long maxDepth, long maxModelSize, long maxMemory);
 
-  public static native String toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
+  /** The message on the tape as JSON (UTF-8) over the byte tape: as {@link #encode}. */
+  public static native int toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
 
   public static native long fromJson(long core, int index, byte[] utf8, long maxDepth, long maxModelSize,
       long maxMemory, long[] num, byte[] bytes);

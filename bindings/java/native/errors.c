@@ -1,0 +1,53 @@
+/* org.libfbe.FbeException from the core's error record: its status (org.libfbe.Status,
+ * generated from the core's table, gen/), its parts, and its text as the core writes it
+ * (fbe_error_format), the same in every language. Strings cross as UTF-8 byte[]s
+ * (JNI's "modified UTF-8" differs for NUL and characters outside the BMP). */
+#include <string.h>
+#include "binding.h"
+
+void jf_throw(JNIEnv *env, const fbe_error *err) {
+  if ((*env)->ExceptionCheck(env)) return;
+  if (!err->code) {
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "operation failed");
+    return;
+  }
+  char text[sizeof err->message + sizeof err->path + 40];
+  fbe_error_format(err, text, sizeof text);
+  jbyteArray t = jf_bytes(env, text, strlen(text));
+  jbyteArray m = t ? jf_bytes(env, err->message, strlen(err->message)) : NULL;
+  jbyteArray p = m ? jf_bytes(env, err->path, strlen(err->path)) : NULL;
+  if (!p) return;
+  jlong offset = err->offset == FBE_NO_OFFSET ? -1 : (jlong)err->offset;
+  jthrowable ex = (*env)->NewObject(env, jf.FbeException, jf.FbeException_new, (jint)err->code, t, m, p, offset);
+  if (ex) (*env)->Throw(env, ex);
+}
+
+void jf_throw_status(JNIEnv *env, fbe_status code, const char *message) {
+  fbe_error err;
+  fbe_error_set(&err, code, FBE_NO_OFFSET, "%s", message);
+  jf_throw(env, &err);
+}
+
+/* a's UTF-8 into out[cap], cut at a character boundary when longer (the record's size). */
+static void record_text(JNIEnv *env, jbyteArray a, char *out, size_t cap) {
+  size_t n = a ? (size_t)(*env)->GetArrayLength(env, a) : 0;
+  if (n >= cap) {
+    (*env)->GetByteArrayRegion(env, a, 0, (jsize)cap, (jbyte *)out);
+    for (n = cap - 1; n && (out[n] & 0xC0) == 0x80; n--) {}
+  } else if (n) {
+    (*env)->GetByteArrayRegion(env, a, 0, (jsize)n, (jbyte *)out);
+  }
+  out[n] = 0;
+}
+
+/* Walk.errorText: the core's text of an error Java raised itself, so the format lives
+ * only in the core. */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_errorText(JNIEnv *env, jclass cls, jbyteArray message,
+                                                                    jbyteArray path, jlong offset) {
+  fbe_error err = {FBE_ERR_ARGUMENT, offset < 0 ? FBE_NO_OFFSET : (size_t)offset, "", ""};
+  record_text(env, message, err.message, sizeof err.message);
+  record_text(env, path, err.path, sizeof err.path);
+  char text[sizeof err.message + sizeof err.path + 40];
+  fbe_error_format(&err, text, sizeof text);
+  return jf_bytes(env, text, strlen(text));
+}

@@ -1,0 +1,28 @@
+/* Load and unload of libfbejni: the class and methods C calls back, cached once, and
+ * the scratch pool, drained when the library's class loader goes. */
+#include "binding.h"
+
+jf_ids jf;
+fbe_scratch_pool jf_pool; /* zero: an empty pool */
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+  JNIEnv *env;
+  if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+  /* FindClass from JNI_OnLoad looks in the class loader that loads the library. */
+  jclass ex = (*env)->FindClass(env, "org/libfbe/FbeException");
+  jclass receiver = ex ? (*env)->FindClass(env, "org/libfbe/Receiver") : NULL;
+  if (!receiver) return JNI_ERR;
+  jf.FbeException_new = (*env)->GetMethodID(env, ex, "<init>", "(I[B[B[BJ)V");
+  jf.Receiver_deliver = (*env)->GetMethodID(env, receiver, "deliver", "(I[J[B)V");
+  if (!jf.FbeException_new || !jf.Receiver_deliver || !(jf.FbeException = (*env)->NewGlobalRef(env, ex)))
+    return JNI_ERR;
+  return JNI_VERSION_1_8;
+}
+
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
+  JNIEnv *env;
+  if (jf.FbeException && (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) == JNI_OK)
+    (*env)->DeleteGlobalRef(env, jf.FbeException);
+  jf.FbeException = NULL;
+  fbe_scratch_pool_drain(&jf_pool);
+}
