@@ -1,7 +1,7 @@
 /* swig/python.i: the Python module fbe._core. SWIG wraps the coarse, language-neutral
  * surface of fbe.i (schema loading, lookups, introspection, status table); the object
  * walk that encodes and decodes Python objects is hand-written C against the CPython
- * API (bindings/python/csrc/), compiled into this same extension and registered here
+ * API (bindings/python/native/), compiled into this same extension and registered here
  * through %native: init_walk adds its types (the struct metaclass, the Struct base
  * class, the Sender/Receiver engines) and its per-message functions. */
 %module(package="fbe") core
@@ -9,7 +9,7 @@
 %include "fbe.i"
 
 %{
-#include "pyfbe.h"
+#include "binding.h"
 
 /* The fbe_schema behind a SWIG proxy object (or its `this`), for the hand-written C.
  * Returns a borrowed pointer, NULL with a Python exception set when obj is not one. */
@@ -23,10 +23,8 @@ fbe_schema *pyfbe_schema_from_swig(PyObject *obj) {
 }
 %}
 
-/* Module-level functions of the hand-written walk (METH_VARARGS). init_walk(module)
- * adds the rest (types and METH_FASTCALL functions) to this module; fbe/__init__.py
- * calls it once on import. (Not %init: its failure return differs between SWIG's
- * single-phase and multi-phase module initialisation.) */
+/* The one module-level function of the hand-written walk: init_walk(module) adds the
+ * rest (types and functions, native/module.c) to this module; fbe/__init__.py calls it
+ * once on import. (Not %init: its failure return differs between SWIG's single-phase
+ * and multi-phase module initialisation.) */
 %native(init_walk) PyObject *pyfbe_init_walk(PyObject *self, PyObject *args);
-%native(bind) PyObject *pyfbe_bind(PyObject *self, PyObject *args);
-%native(set_error_classes) PyObject *pyfbe_set_error_classes(PyObject *self, PyObject *args);

@@ -121,8 +121,8 @@ def test_construction(proto: fbe.Schema) -> None:
         proto.Order(*range(7))
     with pytest.raises(fbe.UnknownFieldError) as info:
         proto.Order(idd=1)
-    assert isinstance(info.value, TypeError) and isinstance(info.value, fbe.Error)
-    assert "idd" in str(info.value)
+    assert isinstance(info.value, TypeError) and isinstance(info.value, fbe.NotFoundError)
+    assert str(info.value) == "proto.Order has no field 'idd'" and info.value.code == fbe._swig.FBE_ERR_UNKNOWN_FIELD
     with pytest.raises(TypeError):
         fbe.Struct()
     o.price = 2.5  # attributes are plain slots; values are checked when encoded

@@ -7,11 +7,14 @@ objects and from plain dicts), verify passes; streams go through Sender/Receiver
 and in chunks. malformed.jsonl: verify is False and decode raises fbe.Error or returns.
 malformed-extra.jsonl: strings that are not UTF-8 and bad decimals, which verify and
 decode (trusted too) refuse. versioning.jsonl: bytes of one schema version read with the
-other."""
+other. And this package's testee (python -m fbe.testee) through the shared conformance
+runner (tests/conformance/runner) over those files and the regression directories."""
 from __future__ import annotations
 
 import base64
 import json
+import re
+import shlex
 import struct
 import subprocess
 import sys
@@ -24,9 +27,8 @@ import pytest
 import fbe
 from fbe import _core
 from fbe import core as swig
-from fbe.conformance import Runner
 
-from conftest import CONFORMANCE, SCHEMAS, records
+from conftest import CONFORMANCE, REPO, SCHEMAS, records
 
 VECTORS = records("vectors.jsonl")
 MALFORMED = records("malformed.jsonl")
@@ -323,38 +325,36 @@ def test_versioning(rec: Dict[str, Any]) -> None:
         assert _core.equal(cls, got, cls.from_json(json.dumps(rec["json"]), ordered=True))
 
 
-# ---- the entry point ----------------------------------------------------------------
+# ---- the shared runner over this package's testee ------------------------------------
 
-def test_runner_in_process() -> None:
-    runner = Runner([str(SCHEMAS)])
-    for name in ("vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl", "versioning.jsonl"):
-        assert runner.run_file(str(CONFORMANCE / name))
-    assert runner.failed == 0
-    assert runner.passed == len(VECTORS) + len(MALFORMED) + len(VALUE_RULES) + len(VERSIONING)
+RUNNER_FILES = [CONFORMANCE / n for n in ("vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl",
+                                          "versioning.jsonl")] + sorted(
+    d for d in (REPO / "tests" / "regressions" / "differential").iterdir() if (d / "record.jsonl").is_file())
 
 
-def test_runner_command_line() -> None:
-    files = [str(CONFORMANCE / n) for n in ("vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl",
-                                            "versioning.jsonl")]
-    out = subprocess.run([sys.executable, "-m", "fbe.conformance", "-I", str(SCHEMAS), *files],
-                         capture_output=True, text=True, check=False)
-    assert out.returncode == 0, out.stdout + out.stderr
-    total = len(VECTORS) + len(MALFORMED) + len(VALUE_RULES) + len(VERSIONING)
-    assert out.stdout.strip().splitlines()[-1] == f"{total} passed, 0 failed, 0 skipped"
+def record_lines() -> List[str]:
+    """The non-blank lines of every file the runner is given (a directory: its *.jsonl)."""
+    lines: List[str] = []
+    for path in RUNNER_FILES:
+        for f in sorted(path.glob("*.jsonl")) if path.is_dir() else [path]:
+            lines += [line for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return lines
 
 
-def test_runner_reports_failures(tmp_path: Any) -> None:
-    rec = dict(MODEL[0])
-    rec["hex"] = rec["hex"][:-2] + ("00" if rec["hex"][-2:] != "00" else "01")
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text(json.dumps(rec) + "\nnot json\n")
-    out = subprocess.run([sys.executable, "-m", "fbe.conformance", "-I", str(SCHEMAS), str(bad)],
-                         capture_output=True, text=True, check=False)
-    assert out.returncode == 1
-    lines = out.stdout.strip().splitlines()
-    assert lines[0].startswith(f"FAIL {rec['id']}: ")
-    assert lines[1].startswith(f"FAIL {bad}:2: ")
-    assert lines[-1] == "0 passed, 2 failed, 0 skipped"
-    usage = subprocess.run([sys.executable, "-m", "fbe.conformance"], capture_output=True, text=True,
-                           check=False)
-    assert usage.returncode == 2 and "usage:" in usage.stderr
+def test_testee_through_the_runner() -> None:
+    """python -m fbe.testee through tests/conformance/runner, as ci/conformance.sh runs it,
+    alone (untyped comparison: no C testee to describe the types; the matrix stage compares
+    typed): every record runs, nothing fails, only the _meta lines are skipped."""
+    testee = f"{shlex.quote(sys.executable)} -m fbe.testee"
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "conformance" / "runner"), "--describe-testee", "none",
+                          "--known-failures", str(CONFORMANCE / "known-failures" / "differential.txt"),
+                          "--testee", f"python={testee}", *map(str, RUNNER_FILES)],
+                         capture_output=True, text=True, check=False, timeout=600)
+    report = out.stdout + out.stderr
+    assert out.returncode == 0, report
+    lines = record_lines()
+    meta = sum(1 for line in lines if "_meta" in json.loads(line))
+    assert f"\n{len(lines) - meta} records, 1 testees: python\n" in "\n" + out.stdout, report
+    assert "\nskipped: %d%s\n" % (meta, f" (_meta {meta})" if meta else "") in out.stdout, report
+    closing = re.search(r"^(\d+) passed, 0 failed$", out.stdout, re.M)
+    assert closing and int(closing.group(1)) > len(lines), report

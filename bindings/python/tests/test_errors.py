@@ -33,6 +33,26 @@ def test_hierarchy() -> None:
     assert s.diagnostics == ["a:1:1: y"]
 
 
+def test_classes_are_the_status_table() -> None:
+    """One class per status code, named and parented by the core's table; each class's
+    own code is its default; str() is the core's fbe_error_format text."""
+    swig = fbe._swig
+    assert swig.fbe_status_class(swig.FBE_OK) == "Error"
+    for code in range(swig.FBE_STATUS_COUNT):
+        cls = getattr(fbe, swig.fbe_status_class(code))
+        assert cls.__module__ == "fbe" and cls.__name__ == swig.fbe_status_class(code)
+        if code != swig.FBE_OK:
+            assert cls.__bases__[0] is getattr(fbe, swig.fbe_status_class(swig.fbe_status_parent(code)))
+        e = cls("m", path="a.b", offset=3)
+        assert (e.code, e.status, e.message, e.path, e.offset) == (code, swig.fbe_status_name(code), "m", "a.b", 3)
+        assert str(e) == "m at 'a.b' (offset 3)" and str(cls("m")) == "m" and str(cls("m", path="p")) == "m at 'p'"
+    assert fbe.UnknownFieldError.__bases__[0] is fbe.NotFoundError
+    # a message longer than the core's error record holds is kept whole
+    long = "x" * 1000
+    assert str(fbe.Error(long, path="p", offset=0)) == long + " at 'p' (offset 0)"
+    assert str(fbe.NotFoundError("no such")) == "no such"  # not KeyError's repr
+
+
 # ---- schemas ---------------------------------------------------------------------
 
 def test_schema_errors(tmp_path: Any) -> None:
@@ -165,6 +185,8 @@ def test_unknown_fields(proto: fbe.Schema) -> None:
     with pytest.raises(fbe.UnknownFieldError) as info:
         proto.encode("Account", {"id": 1, "nmae": "x"})
     assert "nmae" in str(info.value) and isinstance(info.value, KeyError)
+    assert isinstance(info.value, fbe.NotFoundError) and info.value.code == fbe._swig.FBE_ERR_UNKNOWN_FIELD
+    assert info.value.status == "FBE_ERR_UNKNOWN_FIELD" and str(info.value) == "proto.Account has no field 'nmae'"
     with pytest.raises(fbe.UnknownFieldError) as info:
         proto.encode("Account", {"wallet": {"currency": "x", "amt": 1.0}})
     assert info.value.path == "wallet"

@@ -2,11 +2,12 @@
 # The "python" stage of ci/test.sh: builds and tests the fbe Python package.
 #   1. a venv under build/python/, with pytest, mypy, build and the benchmark's peers
 #   2. pip install ./bindings/python (compiles the core, SWIG from PyPI)
-#   3. pytest bindings/python/tests (conformance vectors, API, errors, memory, mypy)
-#   4. python -m fbe.conformance over the three conformance files
-#   5. the sdist: built, installed into a second venv from a directory outside the
-#      repository, and run there (python -m fbe.conformance on copies of the files)
-#   6. the benchmark in --quick mode
+#   3. pytest bindings/python/tests (conformance vectors, API, errors, memory, mypy; and
+#      the testee, python -m fbe.testee, through the shared runner tests/conformance/runner)
+#   4. the sdist: built, installed into a second venv from a directory outside the
+#      repository, and its testee run there through the shared runner (copies of the
+#      conformance files)
+#   5. the benchmark in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -45,12 +46,6 @@ step "pytest bindings/python/tests"
 (cd "$out" && $py -m pytest -q -p no:cacheprovider "$repo/bindings/python/tests")
 done_step
 
-step "python -m fbe.conformance"
-(cd "$out" && $py -m fbe.conformance -I "$repo/schemas" "$repo/tests/conformance/vectors.jsonl" \
-  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/malformed-extra.jsonl" \
-  "$repo/tests/conformance/versioning.jsonl")
-done_step
-
 step "sdist: build, install outside the repository, run"
 $py -m build -q --sdist --outdir "$out/dist" bindings/python >/dev/null
 sdist=$(ls "$out"/dist/fbe-*.tar.gz)
@@ -63,8 +58,8 @@ cp tests/conformance/*.jsonl "$tmp/"
 $python -m venv "$tmp/venv"
 (cd "$tmp" && "$tmp/venv/bin/python" -m pip install -q "./$(basename "$sdist")" &&
   "$tmp/venv/bin/python" -c 'import fbe, sys; assert "/venv/" in fbe.__file__, fbe.__file__' &&
-  "$tmp/venv/bin/python" -m fbe.conformance -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
-    versioning.jsonl)
+  $python "$repo/tests/conformance/runner" --describe-testee none --testee "python=$tmp/venv/bin/python -m fbe.testee" \
+    -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

@@ -1,121 +1,88 @@
-"""The exception classes, one per status code of the core (FBE_STATUS_LIST in
-fbe/error.h), generated from the core's own table. Each also derives from the Python
-builtin that describes the same kind of problem, so ``except TypeError`` or
-``except KeyError`` work too."""
+"""The exception classes, one per status code of the core, made from the core's status
+table (FBE_STATUS_LIST in fbe/error.h): ``fbe_status_class(code)`` names each class and
+``fbe_status_parent(code)`` is the status it derives from (FBE_OK's class, "Error", is
+the root). Each also derives from the Python builtin that describes the same kind of
+problem, so ``except TypeError`` or ``except KeyError`` work too: that is Python's idiom,
+keyed here by status name. ``str()`` of any of them is the core's ``fbe_error_format``
+text, "message at 'path' (offset N)", made by the core for the errors the C walk raises
+and through ``_core.error_text`` for the ones Python code raises."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple, Type
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _core
 from . import core as _swig
 
-__all__ = [
-    "Error",
-    "OutOfMemoryError",
-    "ArgumentError",
-    "SchemaError",
-    "NotFoundError",
-    "TypeMismatchError",
-    "RangeError",
-    "MalformedError",
-    "JSONError",
-    "LimitError",
-    "StreamError",
-    "UnknownFieldError",
-]
-
-
-class Error(ValueError):
-    """Base of every libfbe error: the core's message, the value path where it happened
-    (like ``orders[2].symbol``, "" for the root) and the byte offset in the input (None
-    when none applies). ``code`` is the core's status code, ``status`` its name."""
-
-    message: str
-    code: int
-    status: str
-    path: str
-    offset: Optional[int]
-
-    def __init__(self, message: str, code: int = 0, path: str = "", offset: Optional[int] = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = _swig.fbe_status_name(code)
-        self.path = path
-        self.offset = offset
-
-    def __str__(self) -> str:  # the core's fbe_error_format
-        text = self.message
-        if self.path:
-            text += f" at '{self.path}'"
-        if self.offset is not None:
-            text += f" (offset {self.offset})"
-        return text
-
-    def __reduce__(self):  # type: ignore[override]
-        return (type(self), (self.message, self.code, self.path, self.offset))
-
-
-# status name -> (class name, extra builtin bases)
-_NAMES: Dict[str, Tuple[str, Tuple[type, ...]]] = {
-    "FBE_ERR_NOMEM": ("OutOfMemoryError", (MemoryError,)),
-    "FBE_ERR_ARGUMENT": ("ArgumentError", ()),
-    "FBE_ERR_SCHEMA": ("SchemaError", ()),
-    "FBE_ERR_NOT_FOUND": ("NotFoundError", (KeyError, AttributeError)),
-    "FBE_ERR_TYPE": ("TypeMismatchError", (TypeError,)),
-    "FBE_ERR_RANGE": ("RangeError", (OverflowError,)),
-    "FBE_ERR_MALFORMED": ("MalformedError", ()),
-    "FBE_ERR_JSON": ("JSONError", ()),
-    "FBE_ERR_LIMIT": ("LimitError", ()),
-    "FBE_ERR_IO": ("StreamError", ()),
+# Python's own builtin bases, by status name.
+_BUILTINS: Dict[str, Tuple[type, ...]] = {
+    "FBE_OK": (ValueError,),
+    "FBE_ERR_NOMEM": (MemoryError,),
+    "FBE_ERR_NOT_FOUND": (KeyError, AttributeError),
+    "FBE_ERR_TYPE": (TypeError,),
+    "FBE_ERR_RANGE": (OverflowError,),
+    "FBE_ERR_UNKNOWN_FIELD": (TypeError,),
 }
 
-_by_code: Dict[int, Type[Error]] = {0: Error}
-_code = 1
-while True:
-    _status = _swig.fbe_status_name(_code)
-    if _status == "FBE_ERR_UNKNOWN":
-        break
-    _name, _extra = _NAMES.get(_status, ("".join(p.title() for p in _status[8:].split("_")) + "Error", ()))
-    _doc = f"{_swig.fbe_status_text(_code).capitalize()} ({_status})."
-    _by_code[_code] = type(_name, (Error,) + _extra, {"__doc__": _doc, "__module__": "fbe"})
-    _code += 1
 
-OutOfMemoryError: Type[Error] = _by_code[_swig.FBE_ERR_NOMEM]
-ArgumentError: Type[Error] = _by_code[_swig.FBE_ERR_ARGUMENT]
-NotFoundError: Type[Error] = _by_code[_swig.FBE_ERR_NOT_FOUND]
-TypeMismatchError: Type[Error] = _by_code[_swig.FBE_ERR_TYPE]
-RangeError: Type[Error] = _by_code[_swig.FBE_ERR_RANGE]
-MalformedError: Type[Error] = _by_code[_swig.FBE_ERR_MALFORMED]
-JSONError: Type[Error] = _by_code[_swig.FBE_ERR_JSON]
-LimitError: Type[Error] = _by_code[_swig.FBE_ERR_LIMIT]
-StreamError: Type[Error] = _by_code[_swig.FBE_ERR_IO]
+def _init(self: Any, message: str, code: Optional[int] = None, path: str = "",
+          offset: Optional[int] = None) -> None:
+    BaseException.__init__(self, _core.error_text(message, path, offset))
+    self.message = message
+    self.code = type(self)._fbe_code if code is None else code
+    self.status = _swig.fbe_status_name(self.code)
+    self.path = path
+    self.offset = offset
 
 
-class SchemaError(_by_code[_swig.FBE_ERR_SCHEMA]):  # type: ignore[misc,valid-type]
-    """A schema that does not load; ``diagnostics`` lists every error and warning as
-    ``file:line:col: message``."""
-
-    diagnostics: List[str]
-
-    def __init__(self, message: str, code: int = _swig.FBE_ERR_SCHEMA, path: str = "",
-                 offset: Optional[int] = None, diagnostics: Optional[List[str]] = None):
-        super().__init__(message, code, path, offset)
-        self.diagnostics = list(diagnostics or [])
-
-    def __reduce__(self):  # type: ignore[override]
-        return (type(self), (self.message, self.code, self.path, self.offset, self.diagnostics))
+def _reduce(self: Any) -> Tuple[Any, ...]:
+    return (type(self), (self.message, self.code, self.path, self.offset))
 
 
-SchemaError.__module__ = "fbe"
-_by_code[_swig.FBE_ERR_SCHEMA] = SchemaError
+def _schema_init(self: Any, message: str, code: Optional[int] = None, path: str = "",
+                 offset: Optional[int] = None, diagnostics: Optional[List[str]] = None) -> None:
+    _init(self, message, code, path, offset)
+    self.diagnostics = list(diagnostics or [])
 
 
-class UnknownFieldError(NotFoundError, TypeError):  # type: ignore[misc,valid-type]
-    """A keyword argument or dict key that names no field of the struct."""
+def _schema_reduce(self: Any) -> Tuple[Any, ...]:
+    return (type(self), (self.message, self.code, self.path, self.offset, self.diagnostics))
 
 
-UnknownFieldError.__module__ = "fbe"
-Error.__module__ = "fbe"
+# The root's methods (str(): BaseException's, the text, even for a KeyError), and the
+# schema error's diagnostics.
+_METHODS: Dict[str, Dict[str, Any]] = {
+    "FBE_OK": {
+        "__doc__": """Base of every libfbe error: the core's message, the value path where it
+    happened (like ``orders[2].symbol``, "" for the root) and the byte offset in the input
+    (None when none applies). ``code`` is the core's status code (by default the class's
+    own), ``status`` its name; str() is the core's text of the three.""",
+        "__init__": _init, "__str__": BaseException.__str__, "__reduce__": _reduce,
+    },
+    "FBE_ERR_SCHEMA": {
+        "__doc__": """A schema that does not load; ``diagnostics`` lists every error and
+    warning as ``file:line:col: message``.""",
+        "__init__": _schema_init, "__reduce__": _schema_reduce,
+    },
+}
 
-_core.set_error_classes({**_by_code, _core.UNKNOWN_FIELD: UnknownFieldError})
+_classes: Dict[int, type] = {}
+
+
+def _make(code: int) -> type:
+    """The class of a status code, its parent's made first."""
+    if code not in _classes:
+        status = _swig.fbe_status_name(code)
+        parent = () if code == _swig.FBE_OK else (_make(_swig.fbe_status_parent(code)),)
+        ns: Dict[str, Any] = {"__module__": "fbe", "_fbe_code": code, **_METHODS.get(status, {})}
+        ns["__doc__"] = ns.get("__doc__") or f"{_swig.fbe_status_text(code).capitalize()} ({status})."
+        _classes[code] = type(_swig.fbe_status_class(code), parent + _BUILTINS.get(status, ()), ns)
+    return _classes[code]
+
+
+__all__: List[str] = []
+for _code in range(_swig.FBE_STATUS_COUNT):
+    _cls = _make(_code)
+    globals()[_cls.__name__] = _cls
+    __all__.append(_cls.__name__)
+
+_core.set_error_classes(tuple(_classes[code] for code in range(_swig.FBE_STATUS_COUNT)))

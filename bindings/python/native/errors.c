@@ -1,0 +1,117 @@
+/* Raising the fbe exceptions. fbe/_errors.py makes one class per status code from the
+ * core's table (fbe_status_class / fbe_status_parent) and hands them over here; every
+ * exception's str() is the core's fbe_error_format text, for the ones raised here and,
+ * through error_text, for the ones Python code raises: the format lives in the core. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "binding.h"
+
+static PyObject *classes[FBE_STATUS_COUNT]; /* index: fbe_status */
+
+/* The core's texts are UTF-8, but a value's text cut at a byte count may end inside a
+ * character. */
+static PyObject *text_object(const char *s) { return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace"); }
+
+void pf_raise(const fbe_error *e) {
+  fbe_status code = (unsigned)e->code < FBE_STATUS_COUNT ? e->code : FBE_ERR_ARGUMENT;
+  PyObject *cls = classes[code];
+  char text[sizeof e->message + sizeof e->path + 48];
+  fbe_error_format(e, text, sizeof text);
+  if (!cls) { /* fbe/_errors.py not loaded: the package always loads it first */
+    PyErr_SetString(PyExc_ValueError, text);
+    return;
+  }
+  /* The instance as Error.__init__ leaves it: args (text,) and the record's attributes. */
+  PyObject *args = Py_BuildValue("(N)", text_object(text));
+  PyObject *exc = args ? ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL) : NULL;
+  PyObject *offset = e->offset == FBE_NO_OFFSET ? (Py_INCREF(Py_None), Py_None) : PyLong_FromSize_t(e->offset);
+  PyObject *attrs = Py_BuildValue("{sNsisssNsN}", "message", text_object(e->message), "code", (int)code,
+                                  "status", fbe_status_name(code), "path", text_object(e->path), "offset", offset);
+  PyObject *dict = exc && attrs ? PyObject_GenericGetDict(exc, NULL) : NULL;
+  if (dict && PyDict_Update(dict, attrs) == 0) PyErr_SetObject(cls, exc);
+  Py_XDECREF(dict);
+  Py_XDECREF(attrs);
+  Py_XDECREF(exc);
+  Py_XDECREF(args);
+}
+
+int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) {
+  fbe_error_set(e, code, FBE_NO_OFFSET, "%s", "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void pf_raisef(fbe_status code, const char *fmt, ...) {
+  fbe_error e;
+  fbe_error_set(&e, code, FBE_NO_OFFSET, "%s", "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  va_end(ap);
+  pf_raise(&e);
+}
+
+void pf_unknown_field(fbe_error *e, const pf_struct *si, PyObject *name) {
+  fbe_error raised;
+  PyObject *r = PyObject_Repr(name);
+  const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
+  fbe_error_set(e ? e : &raised, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s",
+                si->st->full_name, text ? text : "?");
+  Py_XDECREF(r);
+  PyErr_Clear();
+  if (!e) pf_raise(&raised);
+}
+
+int pf_exc(PyObject *type, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  PyErr_FormatV(type, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* set_error_classes((Error, OutOfMemoryError, ...)): the class of each status code,
+ * from fbe/_errors.py. */
+PyObject *pf_set_error_classes(PyObject *self, PyObject *seq) {
+  (void)self;
+  if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) != FBE_STATUS_COUNT)
+    return PyErr_Format(PyExc_TypeError, "set_error_classes takes a tuple of %d classes", FBE_STATUS_COUNT);
+  for (int i = 0; i < FBE_STATUS_COUNT; i++) {
+    PyObject *cls = PyTuple_GET_ITEM(seq, i);
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception))
+      return PyErr_Format(PyExc_TypeError, "set_error_classes: item %d is not an exception class", i);
+    Py_INCREF(cls);
+    Py_XSETREF(classes[i], cls);
+  }
+  Py_RETURN_NONE;
+}
+
+/* error_text(message, path, offset) -> str: fbe_error_format's text of an error Python
+ * code raises (Error.__init__). A message longer than the core's record holds goes in
+ * front of the core's text of the rest. */
+PyObject *pf_error_text(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *message, *path;
+  Py_ssize_t n;
+  PyObject *offset;
+  if (!PyArg_ParseTuple(args, "s#sO", &message, &n, &path, &offset)) return NULL;
+  size_t at = offset == Py_None ? FBE_NO_OFFSET : PyLong_AsSize_t(offset);
+  if (at == (size_t)-1 && PyErr_Occurred()) return NULL;
+  fbe_error e;
+  int whole = (size_t)n < sizeof e.message;
+  fbe_error_set(&e, FBE_ERR_ARGUMENT, at, "%s", whole ? message : "");
+  snprintf(e.path, sizeof e.path, "%s", path);
+  char text[sizeof e.message + sizeof e.path + 48];
+  fbe_error_format(&e, text, sizeof text);
+  PyObject *rest = text_object(text);
+  if (whole || !rest) return rest;
+  PyObject *head = PyUnicode_DecodeUTF8(message, n, "replace");
+  PyObject *out = head ? PyUnicode_Concat(head, rest) : NULL;
+  Py_XDECREF(head);
+  Py_DECREF(rest);
+  return out;
+}
