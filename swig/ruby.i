@@ -1,7 +1,7 @@
 /* swig/ruby.i: the Ruby extension fbe/core (module FBE::Core). SWIG wraps the coarse,
  * language-neutral surface of fbe.i (schema loading, lookups, introspection, status
  * table); the object walk that encodes and decodes Ruby objects is hand-written C
- * against Ruby's C API (bindings/ruby/ext/fbe/rb_*.c), compiled into this same
+ * against Ruby's C API (the files of bindings/ruby/native), compiled into this same
  * extension and set up from this module's init as FBE::Native. */
 %module "FBE::core"
 
@@ -12,7 +12,7 @@
 %include "fbe.i"
 
 %{
-#include "rbfbe.h"
+#include "binding.h" /* bindings/ruby/native */
 
 /* The fbe_schema behind a SWIG SchemaHandle, for the hand-written C. Borrowed; raises
  * TypeError when obj is not one. */

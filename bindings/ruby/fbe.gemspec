@@ -13,10 +13,10 @@ Gem::Specification.new do |s|
   s.license = "MIT"
   s.homepage = "https://github.com/libfbe/libfbe"
   s.required_ruby_version = ">= 2.7"
-  # ext/fbe carries copies of core/ and the SWIG output made by tools/build_gem.sh.
+  # ext/fbe carries copies of core/ and native/ and the SWIG output made by tools/build_gem.sh.
   s.files = Dir["lib/**/*.rb", "ext/fbe/**/*.{c,h,rb}", "ext/fbe/core/sources.txt", "bin/*", "README.md", "LICENSE"]
   s.extensions = ["ext/fbe/extconf.rb"]
   s.bindir = "bin"
-  s.executables = ["fbe-conformance", "fbe-testee"]
+  s.executables = ["fbe-testee"]
   s.require_paths = ["lib"]
 end

@@ -23,6 +23,7 @@ end
 
 require_relative "fbe/version"
 require_relative "fbe/errors"
+require_relative "fbe/limits"
 require_relative "fbe/message"
 require_relative "fbe/schema"
 require_relative "fbe/protocol"

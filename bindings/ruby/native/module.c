@@ -1,19 +1,31 @@
-/* FBE::Native: the hand-written walk's module, set up from the SWIG module's init
- * (swig/ruby.i calls rbfbe_init once the SWIG part, FBE::Core, is defined). */
-#include "rbfbe.h"
+/* FBE::Native set up from the SWIG module's init (swig/ruby.i calls rbfbe_init once
+ * FBE::Core is defined), and the binding's scratch pool (fbe/internal/scratch.h),
+ * drained when the VM ends. */
+#include <ruby/vm.h>
+#include "binding.h"
+
+static fbe_scratch_pool pool; /* zero: empty */
+
+/* Taken and given back holding the GVL: the pool needs no atomic operations. */
+fbe_scratch *rf_scratch_get(void) {
+  fbe_scratch *s = fbe_scratch_get_locked(&pool);
+  if (!s) rb_memerror();
+  return s;
+}
+
+void rf_scratch_put(fbe_scratch *s) { fbe_scratch_put_locked(&pool, s); } /* keeps nothing: s->keep is unused */
+
+static void drain(ruby_vm_t *vm) {
+  fbe_scratch_pool_drain(&pool);
+}
 
 void rbfbe_init(VALUE swig_module) {
-  (void)swig_module;
-  rb_require("bigdecimal");
-  rb_require("set");
-  rf_cBigDecimal = rb_const_get(rb_cObject, rb_intern("BigDecimal"));
-  rf_cSet = rb_const_get(rb_cObject, rb_intern("Set"));
-  rb_gc_register_mark_object(rf_cBigDecimal);
-  rb_gc_register_mark_object(rf_cSet);
   VALUE fbe = rb_define_module("FBE");
-  rf_mNative = rb_define_module_under(fbe, "Native");
-  rf_init_core(rf_mNative);
-  rf_init_ops(rf_mNative);
-  rf_init_protocol(rf_mNative);
-  rf_init_limits(fbe);
+  VALUE native = rb_define_module_under(fbe, "Native");
+  rf_init_convert();
+  rf_init_errors(native);
+  rf_init_bind(native);
+  rf_init_ops(native, fbe);
+  rf_init_protocol(native);
+  ruby_vm_at_exit(drain);
 }

@@ -1,61 +1,147 @@
-/* FBE::Native's per-message entry points: encode, decode, verify, JSON, equality,
- * construction. Each is one C call with positional arguments (lib/fbe/message.rb adds
- * the keyword-argument methods); the walk runs under rb_ensure, so the scratch is
- * reset and the core released even when an error is raised mid-way. */
+/* FBE::Native's per-message entry points (encode, decode, verify, JSON, equality,
+ * construction) and FBE::Limits. Each entry point is one C call with positional
+ * arguments (lib/fbe/message.rb adds the keyword methods); its walk runs under
+ * rb_ensure, so the scratch goes back and the schema's busy count down even when an
+ * error is raised mid-way. */
 #include <string.h>
 #include <ruby/thread.h>
-#include "rbfbe.h"
+#include "binding.h"
 
-/* Above this many bytes of work, encode/decode/verify release the GVL around the pure-C
- * part (other threads run meanwhile); below it the release costs more than it gives.
- * The C part then touches only the scratch arena and a frozen copy of the input. */
-#define RF_NOGIL_BYTES (64 * 1024)
+/* ------------------------------------------------------------------ FBE::Limits */
 
-typedef struct core_call {
-  int op; /* 0 encode, 1 decode, 2 verify */
-  int trusted; /* decode: fbe_decode_trusted instead of the verifying fbe_decode */
-  const fbe_limits *limits; /* the user's (decode, verify) */
-  const fbe_msg *msg;
-  const fbe_struct *st;
-  fbe_model model;
-  const uint8_t *data;
-  size_t size, model_size;
-  fbe_arena *arena;
-  fbe_buffer *out;
-  fbe_msg *decoded;
+/* A frozen fbe_limits; every keyword goes to the core's fbe_limits_set, which alone
+ * decides the names, the ranges and the error texts. (lib/fbe/limits.rb: to_h, ==,
+ * hash, inspect.) */
+static const rb_data_type_t limits_type = {
+    .wrap_struct_name = "FBE::Limits",
+    .function = {.dfree = RUBY_TYPED_DEFAULT_FREE},
+    .flags = RUBY_TYPED_FREE_IMMEDIATELY};
+
+static fbe_limits *limits_of(VALUE self) { return rb_check_typeddata(self, &limits_type); }
+
+static VALUE limits_alloc(VALUE klass) {
+  fbe_limits *l;
+  return TypedData_Make_Struct(klass, fbe_limits, &limits_type, l); /* zeroed: every limit its default */
+}
+
+static int apply_limit(VALUE key, VALUE value, VALUE arg) {
+  VALUE name = SYMBOL_P(key) ? rb_sym2str(key) : key;
+  if (!RB_TYPE_P(name, T_STRING))
+    rb_raise(rb_eTypeError, "FBE::Limits: a limit's name is a Symbol or String, not %s", rb_obj_classname(key));
+  if (!RB_INTEGER_TYPE_P(value))
+    rb_raise(rb_eTypeError, "FBE::Limits: %" PRIsVALUE " must be an Integer, not %s", name, rb_obj_classname(value));
+  int64_t v = FIXNUM_P(value) ? (int64_t)FIX2LONG(value) /* beyond int64: clamped, for the core to judge */
+              : RTEST(rb_funcall(value, '>', 1, LL2NUM(INT64_MAX))) ? INT64_MAX
+              : RTEST(rb_funcall(value, '<', 1, LL2NUM(INT64_MIN))) ? INT64_MIN : (int64_t)NUM2LL(value);
   fbe_error err;
-  fbe_status status;
-} core_call;
+  if (fbe_limits_set((fbe_limits *)arg, StringValueCStr(name), v, &err)) rf_raise(&err);
+  return ST_CONTINUE;
+}
 
-static void *core_call_run(void *arg) {
-  core_call *c = arg;
-  if (c->op == 0) c->status = fbe_encode(c->msg, c->model, c->out, &c->err);
-  else if (c->op == 1)
-    c->status = (c->trusted ? fbe_decode_trusted : fbe_decode)(c->st, c->model, c->data, c->size, c->arena,
-                                                               c->limits, &c->decoded, NULL, &c->err);
-  else c->status = fbe_verify(c->st, c->model, c->data, c->size, c->limits, &c->model_size, &c->err);
+void rf_limits_get(VALUE v, fbe_limits *out) {
+  memset(out, 0, sizeof *out);
+  if (RB_TYPE_P(v, T_HASH)) rb_hash_foreach(v, apply_limit, (VALUE)out); /* each pair to the core, in order */
+  else if (rb_typeddata_is_kind_of(v, &limits_type)) *out = *limits_of(v);
+  else if (!NIL_P(v))
+    rb_raise(rb_eTypeError, "limits: must be an FBE::Limits, a Hash or nil, not %s", rb_obj_classname(v));
+}
+
+/* FBE::Limits.new(max_depth: 0, max_model_size: 0, max_memory: 0) -> frozen */
+static VALUE limits_init(int argc, VALUE *argv, VALUE self) {
+  VALUE opts = Qnil;
+  rb_scan_args(argc, argv, "0:", &opts);
+  rb_check_frozen(self);
+  rf_limits_get(opts, limits_of(self));
+  return rb_obj_freeze(self);
+}
+
+static VALUE limits_init_copy(VALUE self, VALUE other) {
+  rb_check_frozen(self);
+  *limits_of(self) = *limits_of(other);
+  return rb_obj_freeze(self);
+}
+
+static VALUE limits_max_depth(VALUE self) { return UINT2NUM(limits_of(self)->max_depth); }
+static VALUE limits_max_model_size(VALUE self) { return ULL2NUM(limits_of(self)->max_model_size); }
+static VALUE limits_max_memory(VALUE self) { return ULL2NUM(limits_of(self)->max_memory); }
+
+/* ------------------------------------------------------------------ the calls */
+
+typedef enum op_kind { OP_ENCODE, OP_DECODE, OP_VERIFY, OP_TO_JSON, OP_FROM_JSON, OP_EQUAL } op_kind;
+
+typedef struct op {
+  op_kind kind;
+  rf_struct *si;
+  VALUE a, b;          /* the value(s), or the input (input_of) */
+  int final, flag;     /* flag: decode's trusted, to_json's pretty */
+  int ordered;
+  fbe_limits limits;
+  fbe_scratch *s;
+  rf_walk w;           /* w.err: the core's error too */
+  const uint8_t *data; /* decode, verify: the input's bytes */
+  size_t size;
+  fbe_msg *msg;        /* what encode writes, what decode and from_json read */
+  size_t model_size;   /* verify */
+  fbe_status status;
+} op;
+
+/* The core's part of encode, decode and verify. With FBE_RELEASE_LOCK_BYTES of work or
+ * more it runs without the GVL (other threads run meanwhile), touching only the
+ * scratch and a frozen input. */
+static void *core_part(void *arg) {
+  op *o = arg;
+  fbe_model model = o->final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+  if (o->kind == OP_ENCODE) o->status = fbe_encode(o->msg, model, &o->s->buf, &o->w.err);
+  else if (o->kind == OP_VERIFY)
+    o->status = fbe_verify(o->si->st, model, o->data, o->size, &o->limits, &o->model_size, &o->w.err);
+  else o->status = (o->flag ? fbe_decode_trusted : fbe_decode)(o->si->st, model, o->data, o->size, o->s->arena,
+                                                               &o->limits, &o->msg, NULL, &o->w.err);
   return NULL;
 }
 
-static void core_call_do(core_call *c, size_t work) {
-  if (work >= RF_NOGIL_BYTES) rb_thread_call_without_gvl(core_call_run, c, NULL, NULL);
-  else core_call_run(c);
+static void core_call(op *o) {
+  if (o->kind != OP_ENCODE) {
+    o->data = (const uint8_t *)RSTRING_PTR(o->a);
+    o->size = (size_t)RSTRING_LEN(o->a);
+  }
+  if ((o->kind == OP_ENCODE ? fbe_arena_reserved(o->s->arena) : o->size) >= FBE_RELEASE_LOCK_BYTES)
+    rb_thread_call_without_gvl(core_part, o, NULL, NULL);
+  else core_part(o);
 }
 
-/* The input as the C part may read it with the GVL released: a frozen (shared) copy,
- * which nothing can change or free while it is referenced. */
-static VALUE stable_input(VALUE data) {
-  return RSTRING_LEN(data) >= RF_NOGIL_BYTES ? rb_str_new_frozen(data) : data;
+/* The bytes an op reads: a String, frozen (shared) when the GVL may be released or Ruby
+ * objects are made meanwhile, so nothing can change or free them. */
+static VALUE input_of(VALUE data, const char *what, int always) {
+  if (!RB_TYPE_P(data, T_STRING))
+    rf_raisef(FBE_ERR_TYPE, "expected a String (%s), got %s", what, rb_obj_classname(data));
+  return always || RSTRING_LEN(data) >= (long)FBE_RELEASE_LOCK_BYTES ? rb_str_new_frozen(data) : data;
 }
 
-typedef struct op {
-  rf_struct *si;
-  VALUE a, b;
-  int final, pretty, trusted;
-  fbe_limits limits;
-  rf_scratch *s;
-  rf_walk w;
-} op;
+static VALUE op_body(VALUE arg) {
+  op *o = (op *)arg;
+  switch (o->kind) {
+    case OP_ENCODE:
+      o->msg = rf_build_msg(&o->w, o->si, o->a);
+      core_call(o);
+      break;
+    case OP_TO_JSON:
+      o->status = fbe_msg_to_json(rf_build_msg(&o->w, o->si, o->a), o->flag, &o->s->buf, &o->w.err);
+      break;
+    case OP_EQUAL: {
+      fbe_msg *a = rf_build_msg(&o->w, o->si, o->a);
+      return fbe_msg_equal(a, rf_build_msg(&o->w, o->si, o->b)) ? Qtrue : Qfalse;
+    }
+    case OP_FROM_JSON:
+      o->status = fbe_msg_from_json_limited(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena,
+                                            &o->limits, &o->msg, &o->w.err);
+      break;
+    default: core_call(o); /* decode */
+  }
+  if (o->status) rf_raise(&o->w.err);
+  if (o->kind == OP_ENCODE) return rb_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
+  if (o->kind == OP_TO_JSON) return rb_utf8_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
+  return rf_get_struct(o->si, fbe_msg_data(o->msg), o->ordered);
+}
 
 static VALUE op_done(VALUE arg) {
   op *o = (op *)arg;
@@ -64,43 +150,17 @@ static VALUE op_done(VALUE arg) {
   return Qnil;
 }
 
-static VALUE run(op *o, VALUE (*body)(VALUE)) {
+static VALUE run(op *o) {
   o->s = rf_scratch_get();
   o->w.arena = o->s->arena;
-  o->w.depth = 0;
-  o->w.npath = 0;
   o->si->core->busy++;
-  return rb_ensure(body, (VALUE)o, op_done, (VALUE)o);
-}
-
-static fbe_model model_of(int final) { return final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD; }
-
-static void check_data(VALUE data, const char *what) {
-  if (!RB_TYPE_P(data, T_STRING)) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "expected a String (%s), got %s", what, rb_obj_classname(data));
-    rf_raise(FBE_ERR_TYPE, msg, "", FBE_NO_OFFSET);
-  }
-}
-
-/* ---- encode */
-
-static VALUE encode_body(VALUE arg) {
-  op *o = (op *)arg;
-  core_call c = {.op = 0, .msg = rf_build_msg(&o->w, o->si, o->a), .model = model_of(o->final), .out = &o->s->buf};
-  core_call_do(&c, fbe_arena_reserved(o->s->arena));
-  if (c.status) rf_raise_fbe(&c.err);
-  return rb_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
+  return rb_ensure(op_body, (VALUE)o, op_done, (VALUE)o);
 }
 
 /* Native.encode(klass, value, final) -> String (ASCII-8BIT) */
 static VALUE native_encode(VALUE self, VALUE klass, VALUE value, VALUE final) {
-  (void)self;
-  op o;
-  o.si = rf_info_of(klass);
-  o.a = value;
-  o.final = RTEST(final);
-  return run(&o, encode_body);
+  op o = {.kind = OP_ENCODE, .si = rf_info_of(klass), .a = value, .final = RTEST(final)};
+  return run(&o);
 }
 
 /* Native.encode_self(obj, final): obj's own class */
@@ -108,150 +168,74 @@ static VALUE native_encode_self(VALUE self, VALUE obj, VALUE final) {
   return native_encode(self, rb_obj_class(obj), obj, final);
 }
 
-/* ---- decode */
-
-static VALUE decode_body(VALUE arg) {
-  op *o = (op *)arg;
-  core_call c = {.op = 1, .trusted = o->trusted, .limits = &o->limits, .st = o->si->st, .model = model_of(o->final),
-                 .data = (const uint8_t *)RSTRING_PTR(o->a), .size = (size_t)RSTRING_LEN(o->a), .arena = o->s->arena};
-  core_call_do(&c, c.size);
-  if (c.status) rf_raise_fbe(&c.err);
-  return rf_get_struct(&o->w, o->si, fbe_msg_data(c.decoded));
-}
-
-/* Native.decode(klass, data, final, ordered, trusted, limits) -> instance of klass; verified
- * by the core first unless trusted; limits: FBE::Limits, a Hash or nil (rf_limits_get) */
+/* Native.decode(klass, data, final, ordered, trusted, limits) -> instance of klass,
+ * verified by the core first unless trusted */
 static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE ordered, VALUE trusted,
                            VALUE limits) {
-  (void)self;
-  op o;
-  o.si = rf_info_of(klass);
-  check_data(data, "bytes");
+  op o = {.kind = OP_DECODE, .si = rf_info_of(klass), .final = RTEST(final), .flag = RTEST(trusted),
+          .ordered = RTEST(ordered)};
+  o.a = input_of(data, "bytes", 0);
   rf_limits_get(limits, &o.limits);
-  o.a = stable_input(data);
-  o.final = RTEST(final);
-  o.trusted = RTEST(trusted);
-  o.w.ordered = RTEST(ordered);
-  VALUE out = run(&o, decode_body);
-  RB_GC_GUARD(o.a);
-  return out;
+  return run(&o);
 }
 
-/* ---- verify: pure C, nothing to clean up */
-
-static size_t verify_size(VALUE klass, VALUE data, VALUE final, VALUE limits, fbe_error *err) {
-  rf_struct *si = rf_info_of(klass);
-  check_data(data, "bytes");
-  fbe_limits lim;
-  rf_limits_get(limits, &lim);
-  VALUE input = stable_input(data);
-  core_call c = {.op = 2, .limits = &lim, .st = si->st, .model = model_of(RTEST(final)), .data = (const uint8_t *)RSTRING_PTR(input),
-                 .size = (size_t)RSTRING_LEN(input)};
-  si->core->busy++; /* a call in flight (without the GVL above RF_NOGIL_BYTES): close is refused */
-  core_call_do(&c, c.size);
-  si->core->busy--;
-  RB_GC_GUARD(input);
-  if (c.status) {
-    *err = c.err;
-    return 0;
-  }
-  return c.model_size;
+/* verify: pure C, nothing to clean up; the model's size, or 0 with o->w.err set */
+static size_t verify_size(VALUE klass, VALUE data, VALUE final, VALUE limits, op *o) {
+  *o = (op){.kind = OP_VERIFY, .si = rf_info_of(klass), .final = RTEST(final)};
+  o->a = input_of(data, "bytes", 0);
+  rf_limits_get(limits, &o->limits);
+  o->si->core->busy++; /* in flight (maybe without the GVL): close is refused */
+  core_call(o);
+  o->si->core->busy--;
+  return o->status ? 0 : o->model_size;
 }
 
 /* Native.verify(klass, data, final, limits) -> true/false */
 static VALUE native_verify(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE limits) {
-  (void)self;
-  fbe_error err;
-  return verify_size(klass, data, final, limits, &err) ? Qtrue : Qfalse;
+  op o;
+  return verify_size(klass, data, final, limits, &o) ? Qtrue : Qfalse;
 }
 
 /* Native.model_size(klass, data, final, limits) -> Integer; raises the reason when invalid */
 static VALUE native_model_size(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE limits) {
-  (void)self;
-  fbe_error err;
-  size_t n = verify_size(klass, data, final, limits, &err);
-  if (!n) rf_raise_fbe(&err);
+  op o;
+  size_t n = verify_size(klass, data, final, limits, &o);
+  if (!n) rf_raise(&o.w.err);
   return SIZET2NUM(n);
-}
-
-/* ---- JSON */
-
-static VALUE to_json_body(VALUE arg) {
-  op *o = (op *)arg;
-  fbe_msg *m = rf_build_msg(&o->w, o->si, o->a);
-  fbe_error err;
-  if (fbe_msg_to_json(m, o->pretty, &o->s->buf, &err)) rf_raise_fbe(&err);
-  return rb_utf8_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
 }
 
 /* Native.to_json(klass, value, pretty) -> String (UTF-8) */
 static VALUE native_to_json(VALUE self, VALUE klass, VALUE value, VALUE pretty) {
-  (void)self;
-  op o;
-  o.si = rf_info_of(klass);
-  o.a = value;
-  o.pretty = RTEST(pretty);
-  return run(&o, to_json_body);
-}
-
-static VALUE from_json_body(VALUE arg) {
-  op *o = (op *)arg;
-  fbe_msg *m = NULL;
-  fbe_error err;
-  if (fbe_msg_from_json_limited(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena, &o->limits,
-                                &m, &err))
-    rf_raise_fbe(&err);
-  return rf_get_struct(&o->w, o->si, fbe_msg_data(m));
+  op o = {.kind = OP_TO_JSON, .si = rf_info_of(klass), .a = value, .flag = RTEST(pretty)};
+  return run(&o);
 }
 
 /* Native.from_json(klass, text, ordered, limits) -> instance of klass */
 static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered, VALUE limits) {
-  (void)self;
-  op o;
-  o.si = rf_info_of(klass);
-  check_data(text, "JSON text");
+  op o = {.kind = OP_FROM_JSON, .si = rf_info_of(klass), .ordered = RTEST(ordered)};
+  o.a = input_of(text, "JSON text", 1);
   rf_limits_get(limits, &o.limits);
-  o.a = rb_str_new_frozen(text); /* stable bytes while Ruby objects are made */
-  o.w.ordered = RTEST(ordered);
-  VALUE out = run(&o, from_json_body);
-  RB_GC_GUARD(o.a);
-  return out;
+  return run(&o);
 }
 
-/* ---- equality */
-
-static VALUE equal_body(VALUE arg) {
-  op *o = (op *)arg;
-  fbe_msg *a = rf_build_msg(&o->w, o->si, o->a);
-  fbe_msg *b = rf_build_msg(&o->w, o->si, o->b);
-  return fbe_msg_equal(a, b) ? Qtrue : Qfalse;
-}
-
-/* Native.equal(klass, a, b) -> the core's deep equality (floats by bit pattern,
- * decimals by value, collections in order) */
+/* Native.equal(klass, a, b) -> the core's deep equality (floats by bit pattern, decimals
+ * by value, collections in order) */
 static VALUE native_equal(VALUE self, VALUE klass, VALUE a, VALUE b) {
-  (void)self;
-  op o;
-  o.si = rf_info_of(klass);
-  o.a = a;
-  o.b = b;
-  return run(&o, equal_body);
+  op o = {.kind = OP_EQUAL, .si = rf_info_of(klass), .a = a, .b = b};
+  return run(&o);
 }
 
-/* ---- construction */
-
-/* Native.init_struct(obj, args, kwargs): fields from positional args (schema order)
- * and keywords; the schema default for the rest. */
+/* Native.init_struct(obj, args, kwargs): fields from positional args (schema order) and
+ * keywords; the schema default for the rest. */
 static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
-  (void)self;
   rf_struct *si = rf_info_of(rb_obj_class(obj));
   Check_Type(args, T_ARRAY);
-  long nargs = RARRAY_LEN(args), used = 0;
   if (!NIL_P(kw)) Check_Type(kw, T_HASH);
-  if (nargs > (long)si->nfields)
-    rb_raise(rb_eArgError, "%s.new takes at most %u positional arguments (%ld given)", si->st->name,
-             si->nfields, nargs);
-  for (uint32_t i = 0; i < si->nfields; i++) {
+  long nargs = RARRAY_LEN(args), used = 0;
+  if (nargs > (long)si->st->nfields)
+    rb_raise(rb_eArgError, "%s.new takes at most %u positional arguments (%ld given)", si->st->name, si->st->nfields,
+             nargs);
+  for (uint32_t i = 0; i < si->st->nfields; i++) {
     const rf_field *f = &si->fields[i];
     VALUE v = NIL_P(kw) ? Qundef : rb_hash_lookup2(kw, f->sym, Qundef);
     if (v != Qundef) used++;
@@ -259,20 +243,15 @@ static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
       if (v != Qundef) rb_raise(rb_eArgError, "%s.new got two values for %s", si->st->name, f->f->name);
       v = RARRAY_AREF(args, i);
     }
-    if (v == Qundef) v = rf_field_default(f);
-    RSTRUCT_SET(obj, (long)i, v);
+    RSTRUCT_SET(obj, (long)i, v == Qundef ? rf_field_default(f) : v);
   }
   VALUE key;
-  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw) && (key = rf_unknown_key(si, kw, 0)) != Qundef) {
-    char msg[200];
-    VALUE s = rb_inspect(key);
-    snprintf(msg, sizeof msg, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(s));
-    rf_raise(RF_ERR_UNKNOWN_FIELD, msg, "", FBE_NO_OFFSET);
-  }
+  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw) && (key = rf_unknown_key(si, kw, 0)) != Qundef)
+    rf_raisef(FBE_ERR_UNKNOWN_FIELD, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(rb_inspect(key)));
   return obj;
 }
 
-void rf_init_ops(VALUE native) {
+void rf_init_ops(VALUE native, VALUE fbe) {
   rb_define_module_function(native, "encode", native_encode, 3);
   rb_define_module_function(native, "encode_self", native_encode_self, 2);
   rb_define_module_function(native, "decode", native_decode, 6);
@@ -282,4 +261,11 @@ void rf_init_ops(VALUE native) {
   rb_define_module_function(native, "from_json", native_from_json, 4);
   rb_define_module_function(native, "equal", native_equal, 3);
   rb_define_module_function(native, "init_struct", native_init_struct, 3);
+  VALUE limits = rb_define_class_under(fbe, "Limits", rb_cObject);
+  rb_define_alloc_func(limits, limits_alloc);
+  rb_define_method(limits, "initialize", limits_init, -1);
+  rb_define_method(limits, "initialize_copy", limits_init_copy, 1);
+  rb_define_method(limits, "max_depth", limits_max_depth, 0);
+  rb_define_method(limits, "max_model_size", limits_max_model_size, 0);
+  rb_define_method(limits, "max_memory", limits_max_memory, 0);
 }

@@ -9,12 +9,13 @@
 # streams go through Sender/Receiver whole and in chunks. malformed.jsonl: verify is false
 # and decode raises FBE::Error or returns. malformed-extra.jsonl: strings that are not
 # UTF-8 and bad decimals, which verify and decode (trusted too) refuse. versioning.jsonl:
-# bytes of one schema version read with the other. And bin/fbe-conformance over the files.
+# bytes of one schema version read with the other. And the gem's testee (bin/fbe-testee)
+# through the shared conformance runner (tests/conformance/runner) over those files and
+# the regression directories.
 require "base64"
 require "open3"
-require "tmpdir"
+require "shellwords"
 require_relative "helper"
-require "fbe/conformance"
 
 class TestConformance < Minitest::Test
   include Helper
@@ -245,47 +246,30 @@ class TestConformance < Minitest::Test
     end
   end
 
-  # ---- the entry point
+  # ---- the shared runner over this gem's testee
 
-  FILES = %w[vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl].map do |n|
-    File.join(Helper::CONFORMANCE, n)
-  end
-  TOTAL = VECTORS.size + MALFORMED.size + VALUE_RULES.size + VERSIONING.size
+  REGRESSIONS = Dir[File.join(Helper::REPO, "tests", "regressions", "differential", "*", "record.jsonl")]
+                .map { |f| File.dirname(f) }.sort
+  RUNNER_FILES = %w[vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl]
+                 .map { |n| File.join(Helper::CONFORMANCE, n) } + REGRESSIONS
 
-  def test_runner_in_process
-    out = StringIO.new
-    runner = FBE::Conformance.new([Helper::SCHEMAS], out)
-    FILES.each { |f| assert runner.run_file(f) }
-    assert_equal "", out.string
-    assert_equal [TOTAL, 0, 0], [runner.passed, runner.failed, runner.skipped]
-  end
-
-  def conformance(*args)
-    exe = File.expand_path("../bin/fbe-conformance", __dir__)
-    Open3.capture3(RbConfig.ruby, *$LOAD_PATH.flat_map { |d| ["-I", d] }, exe, *args)
-  end
-
-  def test_runner_command_line
-    out, err, status = conformance("-I", Helper::SCHEMAS, *FILES)
-    assert status.success?, out + err
-    assert_equal "#{TOTAL} passed, 0 failed, 0 skipped", out.lines.last.strip
-  end
-
-  def test_runner_reports_failures
-    rec = MODEL.first.dup
-    rec["hex"] = rec["hex"][0...-2] + (rec["hex"][-2..] == "00" ? "01" : "00")
-    Dir.mktmpdir do |dir|
-      bad = File.join(dir, "bad.jsonl")
-      File.write(bad, "#{JSON.generate(rec)}\nnot json\n")
-      out, _err, status = conformance("-I", Helper::SCHEMAS, bad)
-      assert_equal 1, status.exitstatus
-      lines = out.lines.map(&:strip)
-      assert lines[0].start_with?("FAIL #{rec['id']}: "), lines[0]
-      assert lines[1].start_with?("FAIL #{bad}:2: "), lines[1]
-      assert_equal "0 passed, 2 failed, 0 skipped", lines.last
-    end
-    _out, err, status = conformance
-    assert_equal 2, status.exitstatus
-    assert_includes err, "usage:"
+  # bin/fbe-testee through tests/conformance/runner, as ci/conformance.sh runs it, alone
+  # (untyped comparison: no C testee to describe the types; the matrix stage compares
+  # typed): every record runs, nothing fails, only the _meta lines are skipped.
+  def test_testee_through_the_runner
+    testee = Shellwords.join([RbConfig.ruby, *$LOAD_PATH.flat_map { |d| ["-I", d] },
+                              File.expand_path("../bin/fbe-testee", __dir__)])
+    known = File.join(Helper::CONFORMANCE, "known-failures", "differential.txt")
+    out, err, status = Open3.capture3("python3", File.join(Helper::CONFORMANCE, "runner"), "--describe-testee", "none",
+                                      "--known-failures", known, "--testee", "ruby=#{testee}", *RUNNER_FILES)
+    report = out + err
+    assert status.success?, report
+    lines = RUNNER_FILES.flat_map { |p| File.directory?(p) ? Dir[File.join(p, "*.jsonl")].sort : [p] }
+                        .flat_map { |f| File.readlines(f, chomp: true).reject { |l| l.strip.empty? } }
+    meta = lines.count { |l| JSON.parse(l).key?("_meta") }
+    assert_includes "\n#{out}", "\n#{lines.size - meta} records, 1 testees: ruby\n", report
+    assert_includes out, "\nskipped: #{meta}#{meta.positive? ? " (_meta #{meta})" : ''}\n", report
+    closing = out[/^(\d+) passed, 0 failed$/, 1]
+    assert closing && Integer(closing) > lines.size, report
   end
 end

@@ -2,11 +2,12 @@
 # The "ruby" stage of ci/test.sh: builds and tests the fbe gem.
 #   1. gem build (tools/build_gem.sh: the core and the SWIG output copied into ext/fbe)
 #   2. gem install into a fresh GEM_HOME, build/ruby/gems (offline, compiles the core)
-#   3. the minitest suites (bindings/ruby/test) against the installed gem
-#   4. fbe-conformance (the installed executable) over the three conformance files
-#   5. the gem installed into an empty folder outside the repository, with a `swig`
-#      that fails on the PATH (installing must not need it), and run there
-#   6. the benchmark in --quick mode
+#   3. the minitest suites (bindings/ruby/test) against the installed gem (among them the
+#      testee, bin/fbe-testee, through the shared runner tests/conformance/runner)
+#   4. the gem installed into an empty folder outside the repository, with a `swig`
+#      that fails on the PATH (installing must not need it), and its testee (the
+#      installed fbe-testee executable) run there through the shared runner
+#   5. the benchmark in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -48,12 +49,6 @@ step "minitest bindings/ruby/test"
 (cd "$out" && SEED=${SEED:-1} ruby -e 'ARGV.each { |f| require f }' "$repo"/bindings/ruby/test/test_*.rb)
 done_step
 
-step "fbe-conformance"
-(cd "$out" && "$GEM_HOME/bin/fbe-conformance" -I "$repo/schemas" "$repo/tests/conformance/vectors.jsonl" \
-  "$repo/tests/conformance/malformed.jsonl" "$repo/tests/conformance/malformed-extra.jsonl" \
-  "$repo/tests/conformance/versioning.jsonl")
-done_step
-
 step "gem installed outside the repository (no SWIG), run there"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,8 +61,8 @@ chmod +x "$tmp/noswig/swig"
 (cd "$tmp" && PATH="$tmp/noswig:$PATH" GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
   gem install --local --no-document "./$(basename "$gem_file")" >/dev/null &&
   GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
-  "$tmp/gems/bin/fbe-conformance" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl \
-    versioning.jsonl)
+  python3 "$repo/tests/conformance/runner" --describe-testee none --testee "ruby=$tmp/gems/bin/fbe-testee" \
+    -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

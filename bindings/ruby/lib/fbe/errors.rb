@@ -3,10 +3,11 @@
 # The exception classes: FBE::Error and one subclass per status code of the core
 # (FBE_STATUS_LIST in fbe/error.h), generated from the core's own table.
 module FBE
-  # Base of every libfbe error. #message is the core's text with the value path and
-  # byte offset appended; #reason is the core's text alone; #path is where in the value
-  # ("orders[2].symbol", "" for the root); #offset the byte offset in the input (nil
-  # when none applies); #code the core's status code and #status its name.
+  # Base of every libfbe error. #message is the core's one error text (fbe_error_format:
+  # "reason at 'path' (offset N)", the path and the offset when set); #reason is the text
+  # alone; #path is where in the value ("orders[2].symbol", "" for the root); #offset the
+  # byte offset in the input (nil when none applies); #code the core's status code and
+  # #status its name.
   class Error < StandardError
     attr_reader :reason, :code, :status, :path, :offset
     # Receiver#feed: the messages delivered before the bad frame (when it has no handler).
@@ -18,10 +19,7 @@ module FBE
       @status = Core.fbe_status_name(code)
       @path = path.to_s
       @offset = offset
-      text = @reason.dup
-      text << " at '#{@path}'" unless @path.empty?
-      text << " (offset #{@offset})" if @offset
-      super(text)
+      super(Native.error_text(@reason, @path, @offset))
     end
   end
 
@@ -45,6 +43,5 @@ module FBE
     end
   end
 
-  classes[16] = UnknownFieldError
-  Native.set_error_classes(classes)
+  Native.set_error_classes(classes) # the classes C raises, by status code
 end

@@ -24,7 +24,7 @@ module FBE
       @handle = handle
       @warnings = warnings.freeze
       @name = Core.fbe_package_name(Core.fbe_schema_root(handle))
-      pkgs = (0...Core.fbe_swig_package_count(handle)).map { |i| Core.fbe_swig_package_at(handle, i) }
+      pkgs = (0...Core.fbe_schema_package_count(handle)).map { |i| Core.fbe_schema_package_at(handle, i) }
       @packages = pkgs.map { |p| Core.fbe_package_name(p) }.freeze
       @types = {}
       by_package = Hash.new { |h, k| h[k] = {} }
