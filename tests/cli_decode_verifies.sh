@@ -9,7 +9,10 @@
 #  2. proto.OrderMessage read by protoex.OrderMessage, whose type id differs (record
 #     ver-proto-OrderMessage-readme-read-by-protoex of versioning.jsonl): decode refuses
 #     it with the type id; --trusted gives the record's JSON value.
-#  3. `fbe --help` documents --trusted.
+#  3. `fbe --help` documents --trusted and --text.
+#  4. `fbe decode --text` (docs/TEXT.md) of the README Account prints its text form,
+#     verified first like the JSON; --pretty with --text is refused (exit 2); the
+#     testee's "text" request answers the same text.
 #
 #   cli_decode_verifies.sh FBE SCHEMAS_DIR CONFORMANCE_DIR
 #   (FBE_EMULATOR, when set, is the command that runs FBE: qemu-user in a cross build)
@@ -90,5 +93,28 @@ got=$(cat "$tmp/sibling_trusted.out")
 
 # 3. the usage text
 ${FBE_EMULATOR:-} "$fbe" --help | grep -q -- '--trusted' || fail "fbe --help does not mention --trusted"
+${FBE_EMULATOR:-} "$fbe" --help | grep -q -- '--text' || fail "fbe --help does not mention --text"
+
+# 4. the text form
+account_text='Account(id=1,name="Test",state=initialized|calculated|good,'\
+'wallet=Balance(currency="USD",amount=1000.0),asset=Balance(currency="EUR",amount=100.0),'\
+'orders=[3][Order(id=1,symbol="EURUSD",side=buy,type=market,price=1.23456,volume=1000.0),'\
+'Order(id=2,symbol="EURUSD",side=sell,type=limit,price=1.0,volume=100.0),'\
+'Order(id=3,symbol="EURUSD",side=buy,type=stop,price=1.5,volume=10.0)])'
+run text decode --text -s "$schemas/proto.fbe" -t Account "$tmp/account.bin"
+((rc == 0)) || fail "fbe decode --text of the README Account: exit $rc: $(cat "$tmp/text.err")"
+[[ $(cat "$tmp/text.out") == "$account_text" ]] || fail "fbe decode --text: got $(cat "$tmp/text.out")"
+run text_order decode --text -s "$schemas/proto.fbe" -t Order "$tmp/account.bin"
+((rc == 1)) || fail "fbe decode --text of an Account as Order: exit $rc, expected 1"
+got=$(reason text_order "cannot decode")
+[[ $got == "type id 3 where proto.Order (1) was expected (offset 12)" ]] ||
+  fail "fbe decode --text of an Account as Order: unexpected reason: $got"
+run both decode --text --pretty -s "$schemas/proto.fbe" -t Account "$tmp/account.bin"
+((rc == 2)) || fail "fbe decode --text --pretty: exit $rc, expected 2"
+hex=$(sed -E 's/.*"hex":"([0-9a-f]+)".*/\1/' <<<"$(record "$conformance/vectors.jsonl" pub-proto-Account-readme-standard)")
+printf '{"op":"load","include":["%s"]}\n{"op":"text","package":"proto","type":"Account","hex":"%s"}\n' \
+  "$schemas" "$hex" | ${FBE_EMULATOR:-} "$fbe" testee >"$tmp/testee.out"
+want="{\"ok\":true,\"text\":\"${account_text//\"/\\\"}\"}"
+[[ $(sed -n 2p "$tmp/testee.out") == "$want" ]] || fail "testee text: got $(sed -n 2p "$tmp/testee.out"), want $want"
 
 echo "cli_decode_verifies: ok"

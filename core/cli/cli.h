@@ -18,6 +18,7 @@ typedef struct cli_options {
   const char *output;       /* -o */
   int final;                /* --final */
   int pretty;               /* --pretty */
+  int text;                 /* --text: decode prints the text form (docs/TEXT.md) */
   int trusted;              /* --trusted: decode without verifying */
   fbe_limits limits;        /* --max-depth, --max-size, --max-memory (0: the default) */
   const char *positional[64];

@@ -71,7 +71,11 @@ int cmd_encode(int argc, char **argv) {
 int cmd_decode(int argc, char **argv) {
   job j;
   int rc = job_open(&j, argc, argv,
-                    "decode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [--pretty] [--trusted] [IN.bin] [-o OUT]");
+                    "decode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [--pretty | --text] [--trusted] [IN.bin] [-o OUT]");
+  if (!rc && j.o.text && j.o.pretty) {
+    fprintf(stderr, "fbe: give --pretty (JSON) or --text, not both\n");
+    rc = 2;
+  }
   if (rc) {
     job_close(&j);
     return rc;
@@ -88,10 +92,13 @@ int cmd_decode(int argc, char **argv) {
     cli_print_error("cannot decode", &err);
     rc = 1;
   } else {
-    /* the text, like the decode, is bounded by the model's size (json.h, codec.h) */
-    fbe_limits text = {0, 0, FBE_DEFAULT_OUTPUT_FACTOR * (uint64_t)model_size + FBE_DEFAULT_MEMORY_FLOOR};
-    if (fbe_msg_to_json_limited(msg, j.o.pretty, &text, &out, &err) || fbe_buffer_append(&out, "\n", 1)) {
-      cli_print_error("cannot write JSON", &err);
+    /* the output, like the decode, is bounded by the model's size (json.h, text.h, codec.h) */
+    fbe_limits budget = j.o.limits;
+    budget.max_memory = FBE_DEFAULT_OUTPUT_FACTOR * (uint64_t)model_size + FBE_DEFAULT_MEMORY_FLOOR;
+    fbe_status s = j.o.text ? fbe_msg_to_text_limited(msg, &budget, &out, &err)
+                            : fbe_msg_to_json_limited(msg, j.o.pretty, &budget, &out, &err);
+    if (s || fbe_buffer_append(&out, "\n", 1)) {
+      cli_print_error(j.o.text ? "cannot write the text" : "cannot write JSON", &err);
       rc = 1;
     } else {
       rc = cli_write_file(j.o.output, out.data, out.size) ? 1 : 0;

@@ -1,8 +1,8 @@
 /* fbe testee: the C testee of the cross-language conformance runner
  * (tests/conformance/README.md). One JSON request per stdin line, one JSON response
- * per stdout line; requests: load, encode, decode, verify, stream-encode, stream-decode,
- * describe. Names and schema texts have no length limit, a session any number of
- * packages. */
+ * per stdout line; requests: load, encode, decode, text, verify, stream-encode,
+ * stream-decode, describe. Names and schema texts have no length limit, a session any
+ * number of packages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +65,10 @@ static int member_is(const char *line, size_t len, const char *name, const char 
 
 /* ---- responses ---- */
 
-static void put_escaped(fbe_buffer *b, const char *s) {
+/* s[0..n) as a JSON string (its bytes kept: UTF-8 stays UTF-8). */
+static void put_escaped_n(fbe_buffer *b, const char *s, size_t n) {
   fbe_buffer_append(b, "\"", 1);
-  for (; *s; s++) {
+  for (const char *end = s + n; s < end; s++) {
     char esc[8];
     unsigned char c = (unsigned char)*s;
     if (c == '"' || c == '\\') {
@@ -83,6 +84,8 @@ static void put_escaped(fbe_buffer *b, const char *s) {
   }
   fbe_buffer_append(b, "\"", 1);
 }
+
+static void put_escaped(fbe_buffer *b, const char *s) { put_escaped_n(b, s, strlen(s)); }
 
 static void put(fbe_buffer *b, const char *s) { fbe_buffer_append(b, s, strlen(s)); }
 
@@ -279,22 +282,41 @@ static void do_encode(testee *t, const char *line, size_t len) {
   put(&t->out, "}");
 }
 
-static void do_decode(testee *t, const char *line, size_t len) {
+/* The message of a decode or text request; NULL after writing the failure. */
+static fbe_msg *decoded(testee *t, const char *line, size_t len) {
   const fbe_struct *type = type_of(t, line, len);
-  if (!type) return;
+  if (!type) return NULL;
   size_t size = 0;
   uint8_t *bytes = hex_of(t, line, len, &size);
-  if (!bytes) return;
-  fbe_msg *msg;
+  if (!bytes) return NULL;
+  fbe_msg *msg = NULL;
   fbe_error err;
-  if (decode_of(line, len)(type, model_of(line, len), bytes, size, t->arena, NULL, &msg, NULL, &err)) {
-    free(bytes);
-    return fail_err(t, "decode failed", &err);
-  }
+  fbe_status s = decode_of(line, len)(type, model_of(line, len), bytes, size, t->arena, NULL, &msg, NULL, &err);
   free(bytes);
+  if (s) fail_err(t, "decode failed", &err);
+  return s ? NULL : msg;
+}
+
+static void do_decode(testee *t, const char *line, size_t len) {
+  fbe_msg *msg = decoded(t, line, len);
+  if (!msg) return;
+  fbe_error err;
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"json\":");
   if (fbe_msg_to_json(msg, 0, &t->out, &err)) return fail_err(t, "cannot write JSON", &err);
+  put(&t->out, "}");
+}
+
+/* text: decode as decode does, answer the text form (docs/TEXT.md) as a JSON string. */
+static void do_text(testee *t, const char *line, size_t len) {
+  fbe_msg *msg = decoded(t, line, len);
+  if (!msg) return;
+  fbe_error err;
+  fbe_buffer_reset(&t->tmp);
+  if (fbe_msg_to_text(msg, &t->tmp, &err)) return fail_err(t, "cannot write the text", &err);
+  fbe_buffer_reset(&t->out);
+  put(&t->out, "{\"ok\":true,\"text\":");
+  put_escaped_n(&t->out, (const char *)t->tmp.data, t->tmp.size);
   put(&t->out, "}");
 }
 
@@ -567,6 +589,7 @@ int cmd_testee(int argc, char **argv) {
     if (!strcmp(o, "load")) do_load(t, line, len);
     else if (!strcmp(o, "encode")) do_encode(t, line, len);
     else if (!strcmp(o, "decode")) do_decode(t, line, len);
+    else if (!strcmp(o, "text")) do_text(t, line, len);
     else if (!strcmp(o, "verify")) do_verify(t, line, len);
     else if (!strcmp(o, "stream-encode")) do_stream_encode(t, line, len);
     else if (!strcmp(o, "stream-decode")) do_stream_decode(t, line, len);

@@ -36,6 +36,9 @@ int cli_parse(int argc, char **argv, cli_options *o) {
     } else if (!strcmp(a, "--pretty")) {
       o->pretty = 1;
       continue;
+    } else if (!strcmp(a, "--text")) {
+      o->text = 1;
+      continue;
     } else if (!strcmp(a, "--trusted")) {
       o->trusted = 1;
       continue;

@@ -13,6 +13,7 @@
 #include "fbe/message.h"
 #include "fbe/codec.h"
 #include "fbe/json.h"
+#include "fbe/text.h"
 #include "fbe/protocol.h"
 #include "fbe/dump.h"
 #include "fbe/compat.h"
