@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Builds every artifact users install into dist/, then installs each one in isolation
-# (a folder outside the repository holding only the artifact) and runs its conformance
-# entry point over the three conformance files:
+# (a folder outside the repository holding only the artifact) and runs it over the
+# three conformance files — the C tool's `fbe conformance`, each binding's testee
+# through the shared runner (tests/conformance/runner):
 #   C:      libfbe-V-Linux-x86_64.tar.gz (the installed prefix) and libfbe_V_amd64.deb
 #           (CPack)                      -> bin/fbe conformance, from the extracted tree
 #   Python: fbe-V.tar.gz (sdist) and fbe-V-cp3XX-...-linux_x86_64.whl (built from the
-#           sdist by python -m build)    -> python -m fbe.conformance in a fresh venv
+#           sdist by python -m build)    -> python -m fbe.testee in a fresh venv
 #   Node:   fbe-V.tgz (npm pack) with prebuilds/linux-x64/fbe.napi.node inside
-#                                        -> node node_modules/fbe/conformance.js in an
+#                                        -> node node_modules/fbe/testee.js in an
 #           empty npm project; the install must use the prebuilt addon (no compiler run)
-#   Ruby:   fbe-V.gem (compiles on install) -> fbe-conformance with an empty GEM_HOME
-#   Java:   the jar with its native library -> java -jar
+#   Ruby:   fbe-V.gem (compiles on install) -> fbe-testee with an empty GEM_HOME
+#   Java:   the jar with its native library -> java -jar fbe-V.jar testee
 # Checks first that every package carries VERSION (ci/version.sh check). Registries
 # only: PyPI (build, scikit-build-core, swig), npm. Exits non-zero on any failure.
 set -euo pipefail
@@ -23,6 +24,8 @@ vectors=("$repo"/tests/conformance/{vectors,malformed,versioning}.jsonl)
 schemas=$repo/schemas
 
 now() { echo "$EPOCHREALTIME"; }
+# runner NAME=COMMAND: the testee through the shared runner (alone: untyped), its closing line
+runner() { python3 "$repo/tests/conformance/runner" --describe-testee none --testee "$1" -I "$schemas" "${vectors[@]}" | tail -n 1; }
 step() { printf -- '-- dist: %s\n' "$*"; }
 scratch() { mktemp -d "${TMPDIR:-/tmp}/fbe-dist.XXXXXX"; } # outside the repository
 tmps=()
@@ -66,11 +69,11 @@ python3 -m venv "$work/pybuild"
 "$work/pybuild/bin/python" -m build -q --outdir "$dist" bindings/python >/dev/null
 ls "$dist"/fbe-"$version".tar.gz "$dist"/fbe-"$version"-*.whl
 
-step "Python: the wheel in a fresh venv runs python -m fbe.conformance"
+step "Python: the wheel in a fresh venv runs python -m fbe.testee through the runner"
 t=$(scratch); tmps+=("$t")
 python3 -m venv "$t/venv"
 "$t/venv/bin/pip" install -q --disable-pip-version-check --no-deps "$dist"/fbe-"$version"-*.whl
-(cd "$t" && venv/bin/python -m fbe.conformance -I "$schemas" "${vectors[@]}" | tail -n 1)
+(cd "$t" && runner "python=$t/venv/bin/python -m fbe.testee")
 
 # ---- Node: npm pack with the prebuilt linux-x64 addon ------------------------------
 # The addon is built by scripts/build.js (node-gyp against the local Node headers: no
@@ -89,7 +92,7 @@ rm -rf "$pkg/prebuilds"
 tar tzf "$dist/$tarball" | grep -x "package/prebuilds/$platform/fbe.napi.node" ||
   { echo "dist: $tarball has no prebuilt addon" >&2; exit 1; }
 
-step "Node: the tarball in an empty npm project runs conformance.js"
+step "Node: the tarball in an empty npm project runs testee.js through the runner"
 t=$(scratch); tmps+=("$t")
 (
   cd "$t"
@@ -98,7 +101,7 @@ t=$(scratch); tmps+=("$t")
     grep -E 'fbe: ' || true
   [[ ! -e node_modules/fbe/build/Release/fbe.node ]] ||
     { echo "dist: the install compiled the addon instead of using the prebuilt one" >&2; exit 1; }
-  node node_modules/fbe/conformance.js -I "$schemas" "${vectors[@]}" | tail -n 1
+  runner "node=node $t/node_modules/fbe/testee.js"
 )
 
 # ---- Ruby: the gem ------------------------------------------------------------------
@@ -106,12 +109,12 @@ step "Ruby: gem build"
 gem_file=$(bash bindings/ruby/tools/build_gem.sh "$dist")
 ls "$gem_file"
 
-step "Ruby: gem install into an empty GEM_HOME runs fbe-conformance"
+step "Ruby: gem install into an empty GEM_HOME runs fbe-testee through the runner"
 t=$(scratch); tmps+=("$t")
 (
   cd "$t"
   GEM_HOME=$t/gems GEM_PATH=$t/gems gem install --local --no-document "$gem_file" >/dev/null
-  GEM_HOME=$t/gems GEM_PATH=$t/gems gems/bin/fbe-conformance -I "$schemas" "${vectors[@]}" | tail -n 1
+  GEM_HOME=$t/gems GEM_PATH=$t/gems runner "ruby=$t/gems/bin/fbe-testee"
 )
 
 # ---- Java: the jar ----------------------------------------------------------------
@@ -126,9 +129,9 @@ cp "bindings/java/target/$jar" "$dist/"
 jar tf "$dist/$jar" | grep -x 'native/linux-x86_64/libfbejni.so' ||
   { echo "dist: $jar carries no native/linux-x86_64/libfbejni.so" >&2; exit 1; }
 
-step "Java: java -jar from an empty folder runs conformance"
+step "Java: java -jar from an empty folder runs its testee through the runner"
 t=$(scratch); tmps+=("$t")
-(cd "$t" && java -jar "$dist/$jar" conformance -I "$schemas" "${vectors[@]}" | tail -n 1)
+(cd "$t" && runner "java=java -jar $dist/$jar testee")
 
 step "artifacts"
 (cd "$dist" && ls -l)

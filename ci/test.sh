@@ -166,29 +166,32 @@ stage_begin "benchmark (quick, Release)"
 if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED; fi
 
 # The Python package (bindings/python/tools/ci.sh): a venv under build/python, pip
-# install ./bindings/python, pytest, python -m fbe.conformance, the sdist installed into
-# a second venv outside the repository and run there, the benchmark in --quick mode.
+# install ./bindings/python, pytest (with the testee through the shared conformance
+# runner), the sdist installed into a second venv outside the repository and its testee
+# run there through the runner, the benchmark in --quick mode.
 stage_begin "python"
 if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The JavaScript package (bindings/node/tools/ci.sh): npm ci in bindings/node (builds the
-# addon), the node:test suites, conformance.js, the tsc type test, the npm pack tarball
-# installed into an empty folder outside the repository and run there, the benchmark
-# in --quick mode.
+# addon), the node:test suites (with testee.js through the shared conformance runner),
+# the tsc type test, the npm pack tarball installed into an empty folder outside the
+# repository and its testee run there through the runner, the benchmark in --quick mode.
 stage_begin "node"
 if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The Ruby gem (bindings/ruby/tools/ci.sh): gem build (core + SWIG output copied into
 # ext/fbe), gem install into build/ruby/gems, the minitest suites against the installed
-# gem, fbe-conformance, the gem installed outside the repository with no SWIG and run
-# there, the benchmark in --quick mode.
+# gem (with fbe-testee through the shared conformance runner), the gem installed outside
+# the repository with no SWIG and its testee run there through the runner, the benchmark
+# in --quick mode.
 stage_begin "ruby"
 if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The Java binding (bindings/java/tools/ci.sh): mvn -f bindings/java install (CMake builds
 # libfbejni from the core + SWIG (swig/java.i) + the JNI walk into the jar; JUnit 5:
-# the conformance vectors, API, errors, memory), the surefire report counts, the runnable
-# jar's conformance from a directory outside the repository, the JMH benchmark in --quick mode.
+# API, errors, memory, the testee through the shared conformance runner), the surefire
+# report counts, the runnable jar's testee through the runner from a directory outside
+# the repository, the JMH benchmark in --quick mode.
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 

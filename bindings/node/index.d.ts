@@ -84,11 +84,14 @@ export interface PackageInfo {
 export type StatusName =
   | 'FBE_OK' | 'FBE_ERR_NOMEM' | 'FBE_ERR_ARGUMENT' | 'FBE_ERR_SCHEMA' | 'FBE_ERR_NOT_FOUND'
   | 'FBE_ERR_TYPE' | 'FBE_ERR_RANGE' | 'FBE_ERR_MALFORMED' | 'FBE_ERR_JSON' | 'FBE_ERR_LIMIT'
-  | 'FBE_ERR_IO';
+  | 'FBE_ERR_IO' | 'FBE_ERR_UNKNOWN_FIELD';
 
 /** Every failure: bad schemas, wrong JavaScript types, numbers out of range, malformed
- * bytes, bad JSON, protocol errors. */
+ * bytes, bad JSON, protocol errors. Each is an instance of its status's class below
+ * (generated from the core's status table); the message is the core's text,
+ * "reason at 'path' (offset N)". */
 export declare class FbeError extends Error {
+  constructor(reason: string, info?: { status?: number; path?: string; offset?: number | null });
   /** The core's status code (codes[this.code]). */
   readonly status: number;
   readonly code: StatusName | 'FBE_ERR_UNKNOWN';
@@ -101,6 +104,19 @@ export declare class FbeError extends Error {
   /** Every error of a schema that does not load ("file:line:col: message"). */
   readonly diagnostics?: string[];
 }
+
+/** The class of each status (FBE_STATUS_LIST in fbe/error.h: class name and parent). */
+export declare class OutOfMemoryError extends FbeError {}
+export declare class ArgumentError extends FbeError {}
+export declare class SchemaError extends FbeError {}
+export declare class NotFoundError extends FbeError {}
+export declare class TypeMismatchError extends FbeError {}
+export declare class RangeError extends FbeError {}
+export declare class MalformedError extends FbeError {}
+export declare class JSONError extends FbeError {}
+export declare class LimitError extends FbeError {}
+export declare class StreamError extends FbeError {}
+export declare class UnknownFieldError extends NotFoundError {}
 
 /** Status codes by name. */
 export declare const codes: Readonly<Record<StatusName, number>>;

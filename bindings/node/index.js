@@ -2,7 +2,7 @@
 // fbe: Fast Binary Encoding for Node.js with .fbe schemas loaded at run time, over the
 // libfbe C core (a Node-API addon). See README.md and index.d.ts.
 const native = require('./lib/native');
-const { FbeError, codes } = require('./lib/errors');
+const { FbeError, codes, classes } = require('./lib/errors');
 const { Schema, load, loadString, loadPackage } = require('./lib/schema');
 const { Sender, Receiver } = require('./lib/protocol');
 const { Struct } = require('./lib/runtime');
@@ -18,6 +18,7 @@ module.exports = {
   Sender,
   Receiver,
   FbeError,
+  ...classes, // MalformedError, UnknownFieldError, ...: one per status, from the core's table
   codes,
   version: native.version(),
 };

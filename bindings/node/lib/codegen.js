@@ -1,6 +1,7 @@
 'use strict';
-// The JavaScript that moves values on and off the tape (src/tape.h describes the
-// layout), per struct, compiled the first time the struct is used:
+// The JavaScript that moves values on and off the tape (its layout: the core's
+// fbe/internal/tape.h, format FBE_TAPE_DOUBLE), per struct, compiled the first time
+// the struct is used:
 //
 //   WRi(v, d) flattens a struct value (class instance or plain object) at depth d onto
 //            the tape, type-checking every field; missing fields take the schema
@@ -26,7 +27,6 @@
 const { Buffer } = require('buffer');
 const native = require('./native');
 const rt = require('./runtime');
-const { FbeError } = require('./errors');
 const { deepEqual, valueEqual, fieldValue, INHERITED } = require('./values');
 
 const NUM_KINDS = new Set(['byte', 'char', 'wchar', 'int8', 'uint8', 'int16', 'uint16', 'int32',
@@ -98,7 +98,7 @@ function structsOf(t, out) {
 // two entry points, and compile(), which evaluates a group's source in this scope.
 // The same text for every schema (V8 compiles it once).
 const SHARED = `'use strict';
-const { NAT, rt, FbeError, Buffer, ENUMS, GEN, DESC } = env;
+const { NAT, rt, Buffer, ENUMS, GEN, DESC } = env;
 const NATIVE = env.native;
 const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
 const EMPTY = Object.freeze({});
@@ -123,7 +123,7 @@ function setTapes(nb, bb, gb) {
   F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb);
   U8 = new Uint8Array(bb); UB = Buffer.from(bb); G = new Int32Array(gb);
   NC = F.length; PC = U8.length;
-  NAT.setTapes(nb, bb, gb);
+  NAT.setTape(0, nb); NAT.setTape(1, bb); NAT.setTape(2, gb);
 }
 setTapes(new ArrayBuffer(${INITIAL_SLOTS * 8}), new ArrayBuffer(${INITIAL_BYTES}), new ArrayBuffer(64));
 
@@ -133,7 +133,7 @@ function grow(needN, needP) {
   let nc = NC, pc = PC;
   while (nc < n + needN) nc *= 2;
   while (pc < p + needP) pc *= 2;
-  if (nc > 0x10000000 || pc > 0x7fffffff) throw new FbeError('value too large for the tape', { status: rt.codes.FBE_ERR_LIMIT });
+  if (nc > 0x10000000 || pc > 0x7fffffff) throw rt.fbeError('value too large for the tape', { status: rt.codes.FBE_ERR_LIMIT });
   const nb = new ArrayBuffer(nc * 8), bb = new ArrayBuffer(pc);
   new Float64Array(nb).set(F.subarray(0, n));
   new Uint8Array(bb).set(U8.subarray(0, p));
@@ -170,7 +170,7 @@ function settle() {
  * its part of the pool (the way Node's Buffer.allocUnsafe pools small buffers). */
 const POOL = 32768, POOL_RESULT_MAX = 4096;
 let OUT, op = 0;
-function newPool() { OUT = new ArrayBuffer(POOL); op = 0; NAT.setOut(OUT); }
+function newPool() { OUT = new ArrayBuffer(POOL); op = 0; NAT.setTape(3, OUT); }
 newPool();
 function take() {
   const L = G[6];
@@ -181,8 +181,8 @@ function take() {
 }
 
 function nativeError() {
-  const [status, , message, path, offset] = NAT.lastError();
-  return new FbeError(message, { status, path, offset });
+  const [status, message, path, offset, text] = NAT.lastError();
+  return rt.fbeError(message, { status, path, offset, text });
 }
 
 /* Flattens v with W, the writer of struct i (for toJson and send). */
@@ -213,23 +213,8 @@ function wstr(s) {
 }
 /* Each UTF-16 code unit of s as UTF-8 would write it, pairs joined, lone ones alone. */
 function wunits(s) {
-  const L = s.length;
-  if (p + L * 3 > PC) grow(1, L * 3);
-  let o = p;
-  for (let i = 0; i < L; i++) {
-    let c = s.charCodeAt(i);
-    if (c < 0x80) { U8[o++] = c; continue; }
-    if (c < 0x800) { U8[o++] = 0xc0 | (c >> 6); U8[o++] = 0x80 | (c & 63); continue; }
-    const d = c <= 0xdbff && c >= 0xd800 && i + 1 < L ? s.charCodeAt(i + 1) : 0;
-    if (d >= 0xdc00 && d <= 0xdfff) {
-      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-      i++;
-      U8[o++] = 0xf0 | (c >> 18); U8[o++] = 0x80 | ((c >> 12) & 63);
-    } else {
-      U8[o++] = 0xe0 | (c >> 12);
-    }
-    U8[o++] = 0x80 | ((c >> 6) & 63); U8[o++] = 0x80 | (c & 63);
-  }
+  if (p + s.length * 3 > PC) grow(1, s.length * 3);
+  const o = rt.unitsUtf8(s, U8, p);
   F[n++] = o - p; p = o;
 }
 /* Decimal and uuid text: ASCII by contract (the core rejects anything else). */
@@ -594,7 +579,7 @@ function DE${i}_${m}(b, trusted, limits) {
     }
     out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, ${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
     out.push(`function FJ${i}(text, limits) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
-      `G[0] = n; G[1] = p; NAT.fromJson(${i}, text, rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
+      `G[0] = n; G[1] = p; NAT.fromJson(${i}, rt.jsonText(text), rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
       `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
     out.push(`X[${i}] = { WR: WR${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
       `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i} };`);
@@ -652,7 +637,7 @@ function compileGroup(gen, i) {
 function makeClass(gen, i, Base) {
   const { desc, nat } = gen;
   const s = desc.structs[i];
-  const own = s.fields.filter((f) => f.declaredIn === i).map((f) => f.name);
+  const own = s.fields.slice(s.inherited).map((f) => f.name); // (inherited fields come first)
   const keys = s.fields.filter((f) => f.key).map((f) => f.name);
   const type = { kind: 'struct', struct: i };
   let x = null; // this struct's codec
@@ -717,7 +702,7 @@ function makeClass(gen, i, Base) {
 /** The codecs and classes of a schema, each made when first needed. */
 class Codegen {
   /**
-   * @param nat the native schema object (src/addon.c)
+   * @param nat the native schema object (native/bind.c)
    * @param desc its description
    * @param enums the enum objects, by description index (lib/enums.js)
    * @param owner, decorate decorate(owner, class, index) is called with each class made
@@ -730,7 +715,7 @@ class Codegen {
     this.compiled = 0;
     try {
       this.shared = new Function('env', SHARED)({ // eslint-disable-line no-new-func
-        NAT: nat, native, rt, FbeError, Buffer, ENUMS: enums, GEN: this, DESC: desc,
+        NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc,
       });
     } catch (e) {
       e.message = `fbe: generated code does not compile: ${e.message}`;

@@ -3,26 +3,26 @@
 // A package's protocol is its `message` types plus those of the packages it imports.
 const { EventEmitter } = require('events');
 const { Writable } = require('stream');
-const { FbeError, codes } = require('./errors');
+const { fbeError, codes } = require('./errors');
 const { Schema, INFO } = require('./schema');
 const rt = require('./runtime');
 
 function checkSchema(schema) {
   if (!(schema instanceof Schema)) {
-    throw new FbeError('expected a Schema (from fbe.load)', { status: codes.FBE_ERR_ARGUMENT });
+    throw fbeError('expected a Schema (from fbe.load)', { status: codes.FBE_ERR_ARGUMENT });
   }
 }
 
 function packageOf(schema, options) {
   const pkg = options && options.package !== undefined && options.package !== null ? options.package : null;
   if (pkg !== null && typeof pkg !== 'string') {
-    throw new FbeError('options.package must be a package name', { status: codes.FBE_ERR_ARGUMENT });
+    throw fbeError('options.package must be a package name', { status: codes.FBE_ERR_ARGUMENT });
   }
   return pkg;
 }
 
 function unknownPackage(schema, pkg) {
-  return new FbeError(`no package '${pkg}' in the schema (root: ${schema.root})`,
+  return fbeError(`no package '${pkg}' in the schema (root: ${schema.root})`,
     { status: codes.FBE_ERR_NOT_FOUND });
 }
 
@@ -41,7 +41,7 @@ class Sender {
     const write = options.write;
     if (write !== undefined && write !== null && typeof write !== 'function' &&
         !(typeof write === 'object' && typeof write.write === 'function')) {
-      throw new FbeError('options.write must be a function or have a write() method',
+      throw fbeError('options.write must be a function or have a write() method',
         { status: codes.FBE_ERR_ARGUMENT });
     }
     Object.defineProperties(this, {
@@ -61,7 +61,7 @@ class Sender {
       const cls = Object.getPrototypeOf(value).constructor; // a field may be named `constructor`
       const info = cls && cls[INFO];
       if (!info || info.schema !== this.schema) {
-        throw new FbeError('send(message): expected an instance of a message type of this schema ' +
+        throw fbeError('send(message): expected an instance of a message type of this schema ' +
           '(or call send(typeName, value))', { status: codes.FBE_ERR_TYPE });
       }
       index = info.index;
@@ -100,7 +100,7 @@ class Receiver extends EventEmitter {
     if (!nat) throw unknownPackage(schema, pkg);
     const onMessage = options.onMessage;
     if (onMessage !== undefined && onMessage !== null && typeof onMessage !== 'function') {
-      throw new FbeError('options.onMessage must be a function', { status: codes.FBE_ERR_ARGUMENT });
+      throw fbeError('options.onMessage must be a function', { status: codes.FBE_ERR_ARGUMENT });
     }
     const structs = schema._fbe.desc.structs;
     Object.defineProperties(this, {

@@ -3,7 +3,7 @@
 // values that are not already the expected JavaScript type, type errors with their
 // path, and the base class of every struct class.
 const native = require('./native');
-const { FbeError, codes, prefixPath } = require('./errors');
+const { FbeError, fbeError, codes, prefixPath } = require('./errors');
 
 // The core's depth rule for a value being flattened, its number and its error (the
 // addon's, which the tape reader fails with): the generated writers count optionals and
@@ -35,12 +35,12 @@ function describe(v) {
 }
 
 function typeErr(path, expected, got) {
-  return new FbeError(`expected ${expected}, got ${describe(got)}`, { status: codes.FBE_ERR_TYPE, path });
+  return fbeError(`expected ${expected}, got ${describe(got)}`, { status: codes.FBE_ERR_TYPE, path });
 }
 
 /** The error of a value nested deeper than MAX_DEPTH levels (at path, within its struct). */
 function tooDeep(path) {
-  return new FbeError(DEPTH_REASON, { status: DEPTH_STATUS, path });
+  return fbeError(DEPTH_REASON, { status: DEPTH_STATUS, path });
 }
 
 /** At the outermost call (encode, toJsonString, send of value v of struct index): a
@@ -52,13 +52,13 @@ function outerError(err, desc, index, value) {
     err.reason += CYCLE;
     err.message = FbeError.format(err.reason, err.path, err.offset);
   } else if (err instanceof RangeError && String(err.message).includes('call stack')) {
-    return new FbeError('value nested too deeply for the JavaScript stack', { status: codes.FBE_ERR_LIMIT });
+    return fbeError('value nested too deeply for the JavaScript stack', { status: codes.FBE_ERR_LIMIT });
   }
   return err;
 }
 
 function rangeErr(path, text) {
-  return new FbeError(text, { status: codes.FBE_ERR_RANGE, path });
+  return fbeError(text, { status: codes.FBE_ERR_RANGE, path });
 }
 
 /** Number for an integer/float field given something else: bigint, or a one-character
@@ -67,7 +67,7 @@ function num(x, kind, path) {
   if (typeof x === 'bigint') {
     if (kind === 'float' || kind === 'double') return Number(x);
     if (x >= -(2n ** 53n) && x <= 2n ** 53n) return Number(x);
-    throw rangeErr(path, `${x} is out of range for ${kind}`);
+    throw rangeErr(path, native.rangeText(String(x), kind));
   }
   if (typeof x === 'string' && (kind === 'char' || kind === 'wchar')) {
     const cp = x.codePointAt(0);
@@ -91,13 +91,13 @@ function bigOf(x, path, what) {
 
 function i64(x, path) {
   const v = bigOf(x, path, 'int64');
-  if (v < INT64_MIN || v > INT64_MAX) throw rangeErr(path, `${v} is out of range for int64`);
+  if (v < INT64_MIN || v > INT64_MAX) throw rangeErr(path, native.rangeText(String(v), 'int64'));
   return v;
 }
 
 function u64(x, path, kind = 'uint64') {
   const v = bigOf(x, path, kind);
-  if (v < 0n || v > UINT64_MAX) throw rangeErr(path, `${v} is out of range for ${kind}`);
+  if (v < 0n || v > UINT64_MAX) throw rangeErr(path, native.rangeText(String(v), kind));
   return v;
 }
 
@@ -185,11 +185,20 @@ function trusted(o) {
   return o.trusted === true || o.verify === false;
 }
 
-/** options.limits as the addon reads it: a copy holding data properties only (getters
- * and proxies run here, not inside the native call); anything else as given (the addon
- * refuses a non-object with its TYPE error). */
+/** options.limits as the addon reads it (native/convert.c arg_limits): [name, value, ...]
+ * of the own enumerable properties that are not undefined (getters and proxies run
+ * here, not inside the native call), whole numbers and bigints as bigints clamped to
+ * int64 (so the core refuses them, or takes them as very large), other values as given
+ * (the addon's TYPE error); anything but an object as given (the addon refuses it). */
 function limits(x) {
-  return x !== null && typeof x === 'object' ? { ...x } : x;
+  if (x === null || typeof x !== 'object') return x;
+  const pairs = [];
+  for (const [name, v] of Object.entries({ ...x })) {
+    if (v === undefined) continue;
+    const big = typeof v === 'bigint' ? v : Number.isInteger(v) ? BigInt(v) : null;
+    pairs.push(name, big === null ? v : big > INT64_MAX ? INT64_MAX : big < INT64_MIN ? INT64_MIN : big);
+  }
+  return pairs;
 }
 
 /** An object literal or JSON.parse result, or one made by Object.create(null). */
@@ -237,10 +246,41 @@ const wellFormed = String.prototype.isWellFormed
   ? (s) => s.isWellFormed()
   : (s) => !LONE_SURROGATE.test(s);
 
+/** Writes each UTF-16 code unit of s as UTF-8 would write it, pairs joined and lone
+ * surrogates alone (ED A0 80 for U+D800), into out from o; returns where it ends. The
+ * form a string with no UTF-8 form crosses in, so that the core refuses it with the
+ * words every binding uses. */
+function unitsUtf8(s, out, o) {
+  const L = s.length;
+  for (let i = 0; i < L; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) { out[o++] = c; continue; }
+    if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); continue; }
+    const d = c <= 0xdbff && c >= 0xd800 && i + 1 < L ? s.charCodeAt(i + 1) : 0;
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      i++;
+      out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63);
+    } else {
+      out[o++] = 0xe0 | (c >> 12);
+    }
+    out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
+  }
+  return o;
+}
+
+/** A JSON text as the addon takes it: the string, or when it has a lone surrogate (which
+ * Node-API would turn into U+FFFD, hiding it) the bytes of its code units. */
+function jsonText(s) {
+  if (wellFormed(s)) return s;
+  const b = new Uint8Array(s.length * 3);
+  return b.subarray(0, unitsUtf8(s, b, 0));
+}
+
 class Struct {}
 
 module.exports = {
-  FbeError, codes, prefixPath, outerError, tooDeep, MAX_DEPTH, describe, typeErr, rangeErr, num, i64, u64, timestamp,
-  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, limits, entries, setValues, floatKeyed, Struct, isPlain, wellFormed,
+  FbeError, fbeError, codes, prefixPath, outerError, tooDeep, MAX_DEPTH, describe, typeErr, rangeErr, num, i64, u64, timestamp,
+  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, limits, entries, setValues, floatKeyed, Struct, isPlain, wellFormed, unitsUtf8, jsonText,
   INT64_MIN, INT64_MAX, UINT64_MAX,
 };

@@ -3,7 +3,7 @@
 // made when first asked for (lib/codegen.js), and a frozen object per enum/flags.
 const util = require('util');
 const native = require('./native');
-const { FbeError, codes } = require('./errors');
+const { fbeError, codes } = require('./errors');
 const { makeEnum } = require('./enums');
 const { Codegen } = require('./codegen');
 const { Struct, trusted } = require('./runtime');
@@ -26,7 +26,7 @@ class Schema {
     const priv = { nat, desc, enums, gen, byName };
     priv.packages = Object.freeze(desc.packages.map((p) =>
       Object.freeze({ ...p, imports: Object.freeze([...p.imports]) })));
-    priv.warnings = Object.freeze(nat.warnings.map((w) => w.text));
+    priv.warnings = Object.freeze([...nat.warnings]);
     Object.defineProperty(this, '_fbe', { value: priv });
 
     // names: "pkg.Name" always; "Name" for the root package, else when unambiguous
@@ -90,7 +90,7 @@ class Schema {
   enum(name) {
     const entry = this._fbe.byName.get(name);
     if (!entry || entry.kind !== 'enum') {
-      throw new FbeError(`no enum or flags '${name}' in the schema`, { status: codes.FBE_ERR_NOT_FOUND });
+      throw fbeError(`no enum or flags '${name}' in the schema`, { status: codes.FBE_ERR_NOT_FOUND });
     }
     return entry.value;
   }
@@ -99,7 +99,7 @@ class Schema {
     if (typeof type === 'function' && type[INFO] && type[INFO].schema === this) return type[INFO].index;
     const entry = typeof type === 'string' ? this._fbe.byName.get(type) : undefined;
     if (!entry || entry.kind !== 'struct') {
-      throw new FbeError(`no struct '${typeof type === 'function' ? type.name : type}' in the schema`,
+      throw fbeError(`no struct '${typeof type === 'function' ? type.name : type}' in the schema`,
         { status: codes.FBE_ERR_NOT_FOUND });
     }
     return entry.index;
@@ -234,7 +234,7 @@ Object.defineProperties(Struct.prototype, {
 function includes(options) {
   const inc = options && options.include !== undefined ? options.include : [];
   if (!Array.isArray(inc) || inc.some((d) => typeof d !== 'string')) {
-    throw new FbeError('options.include must be an array of directory names',
+    throw fbeError('options.include must be an array of directory names',
       { status: codes.FBE_ERR_ARGUMENT });
   }
   return inc;
@@ -243,15 +243,15 @@ function includes(options) {
 function fromNative(result) {
   if (result.errors) {
     const first = result.errors[0];
-    throw new FbeError(first ? first.text : 'the schema does not load',
-      { status: codes.FBE_ERR_SCHEMA, diagnostics: result.errors.map((d) => d.text) });
+    throw fbeError(first !== undefined ? first : 'the schema does not load',
+      { status: codes.FBE_ERR_SCHEMA, diagnostics: [...result.errors] });
   }
   return new Schema(result);
 }
 
 function checkString(v, what) {
   if (typeof v !== 'string') {
-    throw new FbeError(`${what} must be a string`, { status: codes.FBE_ERR_ARGUMENT });
+    throw fbeError(`${what} must be a string`, { status: codes.FBE_ERR_ARGUMENT });
   }
 }
 

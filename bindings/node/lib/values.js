@@ -1,6 +1,6 @@
 'use strict';
-// Schema-directed walks over values that are not on a hot path: deep equality (the
-// conformance comparison and equals() of structs without [key] fields), the
+// Schema-directed walks over values that are not on a hot path: deep equality
+// (equals() of structs without [key] fields), the
 // reference's readable string form, toJSON()'s plain JSON-safe form, and the search for
 // a cycle in a value encode refused as too deep.
 const { Enum } = require('./enums');

@@ -2,12 +2,12 @@
 # The JavaScript binding's CI stage (ci/test.sh "node"), from any directory:
 #   1. npm ci in bindings/node: the dev dependencies (TypeScript) and the addon build
 #      (the package's install script: node-gyp against the local Node headers);
-#   2. the node:test suites (bindings/node/test), their summary;
-#   3. conformance.js over the three conformance files;
-#   4. the type test: tsc --noEmit over test/types/example.ts;
-#   5. npm pack, the tarball installed into an empty folder outside the repository,
-#      and its conformance entry point run there;
-#   6. benchmarks/node/bench.js --quick (its peers from the npm registry: npm ci).
+#   2. the node:test suites (bindings/node/test), their summary (among them the testee,
+#      testee.js, through the shared runner tests/conformance/runner);
+#   3. the type test: tsc --noEmit over test/types/example.ts;
+#   4. npm pack, the tarball installed into an empty folder outside the repository,
+#      and its testee run there through the shared runner;
+#   5. benchmarks/node/bench.js --quick (its peers from the npm registry: npm ci).
 # Prints each step with its duration; exits non-zero when any step failed.
 set -uo pipefail
 
@@ -50,10 +50,6 @@ unit_tests() {
   return "$rc"
 }
 
-conformance() {
-  node "$pkg/conformance.js" -I "$repo/schemas" "${vectors[@]}"
-}
-
 types() {
   (cd "$pkg" && node_modules/.bin/tsc -p test/types && echo "tsc --noEmit: test/types/example.ts checks")
 }
@@ -69,8 +65,9 @@ packed() {
     cd "$tmp"
     npm init -y >/dev/null
     npm install --no-audit --no-fund --loglevel=error "./$tarball"
-    echo "installed into $tmp (outside the repository); its conformance entry point:"
-    node node_modules/fbe/conformance.js -I "$repo/schemas" "${vectors[@]}"
+    echo "installed into $tmp (outside the repository); its testee through the runner:"
+    python3 "$repo/tests/conformance/runner" --describe-testee none \
+      --testee "node=node $tmp/node_modules/fbe/testee.js" -I "$repo/schemas" "${vectors[@]}"
   )
   rc=$?
   rm -rf "$tmp"
@@ -84,7 +81,6 @@ bench() {
 
 step "npm ci (dev dependencies, addon build)" install || { echo "node: the build failed"; exit 1; }
 step "node --test bindings/node/test" unit_tests
-step "conformance.js" conformance
 step "type test (tsc --noEmit)" types
 step "npm pack, install outside the repository" packed
 step "benchmark (quick)" bench

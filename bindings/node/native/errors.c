@@ -1,0 +1,120 @@
+/* The errors: the core's status table (lib/errors.js makes its classes from it), the
+ * last error of a schema's calls, and the core's error text and path rule for the
+ * errors lib/ raises itself, so that the format lives only in the core. */
+#include <stdio.h>
+#include <string.h>
+
+#include "binding.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/memory.h"
+
+/* statuses() -> [[code, name, text, class, parent status], ...], 0 .. FBE_STATUS_COUNT - 1 */
+napi_value statuses_cb(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value rows[FBE_STATUS_COUNT], arr;
+  for (int i = 0; i < FBE_STATUS_COUNT; i++) {
+    napi_value row[5] = {js_num(env, i), js_str(env, fbe_status_name(i)), js_str(env, fbe_status_text(i)),
+                         js_str(env, fbe_status_class(i)), js_num(env, fbe_status_parent(i))};
+    rows[i] = array_of(env, row, 5);
+  }
+  return (arr = array_of(env, rows, FBE_STATUS_COUNT)) ? arr : napi_failure(env, "statuses");
+}
+
+/* fbe_error_format(err) with message for err's (lib/'s errors: a message longer than an
+ * fbe_error holds stays whole, the core formatting what follows it). */
+static napi_value error_text(napi_env env, const char *message, size_t len, fbe_error *err) {
+  char rest[sizeof err->path + 48];
+  napi_value v = NULL;
+  err->message[0] = 0;
+  fbe_error_format(err, rest, sizeof rest);
+  size_t n = strlen(rest);
+  char *text = fbe_mem_alloc(len + n + 1);
+  if (!text) return napi_throw_error(env, NULL, "out of memory"), NULL;
+  memcpy(text, message, len);
+  memcpy(text + len, rest, n + 1);
+  napi_create_string_utf8(env, text, len + n, &v);
+  fbe_mem_free(text);
+  return v;
+}
+
+/* lastError() -> [status, message, path, offset (-1: none), text (fbe_error_format)] of
+ * the schema's last failed call */
+napi_value last_error_cb(napi_env env, napi_callback_info info) {
+  ARGS(0, nschema, ns);
+  const fbe_error *e = &ns->err;
+  char text[sizeof e->message + sizeof e->path + 48];
+  fbe_error_format(e, text, sizeof text);
+  napi_value arr, items[5] = {js_num(env, (double)e->code), js_str(env, e->message), js_str(env, e->path),
+                              js_num(env, e->offset == FBE_NO_OFFSET ? -1.0 : (double)e->offset), js_str(env, text)};
+  return (arr = array_of(env, items, 5)) ? arr : napi_failure(env, "lastError");
+}
+
+/* An error at path (a string) and offset (a number, else none; NULL: none), for the
+ * core's rules. */
+static int arg_where(napi_env env, napi_value path, napi_value offset, fbe_error *err) {
+  double d = -1;
+  memset(err, 0, sizeof *err);
+  err->code = FBE_ERR_ARGUMENT; /* (the path rules hold for errors only) */
+  if (offset) napi_get_value_double(env, offset, &d);
+  err->offset = d >= 0 ? (size_t)d : FBE_NO_OFFSET;
+  return napi_get_value_string_utf8(env, path, err->path, sizeof err->path, NULL) == napi_ok ? 0 : -1;
+}
+
+/* errorText(message, path, offset | null) -> "message at 'path' (offset N)": the text of
+ * an error lib/ raises, by the core's fbe_error_format. */
+napi_value error_text_cb(napi_env env, napi_callback_info info) {
+  ARGS(3, void, unused);
+  size_t len;
+  fbe_error err;
+  if (argc < 3 || arg_where(env, argv[1], argv[2], &err)) return throw_type(env, "errorText(message, path, offset)");
+  char *message = arg_string(env, argv[0], &len);
+  napi_value text = message ? error_text(env, message, len, &err) : NULL;
+  fbe_mem_free(message);
+  return text;
+}
+
+/* prependPath(path, field, index | undefined) -> the path one level out: field (unless
+ * "") and [index] in front, as one part, by the core's rule (fbe_error_prepend_field:
+ * the path as it was when it would grow too long). */
+napi_value prepend_path_cb(napi_env env, napi_callback_info info) {
+  ARGS(3, void, unused);
+  fbe_error err;
+  char part[sizeof err.path + 32];
+  size_t len = 0;
+  double index = -1;
+  if (argc < 3 || arg_where(env, argv[0], NULL, &err) ||
+      napi_get_value_string_utf8(env, argv[1], part, sizeof err.path, &len) != napi_ok)
+    return throw_type(env, "prependPath(path, field, index)");
+  napi_get_value_double(env, argv[2], &index);
+  if (index >= 0) snprintf(part + len, sizeof part - len, "[%.0f]", index);
+  fbe_error_prepend_field(&err, part);
+  return js_str(env, err.path);
+}
+
+/* rangeText(value, kind) -> "value 300 does not fit uint8": the core's words
+ * (fbe_error_range) for a number lib/ finds out of range itself (bigints, 64-bit kinds). */
+napi_value range_text_cb(napi_env env, napi_callback_info info) {
+  ARGS(2, void, unused);
+  char value[64], kind[32];
+  fbe_error err;
+  int k = 0;
+  if (argc < 2 || napi_get_value_string_utf8(env, argv[0], value, sizeof value, NULL) != napi_ok ||
+      napi_get_value_string_utf8(env, argv[1], kind, sizeof kind, NULL) != napi_ok)
+    return throw_type(env, "rangeText(value, kind)");
+  while (k < FBE_KIND_COUNT_ && strcmp(fbe_kind_name((fbe_kind)k), kind)) k++;
+  if (k == FBE_KIND_COUNT_) return throw_type(env, "rangeText: unknown kind");
+  fbe_error_range(&err, value, (fbe_kind)k);
+  return js_str(env, err.message);
+}
+
+/* depthRule() -> [maxDepth, status, message]: the core's depth rule for values lib/
+ * flattens (FBE_DEFAULT_MAX_DEPTH optionals and collections), and the error past it
+ * (the one the core's tape reader fails with). */
+napi_value depth_rule_cb(napi_env env, napi_callback_info info) {
+  (void)info;
+  fbe_error err;
+  memset(&err, 0, sizeof err);
+  fbe_status s = fbe_tape_too_deep(&err);
+  napi_value arr, items[3] = {js_num(env, FBE_DEFAULT_MAX_DEPTH), js_num(env, (double)s), js_str(env, err.message)};
+  return (arr = array_of(env, items, 3)) ? arr : napi_failure(env, "depthRule");
+}
