@@ -3,7 +3,7 @@
  * means decode fits, verify's work is linear in the budget, and every hostile shape
  * (bodies shared by many pointers, collections of empty structs, defaults of absent
  * fields, JSON of {} elements) is refused with an error naming the limit. The charges
- * and the values verify walked are read from fbe_verify_report / fbe_decode_trusted_report
+ * and the values verify walked are read from fbei_verify_report / fbei_decode_trusted_report
  * (counts, never time). */
 #include "fbe_test.h"
 #include "fbe/internal/cost.h"
@@ -128,16 +128,16 @@ static bytes shared_defaults(uint32_t n) {
  * that is the decoded value's cost, within the budget; verify walked no more values
  * than its charge pays for. Returns the charge. */
 static uint64_t expect_fits(const fbe_struct *st, fbe_model model, const bytes *b, const fbe_limits *limits) {
-  fbe_cost_report vr = {0, 0}, dr = {0, 0};
+  fbei_cost_report vr = {0, 0}, dr = {0, 0};
   fbe_error err;
-  fbe_status s = fbe_verify_report(st, model, b->p, b->n, limits, NULL, &vr, &err);
+  fbe_status s = fbei_verify_report(st, model, b->p, b->n, limits, NULL, &vr, &err);
   if (s) fail_msg("verify refused %zu bytes: %s at '%s'", b->n, err.message, err.path);
   fbe_arena *arena = fbe_arena_new();
   fbe_msg *m = NULL;
-  s = fbe_decode_trusted_report(st, model, b->p, b->n, arena, limits, &m, NULL, &dr, &err);
+  s = fbei_decode_trusted_report(st, model, b->p, b->n, arena, limits, &m, NULL, &dr, &err);
   if (s) fail_msg("verified bytes do not decode: %s at '%s'", err.message, err.path);
   assert_int_equal(vr.charged, dr.charged);
-  assert_int_equal(fbe_msg_cost(m), dr.charged);
+  assert_int_equal(fbei_msg_cost(m), dr.charged);
   assert_true(vr.charged <= fbe_limits_memory(limits, b->n));
   assert_true(vr.visits * FBE_VALUE_CHARGE <= vr.charged);
   /* memory used: the arena holds the charge, in blocks that at most double */
@@ -150,9 +150,9 @@ static uint64_t expect_fits(const fbe_struct *st, fbe_model model, const bytes *
  * fbe_decode refuses it with verify's very error. Returns the values verify walked. */
 static uint64_t expect_over_budget(const fbe_struct *st, fbe_model model, const bytes *b,
                                    const fbe_limits *limits, uint64_t limit) {
-  fbe_cost_report vr = {0, 0};
+  fbei_cost_report vr = {0, 0};
   fbe_error err, derr;
-  fbe_status s = fbe_verify_report(st, model, b->p, b->n, limits, NULL, &vr, &err);
+  fbe_status s = fbei_verify_report(st, model, b->p, b->n, limits, NULL, &vr, &err);
   assert_int_equal(s, FBE_ERR_LIMIT);
   char want[128];
   snprintf(want, sizeof want, "decoding needs more than the memory budget of %llu bytes (max_memory)",
@@ -185,8 +185,8 @@ static void test_limits_default(void **state) {
   assert_int_equal(fbe_limits_memory(&d, 0), 1u << 20);
   fbe_limits set = {0, 0, 12345};
   assert_int_equal(fbe_limits_memory(&set, 1000000), 12345);
-  assert_int_equal(fbe_limits_depth(&set), FBE_DEFAULT_MAX_DEPTH);
-  assert_int_equal(fbe_limits_size(&set), FBE_DEFAULT_MAX_MODEL_SIZE);
+  assert_int_equal(fbei_limits_depth(&set), FBE_DEFAULT_MAX_DEPTH);
+  assert_int_equal(fbei_limits_size(&set), FBE_DEFAULT_MAX_MODEL_SIZE);
 }
 
 /* fbe_limits_set: the one way bindings take limits; names in both spellings, 0 the
@@ -213,7 +213,7 @@ static void test_limits_set(void **state) {
   assert_int_equal(l.max_model_size, 4096);
   assert_int_equal(l.max_memory, 1 << 20);
   assert_int_equal(fbe_limits_set(&l, "max_depth", 0, &err), FBE_OK);
-  assert_int_equal(fbe_limits_depth(&l), FBE_DEFAULT_MAX_DEPTH);
+  assert_int_equal(fbei_limits_depth(&l), FBE_DEFAULT_MAX_DEPTH);
 }
 
 /* One cost function: for the default value of every struct of the test schemas, in both
@@ -234,7 +234,7 @@ static void test_one_cost_function(void **state) {
         bytes b = {out.data, out.size, out.size};
         uint64_t charged = expect_fits(st, (fbe_model)model, &b, NULL);
         /* a default value decodes to a value that costs what the default costs */
-        assert_int_equal(charged, fbe_msg_cost(m));
+        assert_int_equal(charged, fbei_msg_cost(m));
         fbe_buffer_free(&out);
       }
       fbe_arena_free(arena);
@@ -277,7 +277,7 @@ static void test_empty_struct_collections(void **state) {
   b = empties_final(50000, 16);
   uint64_t charged = expect_fits(empties, FBE_MODEL_FINAL, &b, NULL);
   /* each: its 8-byte slot and one value */
-  assert_int_equal(charged, fbe_cost_root(empties) + 50000 * (8 + FBE_VALUE_CHARGE) + 16);
+  assert_int_equal(charged, fbei_cost_root(empties) + 50000 * (8 + FBE_VALUE_CHARGE) + 16);
   free(b.p);
   /* the largest count 2^32-1 claims: refused on its count, naming the budget */
   b = empties_final(UINT32_MAX, 0);
@@ -292,8 +292,8 @@ static void test_verify_work_bounded(void **state) {
   fixture *f = *state;
   const fbe_struct *top = t_struct(f->hostile, "Top");
   bytes b = fanout(100, 100);
-  fbe_cost_report vr = {0, 0};
-  assert_int_equal(fbe_verify_report(top, FBE_MODEL_STANDARD, b.p, b.n, NULL, NULL, &vr, NULL), FBE_OK);
+  fbei_cost_report vr = {0, 0};
+  assert_int_equal(fbei_verify_report(top, FBE_MODEL_STANDARD, b.p, b.n, NULL, NULL, &vr, NULL), FBE_OK);
   assert_int_equal(vr.visits, 100 * 100 + 100 + 1);
   expect_fits(top, FBE_MODEL_STANDARD, &b, NULL);
   free(b.p);
@@ -350,7 +350,7 @@ static void test_depth_and_size_named(void **state) {
 
 /* The JSON reader charges the same cost function: {} elements take their defaults and
  * cost what decoded defaults do; a lowered max_memory refuses, naming itself; what it
- * built costs fbe_msg_cost and no more than the budget; by default 10 MB of
+ * built costs fbei_msg_cost and no more than the budget; by default 10 MB of
  * {"orders":[{},{},...]} is refused after at most its budget. */
 static void test_json_budget(void **state) {
   fixture *f = *state;
@@ -364,7 +364,7 @@ static void test_json_budget(void **state) {
   fbe_msg *m = NULL;
   fbe_error err;
   assert_int_equal(fbe_msg_from_json(account, text, len, arena, &m, &err), FBE_OK);
-  uint64_t cost = fbe_msg_cost(m);
+  uint64_t cost = fbei_msg_cost(m);
   /* the arena holds the value only: the collection grew in the heap */
   assert_true(fbe_arena_reserved(arena) <= 2 * cost + 8192);
   /* the same value from its wire bytes costs the same */

@@ -182,8 +182,8 @@ static void test_uuid_text(void **state) {
 static void test_uuid_v4(void **state) {
   (void)state;
   uint8_t a[16], b[16];
-  fbe_uuid_v4(a);
-  fbe_uuid_v4(b);
+  fbei_uuid_v4(a);
+  fbei_uuid_v4(b);
   assert_int_equal(a[6] >> 4, 4);       /* version */
   assert_int_equal(a[8] & 0xc0, 0x80);  /* RFC 4122 variant */
   assert_int_equal(b[6] >> 4, 4);
@@ -193,10 +193,10 @@ static void test_uuid_v4(void **state) {
 static void test_uuid_v1(void **state) {
   (void)state;
   uint8_t a[16], b[16];
-  uint64_t before = fbe_now_ns() / 100u + 0x01b21dd213814000u;
-  fbe_uuid_v1(a);
-  fbe_uuid_v1(b);
-  uint64_t after = fbe_now_ns() / 100u + 0x01b21dd213814000u;
+  uint64_t before = fbei_now_ns() / 100u + 0x01b21dd213814000u;
+  fbei_uuid_v1(a);
+  fbei_uuid_v1(b);
+  uint64_t after = fbei_now_ns() / 100u + 0x01b21dd213814000u;
   assert_int_equal(a[6] >> 4, 1);       /* version */
   assert_int_equal(a[8] & 0xc0, 0x80);  /* variant */
   assert_int_equal(a[10] & 0x01, 0x01); /* multicast bit: random node */
@@ -211,13 +211,13 @@ static void test_uuid_v1(void **state) {
 
 static void assert_base64(const char *data, size_t n, const char *text) {
   char out[64];
-  size_t len = fbe_base64_encoded_size(n);
+  size_t len = fbei_base64_encoded_size(n);
   assert_int_equal(len, strlen(text));
-  fbe_base64_encode((const uint8_t *)data, n, out);
+  fbei_base64_encode((const uint8_t *)data, n, out);
   assert_memory_equal(out, text, len);
   uint8_t back[64];
   size_t bad = 0;
-  assert_int_equal(fbe_base64_decode(text, len, back, &bad), (ptrdiff_t)n);
+  assert_int_equal(fbei_base64_decode(text, len, back, &bad), (ptrdiff_t)n);
   if (n) assert_memory_equal(back, data, n);
 }
 
@@ -239,7 +239,7 @@ static void test_base64(void **state) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     uint8_t out[16];
     size_t at = 99;
-    assert_int_equal(fbe_base64_decode(bad[i].text, strlen(bad[i].text), out, &at), -1);
+    assert_int_equal(fbei_base64_decode(bad[i].text, strlen(bad[i].text), out, &at), -1);
     assert_int_equal(at, bad[i].bad);
   }
 }

@@ -7,15 +7,15 @@
 static void test_formats_take_llu_and_s_only(void **state) {
   (void)state;
   for (int f = 0; f < FBE_FAULT_COUNT_; f++) {
-    const char *fmt = fbe_fault_format((fbe_fault)f);
+    const char *fmt = fbei_fault_format((fbei_fault)f);
     for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
       int ok = strncmp(p, "%llu", 4) == 0 || strncmp(p, "%s", 2) == 0;
       if (!ok) fail_msg("fault %d: conversion %.4s in \"%s\"", f, p, fmt);
       if (p[1] == 'l') p += 3;
     }
-    fbe_status st = fbe_fault_status((fbe_fault)f);
+    fbe_status st = fbei_fault_status((fbei_fault)f);
     assert_true(st == FBE_ERR_MALFORMED || st == FBE_ERR_LIMIT);
-    for (int g = 0; g < f; g++) assert_string_not_equal(fmt, fbe_fault_format((fbe_fault)g));
+    for (int g = 0; g < f; g++) assert_string_not_equal(fmt, fbei_fault_format((fbei_fault)g));
   }
 }
 
@@ -24,14 +24,14 @@ static void test_set(void **state) {
   fbe_error err;
   memset(&err, 0, sizeof err);
   strcpy(err.path, "old");
-  assert_int_equal(fbe_fault_set(&err, FBE_FAULT_TYPE_ID, 4, 7ull, "proto.Order", 1ull), FBE_ERR_MALFORMED);
+  assert_int_equal(fbei_fault_set(&err, FBE_FAULT_TYPE_ID, 4, 7ull, "proto.Order", 1ull), FBE_ERR_MALFORMED);
   assert_string_equal(err.message, "type id 7 where proto.Order (1) was expected");
   assert_int_equal(err.offset, 4);
   assert_string_equal(err.path, "");
-  assert_int_equal(fbe_fault_set(NULL, FBE_FAULT_TOO_DEEP, 0, 5ull), FBE_ERR_LIMIT);
-  fbe_fault_bad_pointer(&err, 20, 4, 24);
+  assert_int_equal(fbei_fault_set(NULL, FBE_FAULT_TOO_DEEP, 0, 5ull), FBE_ERR_LIMIT);
+  fbei_fault_bad_pointer(&err, 20, 4, 24);
   assert_string_equal(err.message, "pointer 4 leads outside the model");
-  fbe_fault_bad_pointer(&err, 20, 4, 12);
+  fbei_fault_bad_pointer(&err, 20, 4, 12);
   assert_string_equal(err.message, "pointer 4 points back to offset 12, before its slot at 20");
 }
 

@@ -451,11 +451,11 @@ static void test_floats(void **state) {
   /* shortest round-trip text on its own */
   char buf[FBE_DOUBLE_TEXT_MAX];
   double tenth = 0.1, fifth = 0.2; /* variables: no excess precision (i386, x87) */
-  fbe_double_format(tenth + fifth, buf);
+  fbei_double_format(tenth + fifth, buf);
   assert_string_equal(buf, "0.30000000000000004");
-  fbe_double_format(-1.23456e-300, buf);
+  fbei_double_format(-1.23456e-300, buf);
   assert_string_equal(buf, "-1.23456e-300");
-  fbe_double_format(2.2250738585072009e-308, buf); /* largest subnormal */
+  fbei_double_format(2.2250738585072009e-308, buf); /* largest subnormal */
   assert_string_equal(buf, "2.225073858507201e-308");
 
   /* float32 limits */
@@ -592,7 +592,7 @@ static void test_strings(void **state) {
 
   /* a value built past the setters with bytes that are not UTF-8: the writer refuses it */
   fbe_ref f31 = field(m, "f31");
-  assert_int_equal(fbe_str_assign(f31.slot, f31.arena, "a\xc3(", 3), 0);
+  assert_int_equal(fbei_str_assign(f31.slot, f31.arena, "a\xc3(", 3), 0);
   fbe_buffer b;
   fbe_buffer_init(&b);
   assert_int_equal(fbe_msg_to_json(m, 0, &b, &e), FBE_ERR_ARGUMENT);

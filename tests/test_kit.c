@@ -103,36 +103,36 @@ static void test_status_table(void **state) {
 static void test_scratch_pool(void **state) {
   (void)state;
   size_t before = fbe_memory_in_use();
-  fbe_scratch_pool pool;
+  fbei_scratch_pool pool;
   memset(&pool, 0, sizeof pool);
-  fbe_scratch *a = fbe_scratch_get(&pool);
+  fbei_scratch *a = fbei_scratch_get(&pool);
   assert_non_null(a);
   assert_non_null(fbe_arena_alloc(a->arena, 100));
   int host = 7;
-  assert_int_equal(fbe_scratch_keep(a, &host), 0);
+  assert_int_equal(fbei_scratch_keep(a, &host), 0);
   assert_int_equal(a->nkeep, 1);
-  fbe_scratch_put(&pool, a);
-  fbe_scratch *b = fbe_scratch_get(&pool);
+  fbei_scratch_put(&pool, a);
+  fbei_scratch *b = fbei_scratch_get(&pool);
   assert_ptr_equal(a, b); /* reused, reset */
   assert_int_equal(b->nkeep, 0);
   /* more at once than the pool keeps: the extra ones are freed when given back */
-  fbe_scratch *many[FBE_SCRATCH_POOL_SIZE + 3];
+  fbei_scratch *many[FBE_SCRATCH_POOL_SIZE + 3];
   many[0] = b;
   for (int i = 1; i < FBE_SCRATCH_POOL_SIZE + 3; i++) {
-    many[i] = fbe_scratch_get(&pool);
+    many[i] = fbei_scratch_get(&pool);
     assert_non_null(many[i]);
     for (int j = 0; j < i; j++) assert_ptr_not_equal(many[i], many[j]);
   }
-  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbe_scratch_put(&pool, many[i]);
-  fbe_scratch_pool_drain(&pool);
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbei_scratch_put(&pool, many[i]);
+  fbei_scratch_pool_drain(&pool);
   assert_int_equal(fbe_memory_in_use(), before);
   /* the variant for hosts under one lock (GIL, GVL): the same reuse, the same bound */
-  fbe_scratch *c = fbe_scratch_get_locked(&pool);
-  fbe_scratch_put_locked(&pool, c);
-  assert_ptr_equal(fbe_scratch_get_locked(&pool), c);
-  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) many[i] = i ? fbe_scratch_get_locked(&pool) : c;
-  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbe_scratch_put_locked(&pool, many[i]);
-  fbe_scratch_pool_drain(&pool);
+  fbei_scratch *c = fbei_scratch_get_locked(&pool);
+  fbei_scratch_put_locked(&pool, c);
+  assert_ptr_equal(fbei_scratch_get_locked(&pool), c);
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) many[i] = i ? fbei_scratch_get_locked(&pool) : c;
+  for (int i = 0; i < FBE_SCRATCH_POOL_SIZE + 3; i++) fbei_scratch_put_locked(&pool, many[i]);
+  fbei_scratch_pool_drain(&pool);
   assert_int_equal(fbe_memory_in_use(), before);
 }
 
@@ -141,10 +141,10 @@ static void test_message_shell(void **state) {
   fbe_schema *s = t_load("proto.fbe");
   const fbe_struct *st = t_struct(s, "proto.Account");
   fbe_arena *arena = fbe_arena_new();
-  fbe_msg *m = fbe_msg_shell(arena, st);
+  fbe_msg *m = fbei_msg_shell(arena, st);
   assert_non_null(m);
   assert_ptr_equal(fbe_msg_type(m), st);
-  fbe_value_init(st->self_type, fbe_msg_data(m), arena); /* what a converter may do */
+  fbe_value_init(st->self_type, fbei_msg_data(m), arena); /* what a converter may do */
   assert_int_equal(fbe_msg_equal(m, fbe_msg_new(arena, st)), 1);
   fbe_arena_free(arena);
   fbe_schema_release(s);
@@ -154,17 +154,17 @@ static void test_walk_errors(void **state) {
   (void)state;
   fbe_error err;
   memset(&err, 0, sizeof err);
-  fbe_error_prepend_field(&err, "x"); /* no error: nothing to add to */
+  fbei_error_prepend_field(&err, "x"); /* no error: nothing to add to */
   assert_string_equal(err.path, "");
-  fbe_error_range(&err, "300", FBE_KIND_UINT8);
+  fbei_error_range(&err, "300", FBE_KIND_UINT8);
   assert_int_equal(err.code, FBE_ERR_RANGE);
-  fbe_error_prepend_key(&err);
-  fbe_error_prepend_index(&err, 2);
-  fbe_error_prepend_field(&err, "orders");
+  fbei_error_prepend_key(&err);
+  fbei_error_prepend_index(&err, 2);
+  fbei_error_prepend_field(&err, "orders");
   char text[512];
   fbe_error_format(&err, text, sizeof text);
   assert_string_equal(text, "value 300 does not fit uint8 at 'orders[2][key]'");
-  fbe_error_decimal_range(&err, "1e99");
+  fbei_error_decimal_range(&err, "1e99");
   assert_string_equal(err.message,
                       "decimal 1e99 does not fit FBE's decimal (96-bit coefficient, scale 0..28)");
 }

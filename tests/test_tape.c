@@ -6,37 +6,37 @@
 #include "fbe_test.h"
 #include "fbe/internal/tape.h"
 
-static const fbe_tape_format FORMATS[] = {FBE_TAPE_INT64, FBE_TAPE_DOUBLE};
+static const fbei_tape_format FORMATS[] = {FBE_TAPE_INT64, FBE_TAPE_DOUBLE};
 
 /* A tape of n slots and p bytes (heap blocks the caller frees with t_tape_free). */
-static fbe_tape t_tape(uint64_t n, uint64_t p) {
-  fbe_tape tp = {calloc(n + 1, sizeof(fbe_tape_slot)), (uint32_t)n, calloc(p + 1, 1), (uint32_t)p};
+static fbei_tape t_tape(uint64_t n, uint64_t p) {
+  fbei_tape tp = {calloc(n + 1, sizeof(fbei_tape_slot)), (uint32_t)n, calloc(p + 1, 1), (uint32_t)p};
   assert_non_null(tp.num);
   assert_non_null(tp.bytes);
   return tp;
 }
 
-static void t_tape_free(fbe_tape *tp) {
+static void t_tape_free(fbei_tape *tp) {
   free(tp->num);
   free(tp->bytes);
 }
 
 /* m written onto a tape that fits exactly (after asking a too small one what it
  * needs), read back as a message equal to m, the positions past the whole value. */
-static void round_trip(const fbe_tape_programs *progs, const fbe_msg *m, const char *what) {
+static void round_trip(const fbei_tape_programs *progs, const fbe_msg *m, const char *what) {
   uint64_t need_n = 0, need_p = 0, again_n = 0, again_p = 0;
-  fbe_tape none = {NULL, 0, NULL, 0};
-  int rc = fbe_tape_write(progs, &none, m, 0, 0, &need_n, &need_p);
+  fbei_tape none = {NULL, 0, NULL, 0};
+  int rc = fbei_tape_write(progs, &none, m, 0, 0, &need_n, &need_p);
   assert_int_equal(rc, need_n || need_p ? -1 : 0);
-  fbe_tape tp = t_tape(need_n, need_p);
-  assert_int_equal(fbe_tape_write(progs, &tp, m, 0, 0, &again_n, &again_p), 0);
+  fbei_tape tp = t_tape(need_n, need_p);
+  assert_int_equal(fbei_tape_write(progs, &tp, m, 0, 0, &again_n, &again_p), 0);
   assert_int_equal(again_n, need_n);
   assert_int_equal(again_p, need_p);
   fbe_arena *arena = fbe_arena_new();
   fbe_error err;
   memset(&err, 0, sizeof err);
   uint32_t n = 0, p = 0;
-  fbe_msg *back = fbe_tape_read(progs, &tp, fbe_msg_type(m), &n, &p, arena, &err);
+  fbe_msg *back = fbei_tape_read(progs, &tp, fbe_msg_type(m), &n, &p, arena, &err);
   if (!back) fail_msg("%s: read back failed: %s at '%s'", what, err.message, err.path);
   assert_int_equal(n, need_n);
   assert_int_equal(p, need_p);
@@ -65,12 +65,12 @@ static void test_vectors_round_trip(void **state) {
   (void)state;
   const char *names[] = {"proto", "protoex", "test", "enums"};
   fbe_schema *schemas[4];
-  fbe_tape_programs *progs[4][2];
+  fbei_tape_programs *progs[4][2];
   for (int i = 0; i < 4; i++) {
     char file[32];
     snprintf(file, sizeof file, "%s.fbe", names[i]);
     schemas[i] = t_load(file);
-    for (int f = 0; f < 2; f++) assert_non_null(progs[i][f] = fbe_tape_compile(schemas[i], FORMATS[f]));
+    for (int f = 0; f < 2; f++) assert_non_null(progs[i][f] = fbei_tape_compile(schemas[i], FORMATS[f]));
   }
   FILE *in = fopen(FBE_TESTS_DIR "/conformance/vectors.jsonl", "rb");
   assert_non_null(in);
@@ -110,7 +110,7 @@ static void test_vectors_round_trip(void **state) {
   fclose(in);
   assert_true(count > 0);
   for (int i = 0; i < 4; i++) {
-    for (int f = 0; f < 2; f++) fbe_tape_programs_free(progs[i][f]);
+    for (int f = 0; f < 2; f++) fbei_tape_programs_free(progs[i][f]);
     fbe_schema_release(schemas[i]);
   }
 }
@@ -142,12 +142,12 @@ static void test_slot_formats(void **state) {
   const fbe_struct *st = t_struct(s, "t.S");
   fbe_arena *arena = fbe_arena_new();
   fbe_msg *m = value_of(st, arena);
-  fbe_tape tp = t_tape(64, 256);
+  fbei_tape tp = t_tape(64, 256);
   uint64_t need_n, need_p;
 
   /* a b c s u u f inner.v: count 7 -8, m: count key value, big: flag value */
-  fbe_tape_programs *ints = fbe_tape_compile(s, FBE_TAPE_INT64);
-  assert_int_equal(fbe_tape_write(ints, &tp, m, 0, 0, &need_n, &need_p), 0);
+  fbei_tape_programs *ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  assert_int_equal(fbei_tape_write(ints, &tp, m, 0, 0, &need_n, &need_p), 0);
   const int64_t want_i[] = {-5, 4294967295, 0x3fc00000 /* 1.5f's bits */, 2 /* U+0444's bytes */,
                             0x123e4567e89b12d3, (int64_t)0xa456426655440000u, 1, 2, 7, -8, 1, 3, 1,
                             1, -9};
@@ -156,11 +156,11 @@ static void test_slot_formats(void **state) {
   for (size_t i = 0; i < 15; i++) assert_int_equal(tp.num[i].i, want_i[i]);
   assert_memory_equal(tp.bytes, "\xd1\x84" "x", 3);
   round_trip(ints, m, "INT64");
-  fbe_tape_programs_free(ints);
+  fbei_tape_programs_free(ints);
 
   /* the same, the uuid as text; the 64-bit big as its pattern */
-  fbe_tape_programs *nums = fbe_tape_compile(s, FBE_TAPE_DOUBLE);
-  assert_int_equal(fbe_tape_write(nums, &tp, m, 0, 0, &need_n, &need_p), 0);
+  fbei_tape_programs *nums = fbei_tape_compile(s, FBE_TAPE_DOUBLE);
+  assert_int_equal(fbei_tape_write(nums, &tp, m, 0, 0, &need_n, &need_p), 0);
   const double want_d[] = {-5, 4294967295.0, 1.5, -2 /* not ASCII: negated */, 36, 1, 2, 7, -8,
                            1, 3, 1 /* "x": ASCII */, 1};
   assert_int_equal(need_n, 14);
@@ -171,20 +171,20 @@ static void test_slot_formats(void **state) {
   assert_int_equal(big, -9);
   assert_memory_equal(tp.bytes, "\xd1\x84" "123e4567-e89b-12d3-a456-426655440000" "x", 39);
   round_trip(nums, m, "DOUBLE");
-  fbe_tape_programs_free(nums);
+  fbei_tape_programs_free(nums);
 
   t_tape_free(&tp);
   fbe_arena_free(arena);
   fbe_schema_release(s);
 }
 
-static void read_fails(const fbe_tape_programs *progs, const fbe_tape *tp, const fbe_struct *st,
+static void read_fails(const fbei_tape_programs *progs, const fbei_tape *tp, const fbe_struct *st,
                        fbe_status code, const char *text) {
   fbe_arena *arena = fbe_arena_new();
   fbe_error err;
   memset(&err, 0, sizeof err);
   uint32_t n = 0, p = 0;
-  assert_null(fbe_tape_read(progs, tp, st, &n, &p, arena, &err));
+  assert_null(fbei_tape_read(progs, tp, st, &n, &p, arena, &err));
   assert_int_equal(err.code, code);
   char got[512];
   fbe_error_format(&err, got, sizeof got);
@@ -200,10 +200,10 @@ static void test_range_and_overrun(void **state) {
   const fbe_struct *st = t_struct(s, "t.S");
   fbe_arena *arena = fbe_arena_new();
   fbe_msg *m = value_of(st, arena);
-  fbe_tape_programs *nums = fbe_tape_compile(s, FBE_TAPE_DOUBLE);
-  fbe_tape tp = t_tape(64, 256);
+  fbei_tape_programs *nums = fbei_tape_compile(s, FBE_TAPE_DOUBLE);
+  fbei_tape tp = t_tape(64, 256);
   uint64_t need_n, need_p;
-  assert_int_equal(fbe_tape_write(nums, &tp, m, 0, 0, &need_n, &need_p), 0);
+  assert_int_equal(fbei_tape_write(nums, &tp, m, 0, 0, &need_n, &need_p), 0);
 
   /* a b c s u f inner.v: count 7 -8, m: count key value, big: flag value */
   tp.num[0].d = 300;
@@ -236,10 +236,10 @@ static void test_range_and_overrun(void **state) {
   { /* the whole value reads again */
     uint32_t n = 0, p = 0;
     fbe_error err;
-    assert_true(fbe_msg_equal(m, fbe_tape_read(nums, &tp, st, &n, &p, arena, &err)));
+    assert_true(fbe_msg_equal(m, fbei_tape_read(nums, &tp, st, &n, &p, arena, &err)));
   }
 
-  fbe_tape cut = tp;
+  fbei_tape cut = tp;
   cut.num_cap = 2;
   read_fails(nums, &cut, st, FBE_ERR_ARGUMENT, "internal error: the value tape ends early at 'c'");
   cut = tp;
@@ -249,7 +249,7 @@ static void test_range_and_overrun(void **state) {
   read_fails(nums, &tp, st, FBE_ERR_ARGUMENT, "internal error: the value tape ends early at 'inner.v'");
 
   t_tape_free(&tp);
-  fbe_tape_programs_free(nums);
+  fbei_tape_programs_free(nums);
   fbe_arena_free(arena);
   fbe_schema_release(s);
 }
@@ -263,27 +263,27 @@ static void test_need_space(void **state) {
   fbe_arena *arena = fbe_arena_new();
   fbe_msg *m = value_of(st, arena);
   for (int f = 0; f < 2; f++) {
-    fbe_tape_programs *progs = fbe_tape_compile(s, FORMATS[f]);
-    fbe_tape tp = t_tape(64, 256);
+    fbei_tape_programs *progs = fbei_tape_compile(s, FORMATS[f]);
+    fbei_tape tp = t_tape(64, 256);
     memset(tp.num, 0xAB, 64 * sizeof *tp.num);
     memset(tp.bytes, 0xAB, 256);
-    fbe_tape small = {tp.num, 10, tp.bytes, 1};
+    fbei_tape small = {tp.num, 10, tp.bytes, 1};
     uint64_t need_n, need_p;
-    assert_int_equal(fbe_tape_write(progs, &small, m, 4, 0, &need_n, &need_p), -1);
+    assert_int_equal(fbei_tape_write(progs, &small, m, 4, 0, &need_n, &need_p), -1);
     assert_int_equal(need_n, f ? 14 : 15); /* DOUBLE: the uuid as text */
     assert_int_equal(need_p, f ? 39 : 3);
     for (int i = 10; i < 64; i++) assert_int_equal(tp.num[i].i, (int64_t)0xABABABABABABABABu);
     for (int i = 1; i < 256; i++) assert_int_equal(tp.bytes[i], 0xAB);
-    fbe_tape big = {tp.num, 4 + (uint32_t)need_n, tp.bytes, (uint32_t)need_p};
-    assert_int_equal(fbe_tape_write(progs, &big, m, 4, 0, &need_n, &need_p), 0);
+    fbei_tape big = {tp.num, 4 + (uint32_t)need_n, tp.bytes, (uint32_t)need_p};
+    assert_int_equal(fbei_tape_write(progs, &big, m, 4, 0, &need_n, &need_p), 0);
     fbe_error err;
     uint32_t n = 4, p = 0;
-    fbe_msg *back = fbe_tape_read(progs, &big, st, &n, &p, arena, &err);
+    fbe_msg *back = fbei_tape_read(progs, &big, st, &n, &p, arena, &err);
     assert_non_null(back);
     assert_int_equal(n, 4 + need_n);
     assert_true(fbe_msg_equal(m, back));
     t_tape_free(&tp);
-    fbe_tape_programs_free(progs);
+    fbei_tape_programs_free(progs);
   }
   fbe_arena_free(arena);
   fbe_schema_release(s);
@@ -295,26 +295,26 @@ static void test_depth(void **state) {
   (void)state;
   fbe_schema *s = t_load_text(SCHEMA, "t.fbe");
   const fbe_struct *r = t_struct(s, "t.R");
-  fbe_tape_programs *ints = fbe_tape_compile(s, FBE_TAPE_INT64);
-  fbe_tape tp = t_tape(FBE_DEFAULT_MAX_DEPTH + 2, 0);
+  fbei_tape_programs *ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  fbei_tape tp = t_tape(FBE_DEFAULT_MAX_DEPTH + 2, 0);
   for (uint32_t i = 0; i < FBE_DEFAULT_MAX_DEPTH; i++) tp.num[i].i = 1;
   tp.num[FBE_DEFAULT_MAX_DEPTH].i = 0;
   fbe_arena *arena = fbe_arena_new();
   fbe_error err;
   uint32_t n = 0, p = 0;
-  assert_non_null(fbe_tape_read(ints, &tp, r, &n, &p, arena, &err));
+  assert_non_null(fbei_tape_read(ints, &tp, r, &n, &p, arena, &err));
   assert_int_equal(n, FBE_DEFAULT_MAX_DEPTH + 1);
   tp.num[FBE_DEFAULT_MAX_DEPTH].i = 1;
   tp.num[FBE_DEFAULT_MAX_DEPTH + 1].i = 0;
   n = 0;
-  assert_null(fbe_tape_read(ints, &tp, r, &n, &p, arena, &err));
+  assert_null(fbei_tape_read(ints, &tp, r, &n, &p, arena, &err));
   assert_int_equal(err.code, FBE_ERR_LIMIT);
   fbe_error want;
-  fbe_tape_too_deep(&want);
+  fbei_tape_too_deep(&want);
   assert_string_equal(err.message, want.message);
   fbe_arena_free(arena);
   t_tape_free(&tp);
-  fbe_tape_programs_free(ints);
+  fbei_tape_programs_free(ints);
   fbe_schema_release(s);
 }
 

@@ -546,7 +546,7 @@ static void test_budget(void **state) {
   fbe_msg *big = t_new(f->arena, t_struct(s, "wide.S"));
   fbe_ref all = t_path(fbe_msg_ref(big), "all");
   for (int i = 0; i < 100000; i++) t_set_uint(t_append(all, ""), "", 255);
-  uint64_t budget = fbe_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbe_value_cost(fbe_msg_ref(big).type,
+  uint64_t budget = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(fbe_msg_ref(big).type,
                                                                              fbe_msg_ref(big).slot));
   char expected[128];
   snprintf(expected, sizeof expected, "text larger than %llu bytes (max_memory)", (unsigned long long)budget);
@@ -628,7 +628,7 @@ static void test_unprintable(void **state) {
   fbe_msg *m = from_json(f, "txt.Collections", "{\"lst\":[\"ok\",\"bad\"]}");
   fbe_ref bad = t_path(fbe_msg_ref(m), "lst[1]");
   static const uint8_t not_utf8[] = {'a', 0xff};
-  fbe_str *s = bad.slot;
+  fbei_str *s = bad.slot;
   s->data = not_utf8;
   s->size = 2;
   fbe_buffer b;

@@ -188,7 +188,7 @@ static void ctype(const gen *g, char *out, const fbe_type *t) {
 /* ------------------------------------------------------------ literals */
 
 static void int_literal(char *out, fbe_kind wire, uint64_t v) {
-  if (fbe_kind_is_signed(wire)) {
+  if (fbei_kind_is_signed(wire)) {
     int64_t s = (int64_t)v;
     if (s == INT64_MIN) snprintf(out, 64, "(-INT64_C(9223372036854775807) - 1)");
     else if (wire == FBE_KIND_INT64) snprintf(out, 64, "INT64_C(%" PRId64 ")", s);
@@ -549,7 +549,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at);\n", e->wire_size);
   fprintf(c, "  if (rc < 0) return fbe_gen_bad_pointer(g, slot + 1);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
+  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbei_cost_optional(t));
   if (sp) {
     fprintf(c, "  void *value = NULL;\n");
     fprintf(c, "  if (fbe_gen_zalloc(g, at, sizeof(%s), &value)) return -1;\n", sn);
@@ -567,7 +567,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "    return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"optional marked present has no value\");\n");
   fprintf(c, "  if (fbe_std_read_optional(&g->r, slot, base, %" PRIu32 ", &at) < 0) return fbe_gen_bad_pointer(g, slot + 1);\n",
           e->wire_size);
-  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
+  fprintf(c, "  if (fbe_gen_enter(g, at, %" PRIu64 "u)) return -1;\n", fbei_cost_optional(t));
   chk_std(g, c, "  ", e, "at", "at");
   fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
 
@@ -581,7 +581,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
   fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbei_cost_optional(t));
   if (sp) fprintf(c, "  void *value = NULL;\n  if (fbe_gen_zalloc(g, *pos, sizeof(%s), &value)) return -1;\n  *v = value;\n", sn);
   else fprintf(c, "  v->has = true;\n");
   get_fin(g, c, "  ", e, val);
@@ -591,7 +591,7 @@ static void optional_helpers(const gen *g, const fbe_type *t, const char *m, con
   fprintf(c, "  int rc = fbe_fin_read_flag(&g->r, pos);\n");
   fprintf(c, "  if (rc < 0) return fbe_gen_short(g, *pos);\n");
   fprintf(c, "  if (rc == 0) return 0;\n");
-  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbe_cost_optional(t));
+  fprintf(c, "  if (fbe_gen_enter(g, *pos, %" PRIu64 "u)) return -1;\n", fbei_cost_optional(t));
   chk_fin(g, c, "  ", e);
   fprintf(c, "  g->depth--;\n  return 0;\n}\n\n");
 
@@ -697,7 +697,7 @@ static void sequence_helpers(const gen *g, const fbe_type *t, const char *m, con
   char vslot[64];
   snprintf(vslot, sizeof vslot, k ? "at + %" PRIu32 : "at", k ? k->wire_size : 0);
   int fixed = !k && is_fixed(e);
-  /* the core's charge for n items (cost.h: fbe_cost_sequence), the same in all four */
+  /* the core's charge for n items (cost.h: fbei_cost_sequence), the same in all four */
   char cost[96];
   snprintf(cost, sizeof cost, "fbe_gen_cost_items(n, %" PRIu32 "u, %" PRIu64 "u)", k ? t->pair_stride : e->mem_size,
            e->cost + (k ? k->cost : 0));
@@ -886,7 +886,7 @@ static void identity_helpers(const gen *g, const fbe_type *t, const char *m, con
     fprintf(c, ")) return 0;\n  return 1;\n}\n\n");
   }
 
-  if (is_hashed(g, t)) { /* as keys.c's fbe_key_hash: a map by its count and keys */
+  if (is_hashed(g, t)) { /* as keys.c's fbei_key_hash: a map by its count and keys */
     fprintf(c, "static uint64_t hash_%s(%s const *v) {\n  uint64_t h = FBE_GEN_HASH_SEED;\n", m, ct);
     if (t->kind == FBE_KIND_OPTIONAL) {
       fprintf(c, "  if (!%s) return fbe_gen_hash_mix(h, 1);\n  return fbe_gen_hash_mix(h, ", sp ? "*v" : "v->has");
@@ -959,7 +959,7 @@ static void implicit_default(FILE *o, const char *ind, const fbe_type *t, const 
 /* Emits the statements giving field f (lvalue lv, zeroed) its schema default. */
 static void field_default(const gen *g, FILE *o, const fbe_field *f, const char *lv) {
   const fbe_type *t = f->type;
-  const fbe_default *d = &f->def;
+  const fbei_default *d = &f->def;
   char val[NAME_MAX_LEN], lit[64], ct[NAME_MAX_LEN];
   if (d->kind == FBE_DEF_NONE || d->kind == FBE_DEF_NULL) {
     implicit_default(o, "    ", t, lv, 0);
@@ -1397,7 +1397,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (fbe_load32(data + 4) == 0) {\n");
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"root pointer is 0\");\n    return err->code;\n  }\n");
-  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbe_cost_root(st));
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbei_cost_root(st));
   fprintf(c, "  if (%s_get_std_(&g, 4, 0, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
@@ -1411,7 +1411,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, 4, \"type id is not %s's (%" PRIu32 ")\");\n    return err->code;\n  }\n",
           st->full_name, st->type_id);
   fprintf(c, "  uint64_t pos = 8;\n");
-  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbe_cost_root(st));
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u)) return err->code;\n", fbei_cost_root(st));
   fprintf(c, "  if (%s_get_fin_(&g, &pos, v)) {\n    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n", n, n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
@@ -1432,7 +1432,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_STANDARD, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) || %s_chk_std_(&g, 4, 0)) return err->code;\n",
-          fbe_cost_root(st), n);
+          fbei_cost_root(st), n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
   fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
@@ -1444,7 +1444,7 @@ static void struct_source(gen *g, const fbe_struct *st) {
           st->full_name, st->type_id);
   fprintf(c, "  uint64_t pos = 8;\n");
   fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) || %s_chk_fin_(&g, &pos)) return err->code;\n",
-          fbe_cost_root(st), n);
+          fbei_cost_root(st), n);
   fprintf(c, "  if (pos != g.r.end) {\n");
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, pos, \"fields end before the model size\");\n    return err->code;\n  }\n");
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");

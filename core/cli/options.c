@@ -107,10 +107,10 @@ fbe_schema *cli_load_schema(const cli_options *o) {
 uint8_t *cli_read_file(const char *path, size_t *size) {
   int use_stdin = !path || !strcmp(path, "-");
   uint64_t max = fbe_limits_default().max_model_size;
-  fbe_file_result r = use_stdin ? fbe_file_read_stream(stdin, max) : fbe_file_read(path, max);
+  fbei_file_result r = use_stdin ? fbei_file_read_stream(stdin, max) : fbei_file_read(path, max);
   if (r.status != FBE_FILE_OK) {
     char reason[160];
-    fbe_file_describe(&r, max, reason, sizeof reason);
+    fbei_file_describe(&r, max, reason, sizeof reason);
     fprintf(stderr, "fbe: cannot read '%s': %s\n", use_stdin ? "<stdin>" : path, reason);
     return NULL;
   }
@@ -118,7 +118,7 @@ uint8_t *cli_read_file(const char *path, size_t *size) {
   return r.data;
 }
 
-void cli_free_file(uint8_t *data) { fbe_mem_free(data); }
+void cli_free_file(uint8_t *data) { fbei_mem_free(data); }
 
 int cli_write_file(const char *path, const void *data, size_t size) {
   int use_stdout = !path || !strcmp(path, "-");

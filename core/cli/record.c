@@ -95,7 +95,7 @@ char *json_string_decode(span s, size_t *len) {
           cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
           p += 6;
         }
-        n += fbe_utf8_encode(cp, (uint8_t *)out + n); /* at most 4 bytes for the 6 or 12 read */
+        n += fbei_utf8_encode(cp, (uint8_t *)out + n); /* at most 4 bytes for the 6 or 12 read */
         break;
       default: goto bad;
     }

@@ -152,7 +152,7 @@ static int has_bad_utf8(fbe_ref r) {
       size_t n = 0;
       FUZZ_CHECK(fbe_ref_get_bytes(r, &s, &n) == FBE_OK, "string without bytes");
       for (size_t i = 0; i < n;) {
-        size_t len = fbe_utf8_sequence(s + i, n - i);
+        size_t len = fbei_utf8_sequence(s + i, n - i);
         if (!len) return 1;
         i += len;
       }
@@ -202,7 +202,7 @@ static int same_bytes(const fbe_buffer *a, const fbe_buffer *b) {
 
 static void check_json(const fbe_msg *msg) {
   const fbe_struct *st = fbe_msg_type(msg);
-  uint64_t cost = fbe_msg_cost(msg);
+  uint64_t cost = fbei_msg_cost(msg);
   const char *name = fbe_struct_full_name(st);
   fbe_buffer json, json2, json3, pretty;
   fbe_buffer_init(&json);
@@ -290,7 +290,7 @@ static int std_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
       }
       return 1;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      const fbe_vec *va = (const fbe_vec *)(const void *)a, *vb = (const fbe_vec *)(const void *)b;
+      const fbei_vec *va = (const fbei_vec *)(const void *)a, *vb = (const fbei_vec *)(const void *)b;
       if (va->count != vb->count) return 0;
       const uint8_t *pa = va->data, *pb = vb->data;
       for (uint32_t i = 0; i < va->count; i++) {
@@ -339,7 +339,7 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
     /* The default budget is for the bytes: an encoding can be far shorter than what its
      * value costs (empty structs take no byte in the final model), so the value's own
      * cost is allowed too (null optionals may read back as their defaults: twice). */
-    fbe_limits fit = {0, 0, fbe_limits_memory(NULL, bytes.size) + 4 * fbe_msg_cost(msg)};
+    fbe_limits fit = {0, 0, fbe_limits_memory(NULL, bytes.size) + 4 * fbei_msg_cost(msg)};
     rc = fbe_verify(st, model, bytes.data, bytes.size, &fit, &verified, &err);
     FUZZ_CHECK(rc == FBE_OK, "%s model of %s as encoded fails verify: %s (offset %zu, path '%s')",
                model_name(model), name, err.message, err.offset, err.path);
@@ -355,7 +355,7 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
                bytes.size);
     int exact = fbe_msg_equal(msg, back);
     FUZZ_CHECK(exact || (model == FBE_MODEL_STANDARD &&
-                         std_equal(st->self_type, fbe_msg_data(msg), fbe_msg_data(back))),
+                         std_equal(st->self_type, fbei_msg_data(msg), fbei_msg_data(back))),
                "%s model of %s decodes to another message", model_name(model), name);
     rc = fbe_encode(back, model, &again, &err);
     FUZZ_CHECK(rc == FBE_OK, "re-encoding the decoded %s fails: %s", name, err.message);
@@ -382,15 +382,15 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
   const unsigned allowed = FUZZ_CODE(FBE_ERR_MALFORMED) | FUZZ_CODE(FBE_ERR_LIMIT);
   fbe_error verr, derr;
   size_t verified = 0, decoded = 0;
-  fbe_cost_report vcost = {0, 0}, dcost = {0, 0};
-  fbe_status vrc = fbe_verify_report(type, model, data, size, limits, &verified, &vcost, &verr);
+  fbei_cost_report vcost = {0, 0}, dcost = {0, 0};
+  fbe_status vrc = fbei_verify_report(type, model, data, size, limits, &verified, &vcost, &verr);
   if (vrc) fuzz_check_error("fbe_verify", vrc, &verr, allowed, size);
   else FUZZ_CHECK(verified <= size, "verify says %zu bytes of %zu", verified, size);
   /* A model size over the limit is refused before anything else (codec.h). */
   uint32_t claimed = size >= 4 ? (uint32_t)data[0] | (uint32_t)data[1] << 8 |
                                      (uint32_t)data[2] << 16 | (uint32_t)data[3] << 24
                                : 0;
-  uint64_t max_size = fbe_limits_size(limits);
+  uint64_t max_size = fbei_limits_size(limits);
   int over = claimed > max_size;
   FUZZ_CHECK(!over || vrc == FBE_ERR_LIMIT, "verify of a %u-byte model (limit %llu): %s", claimed,
              (unsigned long long)max_size, fbe_status_name(vrc));
@@ -421,7 +421,7 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
   fbe_arena_reset(arena);
   /* The decoder itself (fbe_decode_trusted) on hostile bytes: an error or a value. */
   fbe_msg *msg = NULL;
-  fbe_status drc = fbe_decode_trusted_report(type, model, data, size, arena, limits, &msg, &decoded,
+  fbe_status drc = fbei_decode_trusted_report(type, model, data, size, arena, limits, &msg, &decoded,
                                              &dcost, &derr);
   FUZZ_CHECK(!over || drc == FBE_ERR_LIMIT, "decode of a %u-byte model (limit %llu): %s", claimed,
              (unsigned long long)max_size, fbe_status_name(drc));
@@ -440,7 +440,7 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
      * the decoded value costs that (less, when a set or map had duplicate keys: they were
      * charged, and a reader keeps one entry per key, keys.c); both within the budget. */
     uint64_t budget = fbe_limits_memory(limits, decoded);
-    uint64_t cost = fbe_msg_cost(msg);
+    uint64_t cost = fbei_msg_cost(msg);
     FUZZ_CHECK(cost <= dcost.charged, "decoding %s charged %llu bytes, the value costs %llu", name,
                (unsigned long long)dcost.charged, (unsigned long long)cost);
     FUZZ_CHECK(vrc != FBE_OK || vcost.charged == dcost.charged,

@@ -18,7 +18,7 @@
  *    not UTF-8 (written as U+FFFD); from the first read back on, the round trip
  *    (message -> JSON -> message) is exact either way;
  *  - errors are well formed: a code a caller can expect, an offset inside the input;
- *  - one cost function: verify's charge == decode's >= fbe_msg_cost of the value (equal but for
+ *  - one cost function: verify's charge == decode's >= fbei_msg_cost of the value (equal but for
  *    the duplicate keys a reader drops, keys.c), within
  *    the budget (fbe_limits_memory); the arena holds no more than the charge allows
  *    (memory used <= budget); verify walks at most charge / FBE_VALUE_CHARGE values

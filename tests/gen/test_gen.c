@@ -456,7 +456,7 @@ static void fill(fbe_ref r, int depth) {
         /* a null `timestamp? f = utc` (`uuid? f = uuid1`, `uuid4`) reads back (standard
          * model) as the time of reading (a new uuid): keep those present so that two
          * reads agree */
-        fbe_default_kind d = st->fields[i].def.kind;
+        fbei_default_kind d = st->fields[i].def.kind;
         if (fbe_ref_kind(f) == FBE_KIND_OPTIONAL && (d == FBE_DEF_UTC || d == FBE_DEF_UUID1 || d == FBE_DEF_UUID4))
           fill(fbe_ref_emplace(f), depth + 1);
         else fill(f, depth);

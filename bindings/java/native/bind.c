@@ -5,9 +5,9 @@
 
 static void core_free(jf_core *c) {
   if (!c) return;
-  fbe_tape_programs_free(c->progs);
+  fbei_tape_programs_free(c->progs);
   fbe_schema_release(c->schema);
-  fbe_mem_free(c);
+  fbei_mem_free(c);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_bind(JNIEnv *env, jclass cls, jlong schema_ptr) {
@@ -16,12 +16,12 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_bind(JNIEnv *env, jclass c
     jf_throw_status(env, FBE_ERR_ARGUMENT, "no schema");
     return 0;
   }
-  jf_core *c = fbe_mem_calloc(1, sizeof *c);
+  jf_core *c = fbei_mem_calloc(1, sizeof *c);
   if (c) {
     c->schema = fbe_schema_retain(schema);
     c->nstructs = (uint32_t)fbe_schema_struct_count(schema);
   }
-  if (!c || !(c->progs = fbe_tape_compile(schema, FBE_TAPE_INT64))) {
+  if (!c || !(c->progs = fbei_tape_compile(schema, FBE_TAPE_INT64))) {
     core_free(c);
     jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
     return 0;

@@ -24,7 +24,7 @@ typedef struct jf_ids {
   jmethodID FbeException_new, Receiver_deliver;
 } jf_ids;
 extern jf_ids jf;
-extern fbe_scratch_pool jf_pool;
+extern fbei_scratch_pool jf_pool;
 
 /* errors.c: throws org.libfbe.FbeException of err (unless a Java exception is pending). */
 void jf_throw(JNIEnv *env, const fbe_error *err);
@@ -35,7 +35,7 @@ void jf_throw_status(JNIEnv *env, fbe_status code, const char *message);
 typedef struct jf_core {
   fbe_schema *schema; /* retained */
   uint32_t nstructs;
-  fbe_tape_programs *progs;
+  fbei_tape_programs *progs;
 } jf_core;
 
 /* The handle and struct index Java passes, checked: NULL with an exception thrown. */
@@ -54,7 +54,7 @@ const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, 
 
 /* What an operation does with the message(s) read from Java's tape, inside the critical
  * section (no JNI call; it may write its result onto the tape): 0, or -1 with err set. */
-typedef int (*jf_tape_op)(void *ctx, fbe_tape *tp, fbe_msg *a, fbe_msg *b, fbe_scratch *s, fbe_error *err);
+typedef int (*jf_tape_op)(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err);
 
 /* Reads `count` messages (1, or 2 one after the other) of struct si from Java's tape
  * into a scratch's arena and runs op on them. 0, or -1 with an exception thrown. */

@@ -38,7 +38,7 @@ const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, 
 }
 
 /* Java's tape arrays, held: no JNI call until tape_close. 0, or -1 with an exception. */
-static int tape_open(JNIEnv *env, jlongArray num, jbyteArray bytes, fbe_tape *tp) {
+static int tape_open(JNIEnv *env, jlongArray num, jbyteArray bytes, fbei_tape *tp) {
   if (!num || !bytes) {
     jf_throw_status(env, FBE_ERR_ARGUMENT, "no tape");
     return -1;
@@ -51,13 +51,13 @@ static int tape_open(JNIEnv *env, jlongArray num, jbyteArray bytes, fbe_tape *tp
   return -1;
 }
 
-static void tape_close(JNIEnv *env, jlongArray num, jbyteArray bytes, fbe_tape *tp) {
+static void tape_close(JNIEnv *env, jlongArray num, jbyteArray bytes, fbei_tape *tp) {
   (*env)->ReleasePrimitiveArrayCritical(env, bytes, tp->bytes, 0);
   (*env)->ReleasePrimitiveArrayCritical(env, num, tp->num, 0);
 }
 
-static fbe_scratch *scratch(JNIEnv *env) {
-  fbe_scratch *s = fbe_scratch_get(&jf_pool);
+static fbei_scratch *scratch(JNIEnv *env) {
+  fbei_scratch *s = fbei_scratch_get(&jf_pool);
   if (!s) jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
   return s;
 }
@@ -65,20 +65,20 @@ static fbe_scratch *scratch(JNIEnv *env) {
 int jf_with_tape(JNIEnv *env, jlong core, jint si, jlongArray num, jbyteArray bytes, int count, jf_tape_op op,
                  void *ctx) {
   const jf_core *c = jf_core_of(env, core, si);
-  fbe_scratch *s = c ? scratch(env) : NULL;
-  fbe_tape tp;
+  fbei_scratch *s = c ? scratch(env) : NULL;
+  fbei_tape tp;
   if (!s || tape_open(env, num, bytes, &tp)) {
-    fbe_scratch_put(&jf_pool, s);
+    fbei_scratch_put(&jf_pool, s);
     return -1;
   }
   const fbe_struct *st = fbe_schema_struct_at(c->schema, (size_t)si);
   uint32_t n = 0, p = 0;
   fbe_error err;
-  fbe_msg *a = fbe_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err);
-  fbe_msg *b = a && count > 1 ? fbe_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err) : NULL;
+  fbe_msg *a = fbei_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err);
+  fbe_msg *b = a && count > 1 ? fbei_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err) : NULL;
   int rc = a && (count < 2 || b) ? op(ctx, &tp, a, b, s, &err) : -1;
   tape_close(env, num, bytes, &tp);
-  fbe_scratch_put(&jf_pool, s);
+  fbei_scratch_put(&jf_pool, s);
   if (rc) jf_throw(env, &err);
   return rc;
 }
@@ -86,20 +86,20 @@ int jf_with_tape(JNIEnv *env, jlong core, jint si, jlongArray num, jbyteArray by
 jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jlongArray num, jbyteArray bytes, jf_make_op make,
                         void *ctx) {
   const jf_core *c = jf_core_of(env, core, si);
-  fbe_scratch *s = c ? scratch(env) : NULL;
+  fbei_scratch *s = c ? scratch(env) : NULL;
   if (!s) return 0;
   fbe_msg *m = NULL;
   fbe_error err;
-  fbe_tape tp;
+  fbei_tape tp;
   uint64_t need_n = 0, need_p = 0;
   int rc = 0;
   if (make(ctx, fbe_schema_struct_at(c->schema, (size_t)si), s->arena, &m, &err)) {
     jf_throw(env, &err);
   } else if (!tape_open(env, num, bytes, &tp)) {
-    rc = fbe_tape_write(c->progs, &tp, m, 0, 0, &need_n, &need_p);
+    rc = fbei_tape_write(c->progs, &tp, m, 0, 0, &need_n, &need_p);
     tape_close(env, num, bytes, &tp);
   }
-  fbe_scratch_put(&jf_pool, s);
+  fbei_scratch_put(&jf_pool, s);
   if (!rc) return 0;
   if (need_n > INT32_MAX - 8 || need_p > INT32_MAX - 8) {
     jf_throw_status(env, FBE_ERR_LIMIT, "the value is larger than a Java array");

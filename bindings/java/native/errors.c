@@ -24,7 +24,7 @@ void jf_throw(JNIEnv *env, const fbe_error *err) {
 
 void jf_throw_status(JNIEnv *env, fbe_status code, const char *message) {
   fbe_error err;
-  fbe_error_set(&err, code, FBE_NO_OFFSET, "%s", message);
+  fbei_error_set(&err, code, FBE_NO_OFFSET, "%s", message);
   jf_throw(env, &err);
 }
 

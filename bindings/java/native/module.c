@@ -3,7 +3,7 @@
 #include "binding.h"
 
 jf_ids jf;
-fbe_scratch_pool jf_pool; /* zero: an empty pool */
+fbei_scratch_pool jf_pool; /* zero: an empty pool */
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   JNIEnv *env;
@@ -24,5 +24,5 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
   if (jf.FbeException && (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) == JNI_OK)
     (*env)->DeleteGlobalRef(env, jf.FbeException);
   jf.FbeException = NULL;
-  fbe_scratch_pool_drain(&jf_pool);
+  fbei_scratch_pool_drain(&jf_pool);
 }

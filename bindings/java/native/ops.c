@@ -15,12 +15,12 @@ typedef struct write_ctx {
   jint how, size;
 } write_ctx;
 
-static int op_write(void *ctx, fbe_tape *tp, fbe_msg *a, fbe_msg *b, fbe_scratch *s, fbe_error *err) {
+static int op_write(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
   write_ctx *w = ctx;
   if (w->json ? fbe_msg_to_json(a, w->how ? 1 : 0, &s->buf, err) : fbe_encode(a, model_of(w->how), &s->buf, err))
     return -1;
   if (s->buf.size > INT32_MAX - 8) {
-    fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "the output is larger than a Java array");
+    fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "the output is larger than a Java array");
     return -1;
   }
   w->size = (jint)s->buf.size;
@@ -30,7 +30,7 @@ static int op_write(void *ctx, fbe_tape *tp, fbe_msg *a, fbe_msg *b, fbe_scratch
 }
 
 /* Deep equality by the core's rules (floats by bit pattern, decimals by value). */
-static int op_equal(void *ctx, fbe_tape *tp, fbe_msg *a, fbe_msg *b, fbe_scratch *s, fbe_error *err) {
+static int op_equal(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
   *(int *)ctx = fbe_msg_equal(a, b);
   return 0;
 }
@@ -58,7 +58,7 @@ JNIEXPORT jboolean JNICALL Java_org_libfbe_internal_Walk_equal(JNIEnv *env, jcla
 
 static fbe_status make_defaults(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
   *out = fbe_msg_new(arena, st);
-  return *out ? FBE_OK : fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  return *out ? FBE_OK : fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_defaults(JNIEnv *env, jclass cls, jlong core, jint si,
@@ -81,7 +81,7 @@ typedef struct input_ctx {
 static fbe_status make_decoded(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
   input_ctx *in = ctx;
   uint8_t *data = (*in->env)->GetPrimitiveArrayCritical(in->env, in->data, NULL);
-  if (!data) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory"); /* (and pending) */
+  if (!data) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory"); /* (and pending) */
   fbe_status rc = (in->trusted ? fbe_decode_trusted : fbe_decode)(st, model_of(in->model), data + in->off,
                                                                  (size_t)in->len, arena, in->limits, out, NULL, err);
   (*in->env)->ReleasePrimitiveArrayCritical(in->env, in->data, data, JNI_ABORT);
@@ -91,7 +91,7 @@ static fbe_status make_decoded(void *ctx, const fbe_struct *st, fbe_arena *arena
 static fbe_status make_from_json(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
   input_ctx *in = ctx;
   char *text = fbe_arena_alloc(arena, (size_t)in->len + 1);
-  if (!text) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  if (!text) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   (*in->env)->GetByteArrayRegion(in->env, in->data, 0, in->len, (jbyte *)text);
   text[in->len] = 0;
   return fbe_msg_from_json_limited(st, text, (size_t)in->len, arena, in->limits, out, err);

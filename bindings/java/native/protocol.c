@@ -32,28 +32,28 @@ static int handler(void *ctx, const fbe_msg *msg) {
     jf_throw_status(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
     return 1;
   }
-  fbe_tape_slot num_stack[256];
+  fbei_tape_slot num_stack[256];
   uint8_t bytes_stack[1024];
-  fbe_tape tp = {num_stack, 256, bytes_stack, sizeof bytes_stack};
+  fbei_tape tp = {num_stack, 256, bytes_stack, sizeof bytes_stack};
   uint64_t need_n, need_p;
-  fbe_tape_slot *num_heap = NULL;
+  fbei_tape_slot *num_heap = NULL;
   uint8_t *bytes_heap = NULL;
-  if (fbe_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
+  if (fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
     if (need_n > INT32_MAX || need_p > INT32_MAX ||
-        !(num_heap = fbe_mem_alloc(need_n * sizeof *num_heap + 8)) ||
-        !(bytes_heap = fbe_mem_alloc(need_p + 1))) {
-      fbe_mem_free(num_heap);
+        !(num_heap = fbei_mem_alloc(need_n * sizeof *num_heap + 8)) ||
+        !(bytes_heap = fbei_mem_alloc(need_p + 1))) {
+      fbei_mem_free(num_heap);
       jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
       return 1;
     }
-    tp = (fbe_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
-    fbe_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
+    tp = (fbei_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
+    fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
   }
   jlongArray num = (*env)->NewLongArray(env, (jsize)need_n);
   jbyteArray bytes = num ? jf_bytes(env, tp.bytes, need_p) : NULL;
   if (bytes) (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
-  fbe_mem_free(num_heap);
-  fbe_mem_free(bytes_heap);
+  fbei_mem_free(num_heap);
+  fbei_mem_free(bytes_heap);
   if (bytes) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, num, bytes);
   (*env)->DeleteLocalRef(env, num);
   (*env)->DeleteLocalRef(env, bytes);
@@ -62,7 +62,7 @@ static int handler(void *ctx, const fbe_msg *msg) {
 
 /* The engine's owner (jf_sender or jf_receiver), zeroed; NULL with an exception thrown. */
 static void *owner_new(JNIEnv *env, const jf_core *c, size_t size) {
-  void *owner = c ? fbe_mem_calloc(1, size) : NULL;
+  void *owner = c ? fbei_mem_calloc(1, size) : NULL;
   if (!owner) jf_throw_status(env, c ? FBE_ERR_NOMEM : FBE_ERR_ARGUMENT, c ? "out of memory" : "the schema is closed");
   return owner;
 }
@@ -86,7 +86,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderNew(JNIEnv *env, jcl
   const jf_core *c = (const jf_core *)(intptr_t)core;
   jf_sender *s = owner_new(env, c, sizeof *s);
   if (s && !(s->sender = engine_new(env, c, pkg, model, 0, NULL, s))) {
-    fbe_mem_free(s);
+    fbei_mem_free(s);
     return 0;
   }
   return (jlong)(intptr_t)s;
@@ -97,10 +97,10 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   if (!s) return;
   fbe_sender_free(s->sender);
   fbe_buffer_free(&s->frame);
-  fbe_mem_free(s);
+  fbei_mem_free(s);
 }
 
-static int op_send(void *ctx, fbe_tape *tp, fbe_msg *m, fbe_msg *unused, fbe_scratch *s, fbe_error *err) {
+static int op_send(void *ctx, fbei_tape *tp, fbe_msg *m, fbe_msg *unused, fbei_scratch *s, fbe_error *err) {
   jf_sender *snd = ctx;
   fbe_buffer_reset(&snd->frame);
   return fbe_sender_send(snd->sender, m, err) ? -1 : 0;
@@ -131,7 +131,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverNew(JNIEnv *env, j
   const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
   jf_receiver *r = failed ? NULL : owner_new(env, c, sizeof *r);
   if (r && !(r->receiver = engine_new(env, c, pkg, model, 1, limits, r))) {
-    fbe_mem_free(r);
+    fbei_mem_free(r);
     return 0;
   }
   return (jlong)(intptr_t)r;
@@ -141,7 +141,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFree(JNIEnv *env, j
   jf_receiver *r = (jf_receiver *)(intptr_t)h;
   if (!r) return;
   fbe_receiver_free(r->receiver);
-  fbe_mem_free(r);
+  fbei_mem_free(r);
 }
 
 JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, jclass cls, jlong h,
@@ -159,7 +159,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   }
   /* The handler calls into Java, so the bytes are copied out of the array first. */
   uint8_t stack[4096];
-  uint8_t *bytes = len <= (jint)sizeof stack ? stack : fbe_mem_alloc((size_t)len);
+  uint8_t *bytes = len <= (jint)sizeof stack ? stack : fbei_mem_alloc((size_t)len);
   if (!bytes) {
     jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
     return;
@@ -173,7 +173,7 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   fbe_status st = fbe_receiver_feed(r->receiver, bytes, (size_t)len, &err);
   r->busy = 0;
   r->self = NULL;
-  if (bytes != stack) fbe_mem_free(bytes);
+  if (bytes != stack) fbei_mem_free(bytes);
   if (st && !(*env)->ExceptionCheck(env)) jf_throw(env, &err);
 }
 

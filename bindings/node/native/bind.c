@@ -7,18 +7,18 @@
 #include "binding.h"
 #include "fbe/internal/kinds.h"
 #include "fbe/internal/memory.h"
-#include "fbe/internal/value.h" /* default images (fbe_str slots), dynamic default kinds */
+#include "fbe/internal/value.h" /* default images (fbei_str slots), dynamic default kinds */
 
 void ns_release(nschema *ns, napi_env env) {
   if (--ns->refs) return;
   for (int i = 0; i < 4; i++)
     if (ns->buffers[i]) napi_delete_reference(env, ns->buffers[i]);
-  fbe_tape_programs_free(ns->progs);
+  fbei_tape_programs_free(ns->progs);
   fbe_buffer_free(&ns->out);
   fbe_arena_free(ns->arena);
   fbe_schema_release(ns->schema);
-  fbe_mem_free(ns->codecs);
-  fbe_mem_free(ns);
+  fbei_mem_free(ns->codecs);
+  fbei_mem_free(ns);
 }
 
 static void ns_finalize(napi_env env, void *data, void *hint) {
@@ -93,16 +93,16 @@ static napi_value set_tape_cb(napi_env env, napi_callback_info info) {
 static napi_value scalar_value(napi_env env, fbe_kind kind, const uint8_t *slot) {
   napi_value v = NULL;
   char text[64];
-  const fbe_str *s = (const fbe_str *)slot;
+  const fbei_str *s = (const fbei_str *)slot;
   switch (kind) {
     case FBE_KIND_BOOL: return js_bool(env, *slot);
     case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: case FBE_KIND_UINT16:
-    case FBE_KIND_UINT32: case FBE_KIND_WCHAR: return js_num(env, (double)fbe_scalar_load(kind, slot));
+    case FBE_KIND_UINT32: case FBE_KIND_WCHAR: return js_num(env, (double)fbei_scalar_load(kind, slot));
     case FBE_KIND_INT8: case FBE_KIND_INT16: case FBE_KIND_INT32:
-      return js_num(env, (double)(int64_t)fbe_scalar_load(kind, slot));
-    case FBE_KIND_INT64: napi_create_bigint_int64(env, (int64_t)fbe_scalar_load(kind, slot), &v); return v;
+      return js_num(env, (double)(int64_t)fbei_scalar_load(kind, slot));
+    case FBE_KIND_INT64: napi_create_bigint_int64(env, (int64_t)fbei_scalar_load(kind, slot), &v); return v;
     case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP:
-      napi_create_bigint_uint64(env, fbe_scalar_load(kind, slot), &v);
+      napi_create_bigint_uint64(env, fbei_scalar_load(kind, slot), &v);
       return v;
     case FBE_KIND_FLOAT: return js_num(env, (double)*(const float *)slot);
     case FBE_KIND_DOUBLE: return js_num(env, *(const double *)slot);
@@ -206,7 +206,7 @@ static napi_value enum_value_item(napi_env env, const void *e, size_t i) {
   napi_value v[2] = {js_str(env, fbe_enum_value_name(e, i)), NULL};
   if (base == FBE_KIND_INT64) napi_create_bigint_int64(env, (int64_t)u, &v[1]);
   else if (base == FBE_KIND_UINT64) napi_create_bigint_uint64(env, u, &v[1]);
-  else v[1] = js_num(env, fbe_kind_is_signed(base) ? (double)(int64_t)u : (double)(u & 0xffffffffu));
+  else v[1] = js_num(env, fbei_kind_is_signed(base) ? (double)(int64_t)u : (double)(u & 0xffffffffu));
   return array_of(env, v, 2);
 }
 
@@ -221,13 +221,13 @@ static napi_value enum_item(napi_env env, const void *schema, size_t i) {
 }
 
 static nschema *ns_new(fbe_schema *schema) {
-  nschema *ns = fbe_mem_calloc(1, sizeof *ns);
+  nschema *ns = fbei_mem_calloc(1, sizeof *ns);
   if (!ns) return NULL;
   ns->refs = 1; /* a temporary count, so a failure frees ns once every function is gone */
   ns->nstructs = (uint32_t)fbe_schema_struct_count(schema);
   ns->arena = fbe_arena_new();
-  ns->progs = fbe_tape_compile(schema, FBE_TAPE_DOUBLE);
-  ns->codecs = fbe_mem_calloc(2 * (size_t)ns->nstructs + 1, sizeof *ns->codecs);
+  ns->progs = fbei_tape_compile(schema, FBE_TAPE_DOUBLE);
+  ns->codecs = fbei_mem_calloc(2 * (size_t)ns->nstructs + 1, sizeof *ns->codecs);
   if (!ns->arena || !ns->progs || !ns->codecs) {
     ns_release(ns, NULL); /* (the schema is still the caller's; no buffers yet) */
     return NULL;
@@ -299,8 +299,8 @@ static napi_value load(napi_env env, napi_callback_info info, enum load_kind kin
   else if (schema)
     fbe_schema_release(schema);
   fbe_loader_free(loader);
-  fbe_mem_free(text);
-  fbe_mem_free(name);
+  fbei_mem_free(text);
+  fbei_mem_free(name);
   return result ? result : napi_failure(env, "load");
 }
 

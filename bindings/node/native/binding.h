@@ -46,8 +46,8 @@ struct nschema {
   fbe_schema *schema;
   uint32_t nstructs;
   codec *codecs;             /* 2 per struct: [fbe_struct_index * 2 + model] */
-  fbe_tape tape;
-  fbe_tape_programs *progs;
+  fbei_tape tape;
+  fbei_tape_programs *progs;
   int32_t *regs;             /* REG_COUNT registers (NULL until lib/ gives them) */
   uint8_t *pool;             /* the output pool */
   uint32_t pool_cap;
@@ -84,7 +84,7 @@ napi_value js_null(napi_env env);
 int set_named(napi_env env, napi_value obj, const char *key, napi_value v);
 napi_value array_of(napi_env env, const napi_value *items, uint32_t n);
 napi_value object_of(napi_env env, const char *const *keys, const napi_value *values, uint32_t n);
-char *arg_string(napi_env env, napi_value v, size_t *length); /* fbe_mem_free it */
+char *arg_string(napi_env env, napi_value v, size_t *length); /* fbei_mem_free it */
 int arg_package(napi_env env, napi_value v, char **out);
 int32_t arg_int(napi_env env, napi_value v);
 fbe_model arg_model(napi_env env, napi_value final);

@@ -72,7 +72,7 @@ napi_value object_of(napi_env env, const char *const *keys, const napi_value *va
 char *arg_string(napi_env env, napi_value v, size_t *length) {
   size_t len = 0;
   if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) return throw_type(env, "expected a string"), NULL;
-  char *s = fbe_mem_alloc(len + 1);
+  char *s = fbei_mem_alloc(len + 1);
   if (!s) return napi_throw_error(env, NULL, "out of memory"), NULL;
   napi_get_value_string_utf8(env, v, s, len + 1, &len);
   if (length) *length = len;
@@ -112,7 +112,7 @@ int arg_limits(napi_env env, napi_value v, fbe_limits *limits, const fbe_limits 
   *out = NULL;
   if (napi_typeof(env, v, &type) != napi_ok || type == napi_undefined || type == napi_null) return 0;
   if (napi_is_array(env, v, &is_array) != napi_ok || !is_array || napi_get_array_length(env, v, &n) != napi_ok)
-    return fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+    return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
                          "limits must be an object ({ maxDepth, maxModelSize, maxMemory })"), -1;
   *limits = fbe_limits_default();
   for (uint32_t i = 0; i + 1 < n; i += 2) {
@@ -127,7 +127,7 @@ int arg_limits(napi_env env, napi_value v, fbe_limits *limits, const fbe_limits 
       if (!name[k]) name[k] = '?'; /* a NUL inside: still the unknown name it is */
     if (napi_get_element(env, v, i + 1, &value) != napi_ok ||
         napi_get_value_bigint_int64(env, value, &x, &lossless) != napi_ok)
-      return fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "limits.%.64s must be an integer (a number or a bigint)",
+      return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "limits.%.64s must be an integer (a number or a bigint)",
                            name), -1;
     if (fbe_limits_set(limits, name, x, err) != FBE_OK) return -1;
   }
@@ -150,7 +150,7 @@ fbe_loader *arg_loader(napi_env env, napi_value includes) {
     char *dir = napi_get_element(env, includes, i, &item) == napi_ok ? arg_string(env, item, NULL) : NULL;
     int added = dir && fbe_loader_add_include(loader, dir) == 0;
     if (dir && !added) napi_throw_error(env, NULL, "out of memory");
-    fbe_mem_free(dir);
+    fbei_mem_free(dir);
     if (!added) {
       fbe_loader_free(loader);
       return NULL;

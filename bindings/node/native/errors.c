@@ -28,12 +28,12 @@ static napi_value error_text(napi_env env, const char *message, size_t len, fbe_
   err->message[0] = 0;
   fbe_error_format(err, rest, sizeof rest);
   size_t n = strlen(rest);
-  char *text = fbe_mem_alloc(len + n + 1);
+  char *text = fbei_mem_alloc(len + n + 1);
   if (!text) return napi_throw_error(env, NULL, "out of memory"), NULL;
   memcpy(text, message, len);
   memcpy(text + len, rest, n + 1);
   napi_create_string_utf8(env, text, len + n, &v);
-  fbe_mem_free(text);
+  fbei_mem_free(text);
   return v;
 }
 
@@ -69,12 +69,12 @@ napi_value error_text_cb(napi_env env, napi_callback_info info) {
   if (argc < 3 || arg_where(env, argv[1], argv[2], &err)) return throw_type(env, "errorText(message, path, offset)");
   char *message = arg_string(env, argv[0], &len);
   napi_value text = message ? error_text(env, message, len, &err) : NULL;
-  fbe_mem_free(message);
+  fbei_mem_free(message);
   return text;
 }
 
 /* prependPath(path, field, index | undefined) -> the path one level out: field (unless
- * "") and [index] in front, as one part, by the core's rule (fbe_error_prepend_field:
+ * "") and [index] in front, as one part, by the core's rule (fbei_error_prepend_field:
  * the path as it was when it would grow too long). */
 napi_value prepend_path_cb(napi_env env, napi_callback_info info) {
   ARGS(3, void, unused);
@@ -87,12 +87,12 @@ napi_value prepend_path_cb(napi_env env, napi_callback_info info) {
     return throw_type(env, "prependPath(path, field, index)");
   napi_get_value_double(env, argv[2], &index);
   if (index >= 0) snprintf(part + len, sizeof part - len, "[%.0f]", index);
-  fbe_error_prepend_field(&err, part);
+  fbei_error_prepend_field(&err, part);
   return js_str(env, err.path);
 }
 
 /* rangeText(value, kind) -> "value 300 does not fit uint8": the core's words
- * (fbe_error_range) for a number lib/ finds out of range itself (bigints, 64-bit kinds). */
+ * (fbei_error_range) for a number lib/ finds out of range itself (bigints, 64-bit kinds). */
 napi_value range_text_cb(napi_env env, napi_callback_info info) {
   ARGS(2, void, unused);
   char value[64], kind[32];
@@ -103,7 +103,7 @@ napi_value range_text_cb(napi_env env, napi_callback_info info) {
     return throw_type(env, "rangeText(value, kind)");
   while (k < FBE_KIND_COUNT_ && strcmp(fbe_kind_name((fbe_kind)k), kind)) k++;
   if (k == FBE_KIND_COUNT_) return throw_type(env, "rangeText: unknown kind");
-  fbe_error_range(&err, value, (fbe_kind)k);
+  fbei_error_range(&err, value, (fbe_kind)k);
   return js_str(env, err.message);
 }
 
@@ -114,7 +114,7 @@ napi_value depth_rule_cb(napi_env env, napi_callback_info info) {
   (void)info;
   fbe_error err;
   memset(&err, 0, sizeof err);
-  fbe_status s = fbe_tape_too_deep(&err);
+  fbe_status s = fbei_tape_too_deep(&err);
   napi_value arr, items[3] = {js_num(env, FBE_DEFAULT_MAX_DEPTH), js_num(env, (double)s), js_str(env, err.message)};
   return (arr = array_of(env, items, 3)) ? arr : napi_failure(env, "depthRule");
 }

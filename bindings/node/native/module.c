@@ -13,7 +13,7 @@ static napi_value version_cb(napi_env env, napi_callback_info info) {
 static napi_value utc_now_cb(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value v;
-  CHECK(napi_create_bigint_uint64(env, fbe_now_ns(), &v));
+  CHECK(napi_create_bigint_uint64(env, fbei_now_ns(), &v));
   return v;
 }
 
@@ -21,8 +21,8 @@ static napi_value uuid_cb(napi_env env, napi_callback_info info, int version) {
   (void)info;
   fbe_uuid u;
   char text[37];
-  if (version == 1) fbe_uuid_v1(u.bytes);
-  else fbe_uuid_v4(u.bytes);
+  if (version == 1) fbei_uuid_v1(u.bytes);
+  else fbei_uuid_v4(u.bytes);
   fbe_uuid_format(&u, text);
   return js_str(env, text);
 }

@@ -14,7 +14,7 @@ fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st) {
   int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
   uint32_t n = n0 < 0 ? UINT32_MAX : (uint32_t)n0, p = p0 < 0 ? UINT32_MAX : (uint32_t)p0;
   fbe_arena_reset(ns->arena);
-  fbe_msg *m = fbe_tape_read(ns->progs, &ns->tape, st, &n, &p, ns->arena, &ns->err);
+  fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, &n, &p, ns->arena, &ns->err);
   if (!m) set_status(ns, ns->err.code);
   return m;
 }
@@ -24,7 +24,7 @@ fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st) {
 void msg_to_tape(nschema *ns, const fbe_msg *m) {
   int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
   uint64_t need_n, need_p;
-  int rc = fbe_tape_write(ns->progs, &ns->tape, m, n0 < 0 ? 0 : (uint32_t)n0, p0 < 0 ? 0 : (uint32_t)p0,
+  int rc = fbei_tape_write(ns->progs, &ns->tape, m, n0 < 0 ? 0 : (uint32_t)n0, p0 < 0 ? 0 : (uint32_t)p0,
                           &need_n, &need_p);
   ns->regs[REG_STATUS] = rc ? REG_NEED_SPACE : 0;
   if (rc) {
@@ -167,7 +167,7 @@ napi_value from_json_cb(napi_env env, napi_callback_info info) {
   fbe_msg *m = NULL;
   fbe_status s = fbe_msg_from_json_limited(st, text ? text : (const char *)bytes, len, ns->arena, limits, &m,
                                            &ns->err);
-  fbe_mem_free(text);
+  fbei_mem_free(text);
   if (s != FBE_OK) return set_status(ns, s), NULL;
   msg_to_tape(ns, m);
   return NULL;

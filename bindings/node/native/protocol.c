@@ -20,7 +20,7 @@ static void endpoint_finalize(napi_env env, void *data, void *hint) {
   fbe_sender_free(e->sender);
   fbe_receiver_free(e->receiver);
   ns_release(e->ns, env);
-  fbe_mem_free(e);
+  fbei_mem_free(e);
 }
 
 static int sender_sink(void *ctx, const uint8_t *data, size_t size) {
@@ -115,19 +115,19 @@ static napi_value endpoint_new(napi_env env, napi_callback_info info, int receiv
   if (argc < 2) return throw_type(env, receiving ? "receiver(package, final)" : "sender(package, final)");
   if (receiving && argc >= 3 && arg_limits(env, argv[2], &storage, &limits, &ns->err)) return js_undefined(env);
   if (arg_package(env, argv[0], &pkg)) return NULL;
-  endpoint *e = fbe_mem_calloc(1, sizeof *e);
+  endpoint *e = fbei_mem_calloc(1, sizeof *e);
   if (e) {
     e->ns = ns;
     fbe_model model = arg_model(env, argv[1]);
     if (receiving) e->receiver = fbe_receiver_new(ns->schema, pkg, model, limits, receiver_handler, e);
     else e->sender = fbe_sender_new(ns->schema, pkg, model, sender_sink, e);
   }
-  fbe_mem_free(pkg);
+  fbei_mem_free(pkg);
   if (!e) return napi_throw_error(env, NULL, "out of memory"), NULL;
   if (e->sender || e->receiver)
     return receiving ? native_object(env, ns, e, endpoint_finalize, receiver_methods, 3)
                      : native_object(env, ns, e, endpoint_finalize, sender_methods, 2);
-  fbe_mem_free(e);
+  fbei_mem_free(e);
   return js_null(env);
 }
 

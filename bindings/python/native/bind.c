@@ -138,8 +138,8 @@ static const pf_type *make_type(pf_core *core, const fbe_type *t) {
   pt->kind = t->kind;
   pt->wire = t->wire;
   pt->scalar = t->kind != FBE_KIND_STRUCT && !t->elem;
-  pt->min = (int64_t)fbe_int_limit(t->wire, false);
-  pt->max = fbe_int_limit(t->wire, true);
+  pt->min = (int64_t)fbei_int_limit(t->wire, false);
+  pt->max = fbei_int_limit(t->wire, true);
   if (t->kind == FBE_KIND_STRUCT) pt->st = &core->structs[fbe_struct_index(t->st)];
   if (t->kind == FBE_KIND_ENUM || t->kind == FBE_KIND_FLAGS) pt->en = &core->enums[fbe_enum_index(t->enm)];
   if (t->elem && !(pt->elem = make_type(core, t->elem))) return NULL;
@@ -149,7 +149,7 @@ static const pf_type *make_type(pf_core *core, const fbe_type *t) {
 
 static int bind_enum(pf_enum *en, PyObject *cls) {
   const fbe_enum *e = en->e;
-  en->is_signed = fbe_kind_is_signed(e->base);
+  en->is_signed = fbei_kind_is_signed(e->base);
   if (en->cls || !PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
     return pf_exc(PyExc_TypeError, "class for %s must be one fbe.Enum (an int subclass)", e->full_name);
   Py_INCREF(cls);

@@ -49,7 +49,7 @@ typedef struct pf_type {
   const fbe_type *t;
   fbe_kind kind, wire;
   int scalar;         /* no struct, no element: convert.c's (pf_put_scalar, pf_get_scalar) */
-  int64_t min;        /* the core's range of an integer-like wire kind (fbe_int_limit) */
+  int64_t min;        /* the core's range of an integer-like wire kind (fbei_int_limit) */
   uint64_t max;
   const struct pf_type *elem, *key;
   pf_struct *st;      /* STRUCT */
@@ -121,9 +121,9 @@ fbe_schema *pyfbe_schema_from_swig(PyObject *obj); /* swig/python.i */
 
 /* ---- module.c: the scratch of a call, from the core's pool. pf_take raises
  * MemoryError when it returns NULL; pf_give drops the kept objects first. */
-fbe_scratch *pf_take(void);
-void pf_give(fbe_scratch *s);
-int pf_keep(fbe_scratch *s, PyObject *o); /* a new reference held until pf_give */
+fbei_scratch *pf_take(void);
+void pf_give(fbei_scratch *s);
+int pf_keep(fbei_scratch *s, PyObject *o); /* a new reference held until pf_give */
 PyObject *pyfbe_init_walk(PyObject *self, PyObject *args);
 /* Cached Python objects (set at module init). */
 extern PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown;
@@ -131,13 +131,13 @@ extern Py_ssize_t pf_uuid_int_offset, pf_uuid_safe_offset;
 
 /* ---- convert.c and encode.c: Python -> value */
 typedef struct pf_enc {
-  fbe_scratch *s;
+  fbei_scratch *s;
   uint32_t depth;
   size_t bytes;       /* of strings/bytes the value points at (for the GIL decision) */
   fbe_error err;
 } pf_enc;
 
-void pf_enc_init(pf_enc *c, fbe_scratch *s);
+void pf_enc_init(pf_enc *c, fbei_scratch *s);
 /* A bool, number, char, decimal, uuid, string, bytes or enum value into slot. */
 int pf_put_scalar(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot);
 /* A complete value of si's struct into slot (mem_size bytes). */

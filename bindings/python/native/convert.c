@@ -1,8 +1,8 @@
 /* Python scalars <-> the core's scalar slots: bools, integers (and chars, timestamps,
  * enum members), floats, decimals, uuids, strings and bytes. The words of a value that
- * does not fit are the core's (fbe_error_range, fbe_error_decimal_range).
+ * does not fit are the core's (fbei_error_range, fbei_error_decimal_range).
  *
- * Strings and bytes are not copied: the fbe_str points into the str/bytes object,
+ * Strings and bytes are not copied: the fbei_str points into the str/bytes object,
  * which the scratch keeps alive (pf_keep) until the encoder is done with it. */
 #include <math.h>
 #include <string.h>
@@ -19,8 +19,8 @@ static int range_error(pf_enc *c, PyObject *v, fbe_kind kind, const char *label)
   PyObject *r = PyObject_Repr(v);
   const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
   if (!text) PyErr_Clear();
-  if (label) fbe_error_set(&c->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s does not fit %s", text ? text : "?", label);
-  else fbe_error_range(&c->err, text ? text : "?", kind);
+  if (label) fbei_error_set(&c->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s does not fit %s", text ? text : "?", label);
+  else fbei_error_range(&c->err, text ? text : "?", kind);
   Py_XDECREF(r);
   return -1;
 }
@@ -126,7 +126,7 @@ static int put_decimal(pf_enc *c, PyObject *v, uint8_t *slot) {
   fbe_decimal d;
   if (text) {
     fbe_status st = fbe_decimal_parse(text, (size_t)n, &d);
-    if (st == FBE_ERR_RANGE) fbe_error_decimal_range(&c->err, text);
+    if (st == FBE_ERR_RANGE) fbei_error_decimal_range(&c->err, text);
     else if (st) pf_fail(c, FBE_ERR_RANGE, "decimal %.60s is not a finite number", text);
     else rc = 0;
   }
@@ -183,7 +183,7 @@ static int not_utf8(pf_enc *c, PyObject *v) {
 }
 
 /* Points s at n bytes of p inside the object v, which the scratch keeps alive. */
-static int borrow(pf_enc *c, PyObject *v, const char *p, Py_ssize_t n, fbe_str *s) {
+static int borrow(pf_enc *c, PyObject *v, const char *p, Py_ssize_t n, fbei_str *s) {
   if ((size_t)n > UINT32_MAX) return pf_fail(c, FBE_ERR_RANGE, "%zd bytes do not fit FBE's 32-bit size", n);
   if (n && pf_keep(c->s, v)) return pf_fail(c, FBE_ERR_NOMEM, "out of memory");
   s->data = (const uint8_t *)p;
@@ -192,7 +192,7 @@ static int borrow(pf_enc *c, PyObject *v, const char *p, Py_ssize_t n, fbe_str *
   return 0;
 }
 
-static int put_string(pf_enc *c, PyObject *v, fbe_str *s) {
+static int put_string(pf_enc *c, PyObject *v, fbei_str *s) {
   if (!PyUnicode_Check(v)) return type_error(c, "str", v);
   Py_ssize_t n;
   const char *p = PyUnicode_AsUTF8AndSize(v, &n); /* UTF-8 by construction, or NULL */
@@ -203,7 +203,7 @@ static int put_string(pf_enc *c, PyObject *v, fbe_str *s) {
   return borrow(c, v, p, n, s);
 }
 
-static int put_bytes(pf_enc *c, PyObject *v, fbe_str *s) {
+static int put_bytes(pf_enc *c, PyObject *v, fbei_str *s) {
   if (PyBytes_Check(v)) return borrow(c, v, PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v), s);
   Py_buffer view; /* a bytearray or memoryview may change: copied */
   if (PyUnicode_Check(v) || !PyObject_CheckBuffer(v)) return type_error(c, "bytes", v);
@@ -213,7 +213,7 @@ static int put_bytes(pf_enc *c, PyObject *v, fbe_str *s) {
   }
   int rc = 0;
   if ((size_t)view.len > UINT32_MAX) rc = pf_fail(c, FBE_ERR_RANGE, "%zd bytes do not fit FBE's 32-bit size", view.len);
-  else if (fbe_str_assign(s, c->s->arena, view.buf, (size_t)view.len)) rc = pf_fail(c, FBE_ERR_NOMEM, "out of memory");
+  else if (fbei_str_assign(s, c->s->arena, view.buf, (size_t)view.len)) rc = pf_fail(c, FBE_ERR_NOMEM, "out of memory");
   c->bytes += (size_t)view.len;
   PyBuffer_Release(&view);
   return rc;
@@ -242,7 +242,7 @@ static int put_enum(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
   }
   uint64_t x;
   if (get_int(c, v, t, en->e->full_name, &x)) return -1;
-  fbe_scalar_store(t->wire, slot, x);
+  fbei_scalar_store(t->wire, slot, x);
   return 0;
 }
 
@@ -252,17 +252,17 @@ int pf_put_scalar(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
     case FBE_KIND_BOOL: return put_bool(c, v, slot);
     case FBE_KIND_CHAR: case FBE_KIND_WCHAR:
       if (get_char(c, t, v, &x)) return -1;
-      fbe_scalar_store(t->wire, slot, x);
+      fbei_scalar_store(t->wire, slot, x);
       return 0;
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: return put_float(c, t, v, slot);
     case FBE_KIND_DECIMAL: return put_decimal(c, v, slot);
     case FBE_KIND_UUID: return put_uuid(c, v, slot);
-    case FBE_KIND_STRING: return put_string(c, v, (fbe_str *)(void *)slot);
-    case FBE_KIND_BYTES: return put_bytes(c, v, (fbe_str *)(void *)slot);
+    case FBE_KIND_STRING: return put_string(c, v, (fbei_str *)(void *)slot);
+    case FBE_KIND_BYTES: return put_bytes(c, v, (fbei_str *)(void *)slot);
     case FBE_KIND_ENUM: case FBE_KIND_FLAGS: return put_enum(c, t, v, slot);
     default: /* byte, the integers, timestamp */
       if (get_int(c, v, t, NULL, &x)) return -1;
-      fbe_scalar_store(t->wire, slot, x);
+      fbei_scalar_store(t->wire, slot, x);
       return 0;
   }
 }
@@ -331,7 +331,7 @@ static PyObject *enum_member(pf_enum *en, uint64_t pattern) {
 }
 
 PyObject *pf_get_scalar(pf_dec *c, const pf_type *t, const uint8_t *slot) {
-  const fbe_str *s = (const fbe_str *)(const void *)slot;
+  const fbei_str *s = (const fbei_str *)(const void *)slot;
   switch (t->kind) {
     case FBE_KIND_BOOL: return PyBool_FromLong(*slot != 0);
     case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: return PyLong_FromLong(*slot);
@@ -364,7 +364,7 @@ PyObject *pf_get_scalar(pf_dec *c, const pf_type *t, const uint8_t *slot) {
       return v;
     }
     case FBE_KIND_BYTES: return PyBytes_FromStringAndSize(s->size ? (const char *)s->data : "", (Py_ssize_t)s->size);
-    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: return enum_member(t->en, fbe_scalar_load(t->wire, slot));
+    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: return enum_member(t->en, fbei_scalar_load(t->wire, slot));
     default:
       pf_fail(c, FBE_ERR_TYPE, "unsupported type %s", fbe_kind_name(t->kind));
       return NULL;

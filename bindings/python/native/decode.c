@@ -15,7 +15,7 @@ static PyObject *get_list(pf_dec *c, const pf_type *elem, const uint8_t *data, u
   for (uint32_t i = 0; list && i < n; i++) {
     PyObject *v = get(c, elem, data + (size_t)i * elem->t->mem_size);
     if (!v) {
-      fbe_error_prepend_index(&c->err, i);
+      fbei_error_prepend_index(&c->err, i);
       Py_CLEAR(list);
     } else {
       PyList_SET_ITEM(list, i, v);
@@ -31,7 +31,7 @@ static void unhashable(pf_dec *c, const char *what) {
   pf_fail(c, FBE_ERR_TYPE, "a %s element is not hashable in Python; decode with ordered=True to get a list", what);
 }
 
-static PyObject *get_set(pf_dec *c, const pf_type *t, const fbe_vec *vec) {
+static PyObject *get_set(pf_dec *c, const pf_type *t, const fbei_vec *vec) {
   if (c->ordered) return get_list(c, t->elem, vec->data, vec->count);
   PyObject *set = PySet_New(NULL);
   for (uint32_t i = 0; set && i < vec->count; i++) {
@@ -40,19 +40,19 @@ static PyObject *get_set(pf_dec *c, const pf_type *t, const fbe_vec *vec) {
     if (rc && v) unhashable(c, "set");
     Py_XDECREF(v);
     if (rc) {
-      fbe_error_prepend_index(&c->err, i);
+      fbei_error_prepend_index(&c->err, i);
       Py_CLEAR(set);
     }
   }
   return set;
 }
 
-static PyObject *get_map(pf_dec *c, const pf_type *t, const fbe_vec *vec) {
+static PyObject *get_map(pf_dec *c, const pf_type *t, const fbei_vec *vec) {
   PyObject *out = c->ordered ? PyList_New(vec->count) : PyDict_New();
   const uint8_t *pair = vec->data;
   for (uint32_t i = 0; out && i < vec->count; i++, pair += t->t->pair_stride) {
     PyObject *k = get(c, t->key, pair), *v = NULL;
-    if (!k) fbe_error_prepend_key(&c->err);
+    if (!k) fbei_error_prepend_key(&c->err);
     else v = get(c, t->elem, pair + t->t->pair_value_offset);
     int rc = v ? 0 : -1;
     if (v && c->ordered) {
@@ -65,7 +65,7 @@ static PyObject *get_map(pf_dec *c, const pf_type *t, const fbe_vec *vec) {
     Py_XDECREF(k);
     Py_XDECREF(v);
     if (rc) {
-      fbe_error_prepend_index(&c->err, i);
+      fbei_error_prepend_index(&c->err, i);
       Py_CLEAR(out);
     }
   }
@@ -73,7 +73,7 @@ static PyObject *get_map(pf_dec *c, const pf_type *t, const fbe_vec *vec) {
 }
 
 PyObject *pf_get_value(pf_dec *c, const pf_type *t, const uint8_t *slot) {
-  const fbe_vec *vec = (const fbe_vec *)(const void *)slot;
+  const fbei_vec *vec = (const fbei_vec *)(const void *)slot;
   switch (t->kind) {
     case FBE_KIND_STRUCT: return pf_get_struct(c, t->st, t->st->cls, slot);
     case FBE_KIND_OPTIONAL: {
@@ -100,7 +100,7 @@ PyObject *pf_get_struct(pf_dec *c, const pf_struct *si, PyTypeObject *cls, const
     const pf_field *f = &si->fields[i];
     PyObject *v = get(c, f->type, slot + f->f->mem_offset);
     if (!v) {
-      fbe_error_prepend_field(&c->err, f->f->name);
+      fbei_error_prepend_field(&c->err, f->f->name);
       Py_CLEAR(obj);
     } else {
       *(PyObject **)((char *)obj + f->offset) = v;
@@ -111,7 +111,7 @@ PyObject *pf_get_struct(pf_dec *c, const pf_struct *si, PyTypeObject *cls, const
 
 PyObject *pf_message_object(const pf_struct *si, PyTypeObject *cls, const fbe_msg *m, int ordered) {
   pf_dec c = {.ordered = ordered};
-  PyObject *out = pf_get_struct(&c, si, cls, fbe_msg_data(m));
+  PyObject *out = pf_get_struct(&c, si, cls, fbei_msg_data(m));
   if (!out && c.err.code) pf_raise(&c.err);
   return out;
 }
@@ -126,12 +126,12 @@ PyObject *pf_field_default(const pf_struct *si, uint32_t i) {
     Py_INCREF(f->def_value);
     return f->def_value;
   }
-  fbe_scratch *s = pf_take();
+  fbei_scratch *s = pf_take();
   uint8_t *slot = s ? fbe_arena_alloc(s->arena, si->st->mem_size) : NULL;
   PyObject *v = NULL;
   pf_dec c = {0};
   if (slot) memcpy(slot + f->f->mem_offset, f->image, f->f->type->mem_size);
-  if (slot && !(si->st->dynamic_defaults && fbe_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, s->arena)))
+  if (slot && !(si->st->dynamic_defaults && fbei_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, s->arena)))
     v = get(&c, f->type, slot + f->f->mem_offset);
   else if (s)
     PyErr_NoMemory();
@@ -141,7 +141,7 @@ PyObject *pf_field_default(const pf_struct *si, uint32_t i) {
 }
 
 PyObject *pf_new_default(const pf_struct *si, PyTypeObject *cls) {
-  fbe_scratch *s = pf_take();
+  fbei_scratch *s = pf_take();
   fbe_msg *m = s ? fbe_msg_new(s->arena, si->st) : NULL;
   PyObject *obj = m ? pf_message_object(si, cls, m, 0) : NULL;
   if (s && !m) PyErr_NoMemory();

@@ -7,7 +7,7 @@
 
 static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot);
 
-void pf_enc_init(pf_enc *c, fbe_scratch *s) {
+void pf_enc_init(pf_enc *c, fbei_scratch *s) {
   c->s = s;
   c->depth = 0;
   c->bytes = 0;
@@ -53,16 +53,16 @@ static int put_items(pf_enc *c, const pf_type *elem, PyObject *seq, uint8_t *dat
     int rc = put_value(c, elem, item, data + (size_t)i * elem->t->mem_size);
     Py_DECREF(item);
     if (rc) {
-      fbe_error_prepend_index(&c->err, (size_t)i);
+      fbei_error_prepend_index(&c->err, (size_t)i);
       return -1;
     }
   }
   return 0;
 }
 
-/* An array (fixed size, inline) or a vector, list or set (an fbe_vec). */
+/* An array (fixed size, inline) or a vector, list or set (an fbei_vec). */
 static int put_sequence(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
-  fbe_vec *vec = t->kind == FBE_KIND_ARRAY ? NULL : (fbe_vec *)(void *)slot;
+  fbei_vec *vec = t->kind == FBE_KIND_ARRAY ? NULL : (fbei_vec *)(void *)slot;
   if (vec) memset(vec, 0, sizeof *vec);
   PyObject *seq = as_sequence(c, t, v);
   if (!seq) return -1;
@@ -86,16 +86,16 @@ static int put_pair(pf_enc *c, const pf_type *t, PyObject *k, PyObject *v, uint8
   Py_INCREF(k);
   Py_INCREF(v);
   int rc = put_value(c, t->key, k, pair);
-  if (rc) fbe_error_prepend_key(&c->err);
+  if (rc) fbei_error_prepend_key(&c->err);
   else rc = put_value(c, t->elem, v, pair + t->t->pair_value_offset);
-  if (rc) fbe_error_prepend_index(&c->err, i);
+  if (rc) fbei_error_prepend_index(&c->err, i);
   Py_DECREF(k);
   Py_DECREF(v);
   return rc;
 }
 
 /* A dict, or the ordered form: a list or tuple of (key, value) pairs, in wire order. */
-static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbe_vec *vec) {
+static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbei_vec *vec) {
   memset(vec, 0, sizeof *vec);
   int is_dict = PyDict_Check(v);
   if (!is_dict && !PyList_Check(v) && !PyTuple_Check(v)) return type_error(c, "dict or a list of (key, value)", v);
@@ -115,7 +115,7 @@ static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbe_vec *vec) {
       item = PySequence_Fast_GET_ITEM(v, i);
       if (!(PyTuple_Check(item) || PyList_Check(item)) || PySequence_Fast_GET_SIZE(item) != 2) {
         rc = type_error(c, "a (key, value) pair", item);
-        fbe_error_prepend_index(&c->err, (size_t)i);
+        fbei_error_prepend_index(&c->err, (size_t)i);
         break;
       }
       Py_INCREF(item);
@@ -154,7 +154,7 @@ static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
         rc = put_value(c, t->elem, v, inner);
         *(void **)slot = inner;
       } else if (t->kind == FBE_KIND_MAP || t->kind == FBE_KIND_HASH) {
-        rc = put_map(c, t, v, (fbe_vec *)(void *)slot);
+        rc = put_map(c, t, v, (fbei_vec *)(void *)slot);
       } else {
         rc = put_sequence(c, t, v, slot);
       }
@@ -168,7 +168,7 @@ static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
 static int put_default(pf_enc *c, const pf_struct *si, uint32_t i, uint8_t *slot) {
   const fbe_field *f = si->fields[i].f;
   memcpy(slot + f->mem_offset, si->fields[i].image, f->type->mem_size);
-  if (si->st->dynamic_defaults && fbe_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, c->s->arena))
+  if (si->st->dynamic_defaults && fbei_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, c->s->arena))
     return nomem(c);
   return 0;
 }
@@ -180,7 +180,7 @@ static int put_field(pf_enc *c, const pf_struct *si, uint32_t i, PyObject *v, ui
   Py_INCREF(v);
   int rc = put_value(c, f->type, v, slot + f->f->mem_offset);
   Py_DECREF(v);
-  if (rc) fbe_error_prepend_field(&c->err, f->f->name);
+  if (rc) fbei_error_prepend_field(&c->err, f->f->name);
   return rc;
 }
 
@@ -228,12 +228,12 @@ int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot) 
 }
 
 fbe_msg *pf_build_msg(pf_enc *c, const pf_struct *si, PyObject *obj) {
-  fbe_msg *m = fbe_msg_shell(c->s->arena, si->st);
+  fbe_msg *m = fbei_msg_shell(c->s->arena, si->st);
   if (!m) {
     PyErr_NoMemory();
     return NULL;
   }
-  if (pf_put_struct(c, si, obj, fbe_msg_data(m))) {
+  if (pf_put_struct(c, si, obj, fbei_msg_data(m))) {
     if (c->err.code) pf_raise(&c->err);
     return NULL;
   }

@@ -37,7 +37,7 @@ void pf_raise(const fbe_error *e) {
 }
 
 int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) {
-  fbe_error_set(e, code, FBE_NO_OFFSET, "%s", "");
+  fbei_error_set(e, code, FBE_NO_OFFSET, "%s", "");
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(e->message, sizeof e->message, fmt, ap);
@@ -47,7 +47,7 @@ int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) {
 
 void pf_raisef(fbe_status code, const char *fmt, ...) {
   fbe_error e;
-  fbe_error_set(&e, code, FBE_NO_OFFSET, "%s", "");
+  fbei_error_set(&e, code, FBE_NO_OFFSET, "%s", "");
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(e.message, sizeof e.message, fmt, ap);
@@ -59,7 +59,7 @@ void pf_unknown_field(fbe_error *e, const pf_struct *si, PyObject *name) {
   fbe_error raised;
   PyObject *r = PyObject_Repr(name);
   const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
-  fbe_error_set(e ? e : &raised, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s",
+  fbei_error_set(e ? e : &raised, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s",
                 si->st->full_name, text ? text : "?");
   Py_XDECREF(r);
   PyErr_Clear();
@@ -103,7 +103,7 @@ PyObject *pf_error_text(PyObject *self, PyObject *args) {
   if (at == (size_t)-1 && PyErr_Occurred()) return NULL;
   fbe_error e;
   int whole = (size_t)n < sizeof e.message;
-  fbe_error_set(&e, FBE_ERR_ARGUMENT, at, "%s", whole ? message : "");
+  fbei_error_set(&e, FBE_ERR_ARGUMENT, at, "%s", whole ? message : "");
   snprintf(e.path, sizeof e.path, "%s", path);
   char text[sizeof e.message + sizeof e.path + 48];
   fbe_error_format(&e, text, sizeof text);

@@ -9,31 +9,31 @@ Py_ssize_t pf_uuid_int_offset = -1, pf_uuid_safe_offset = -1;
 
 /* ------------------------------------------------------------------ scratch */
 
-static fbe_scratch_pool pool; /* the core's: any thread takes any idle scratch */
+static fbei_scratch_pool pool; /* the core's: any thread takes any idle scratch */
 
 /* Every call takes and gives back its scratch holding the GIL, so the pool needs no
  * atomic operations (a free-threaded build has no GIL: the atomic pool). */
 #ifdef Py_GIL_DISABLED
-#define POOL_GET fbe_scratch_get
-#define POOL_PUT fbe_scratch_put
+#define POOL_GET fbei_scratch_get
+#define POOL_PUT fbei_scratch_put
 #else
-#define POOL_GET fbe_scratch_get_locked
-#define POOL_PUT fbe_scratch_put_locked
+#define POOL_GET fbei_scratch_get_locked
+#define POOL_PUT fbei_scratch_put_locked
 #endif
 
-fbe_scratch *pf_take(void) {
-  fbe_scratch *s = POOL_GET(&pool);
+fbei_scratch *pf_take(void) {
+  fbei_scratch *s = POOL_GET(&pool);
   if (!s) PyErr_NoMemory();
   return s;
 }
 
-int pf_keep(fbe_scratch *s, PyObject *o) {
-  if (fbe_scratch_keep(s, o)) return -1;
+int pf_keep(fbei_scratch *s, PyObject *o) {
+  if (fbei_scratch_keep(s, o)) return -1;
   Py_INCREF(o);
   return 0;
 }
 
-void pf_give(fbe_scratch *s) {
+void pf_give(fbei_scratch *s) {
   for (size_t i = 0; i < s->nkeep; i++) Py_DECREF((PyObject *)s->keep[i]);
   s->nkeep = 0;
   POOL_PUT(&pool, s);
@@ -42,7 +42,7 @@ void pf_give(fbe_scratch *s) {
 /* The pool's idle scratches are freed when the module is (SWIG's module definition has
  * no m_free of its own: init_walk gives it this one), and at exit, as CPython may keep
  * an extension module alive to the end. Either is safe: only idle ones are freed. */
-static void drain(void) { fbe_scratch_pool_drain(&pool); }
+static void drain(void) { fbei_scratch_pool_drain(&pool); }
 static void module_free(void *module) {
   (void)module;
   drain();

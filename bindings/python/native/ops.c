@@ -77,7 +77,7 @@ void pf_put_data(Py_buffer *view) {
 static PyObject *write_run(PyObject *cls, PyObject *const *a, int json) {
   int opt;
   pf_struct *si = flag(a[1], &opt) ? NULL : info_or_raise(cls);
-  fbe_scratch *s = si ? pf_take() : NULL;
+  fbei_scratch *s = si ? pf_take() : NULL;
   if (!s) return NULL;
   pf_enc c;
   pf_enc_init(&c, s);
@@ -112,7 +112,7 @@ static PyObject *read_run(PyObject *cls, PyObject *data, int json, int final, in
   } else if (pf_get_data(data, &view)) {
     return NULL;
   }
-  fbe_scratch *s = pf_take();
+  fbei_scratch *s = pf_take();
   fbe_msg *m = NULL;
   fbe_error err;
   fbe_status st = FBE_ERR_NOMEM;
@@ -175,7 +175,7 @@ static PyObject *validate_run(PyObject *cls, PyObject *const *a) {
  * collections in order) of two values of cls (instances or dicts). */
 static PyObject *equal_run(PyObject *cls, PyObject *const *a) {
   pf_struct *si = info_or_raise(cls);
-  fbe_scratch *s = si ? pf_take() : NULL;
+  fbei_scratch *s = si ? pf_take() : NULL;
   if (!s) return NULL;
   pf_enc c;
   pf_enc_init(&c, s);

@@ -113,7 +113,7 @@ static PyObject *sender_send(PyObject *o, PyObject *msg) {
   if (e->busy) return refused("Sender.send called again while sending");
   if (!e->callback) return PyErr_Format(PyExc_RuntimeError, "sender is closed");
   pf_struct *si = struct_in_core((pf_core *)e->core, msg);
-  fbe_scratch *s = si ? pf_take() : NULL;
+  fbei_scratch *s = si ? pf_take() : NULL;
   if (!s) return NULL;
   pf_enc c;
   pf_enc_init(&c, s);

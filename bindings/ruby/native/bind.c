@@ -119,7 +119,7 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
     const fbe_enum *e = fbe_schema_find_enum(schema, name);
     if (!e) rb_raise(rb_eArgError, "no enum %s in the schema", name);
     rf_enum *en = &c->enums[fbe_enum_index(e)];
-    *en = (rf_enum){e, rb_hash_new(), fbe_kind_is_signed(e->base)};
+    *en = (rf_enum){e, rb_hash_new(), fbei_kind_is_signed(e->base)};
     for (uint32_t j = 0; j < e->nvalues; j++) {
       uint64_t v = e->values[j].value;
       rb_hash_aset(en->by_name, ID2SYM(rb_intern(e->values[j].name)), en->is_signed ? LL2NUM((int64_t)v) : ULL2NUM(v));

@@ -99,8 +99,8 @@ VALUE rf_get_struct(const rf_struct *si, const uint8_t *slot, int ordered);
 VALUE rf_field_default(const rf_field *f); /* for a new instance */
 
 /* module.c: the scratch pool (raises NoMemoryError). */
-fbe_scratch *rf_scratch_get(void);
-void rf_scratch_put(fbe_scratch *s);
+fbei_scratch *rf_scratch_get(void);
+void rf_scratch_put(fbei_scratch *s);
 
 /* ops.c: a limits: argument (nil, an FBE::Limits, a Hash of its keywords) into *out. */
 void rf_limits_get(VALUE v, fbe_limits *out);

@@ -21,15 +21,15 @@ static const char *class_name(VALUE v) {
 }
 
 fbe_status rf_type_error(rf_walk *w, const char *want, VALUE v) {
-  return fbe_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected %s, got %s", want, class_name(v));
+  return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected %s, got %s", want, class_name(v));
 }
 
-/* "value V does not fit KIND" (fbe_error_range); name: a named type's (an enum) or
+/* "value V does not fit KIND" (fbei_error_range); name: a named type's (an enum) or
  * "a double exactly", in the same words. */
 static fbe_status range_error(rf_walk *w, VALUE v, fbe_kind kind, const char *name) {
   VALUE s = rb_inspect(v);
-  if (!name) return fbe_error_range(&w->err, RSTRING_PTR(s), kind);
-  return fbe_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s%s does not fit %s", RSTRING_PTR(s),
+  if (!name) return fbei_error_range(&w->err, RSTRING_PTR(s), kind);
+  return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s%s does not fit %s", RSTRING_PTR(s),
                        RSTRING_LEN(s) > 60 ? "..." : "", name);
 }
 
@@ -47,8 +47,8 @@ fbe_status rf_put_int(rf_walk *w, VALUE v, fbe_kind wire, fbe_kind kind, const c
   } else {
     return rf_type_error(w, "Integer", v);
   }
-  if (!fbe_int_fits(wire, neg, mag)) return range_error(w, v, kind, name);
-  fbe_scalar_store(wire, slot, fbe_int_pattern(neg, mag));
+  if (!fbei_int_fits(wire, neg, mag)) return range_error(w, v, kind, name);
+  fbei_scalar_store(wire, slot, fbei_int_pattern(neg, mag));
   return FBE_OK;
 }
 
@@ -56,13 +56,13 @@ fbe_status rf_put_int(rf_walk *w, VALUE v, fbe_kind wire, fbe_kind kind, const c
 static fbe_status put_char(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
   if (!RB_TYPE_P(v, T_STRING)) return rf_put_int(w, v, t->wire, t->kind, NULL, slot);
   if (rb_enc_str_coderange(v) == ENC_CODERANGE_BROKEN)
-    return fbe_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String is not valid %s", rb_enc_name(rb_enc_get(v)));
+    return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String is not valid %s", rb_enc_name(rb_enc_get(v)));
   if (rb_str_strlen(v) != 1)
-    return fbe_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected one character for %s, got a String of %ld",
+    return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected one character for %s, got a String of %ld",
                          fbe_kind_name(t->kind), rb_str_strlen(v));
   uint64_t ch = NUM2ULL(rb_funcall(v, id_ord, 0));
-  if (!fbe_int_fits(t->wire, false, ch)) return range_error(w, v, t->kind, NULL);
-  fbe_scalar_store(t->wire, slot, ch);
+  if (!fbei_int_fits(t->wire, false, ch)) return range_error(w, v, t->kind, NULL);
+  fbei_scalar_store(t->wire, slot, ch);
   return FBE_OK;
 }
 
@@ -71,7 +71,7 @@ static fbe_status put_timestamp(rf_walk *w, VALUE v, uint8_t *slot) {
   if (!rb_obj_is_kind_of(v, rb_cTime)) return rf_put_int(w, v, FBE_KIND_TIMESTAMP, FBE_KIND_TIMESTAMP, NULL, slot);
   struct timespec ts = rb_time_timespec(v);
   if (ts.tv_sec < 0) return range_error(w, v, FBE_KIND_TIMESTAMP, NULL);
-  fbe_scalar_store(FBE_KIND_TIMESTAMP, slot, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+  fbei_scalar_store(FBE_KIND_TIMESTAMP, slot, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
   return FBE_OK;
 }
 
@@ -147,8 +147,8 @@ static fbe_status put_decimal(rf_walk *w, VALUE v, uint8_t *slot) {
   else return rf_type_error(w, "BigDecimal or Integer", v);
   fbe_decimal d;
   fbe_status st = fbe_decimal_parse(RSTRING_PTR(text), (size_t)RSTRING_LEN(text), &d);
-  if (st == FBE_ERR_RANGE) return fbe_error_decimal_range(&w->err, RSTRING_PTR(text));
-  if (st) return fbe_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal %.60s is not a finite number",
+  if (st == FBE_ERR_RANGE) return fbei_error_decimal_range(&w->err, RSTRING_PTR(text));
+  if (st) return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal %.60s is not a finite number",
                                RSTRING_PTR(text));
   memcpy(slot, d.bytes, 16);
   RB_GC_GUARD(text);
@@ -159,7 +159,7 @@ static fbe_status put_uuid(rf_walk *w, VALUE v, uint8_t *slot) {
   if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, "String (a uuid)", v);
   fbe_uuid u;
   if (fbe_uuid_parse(RSTRING_PTR(v), (size_t)RSTRING_LEN(v), &u))
-    return fbe_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "'%.*s' is not a uuid (8-4-4-4-12 hex digits)",
+    return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "'%.*s' is not a uuid (8-4-4-4-12 hex digits)",
                          (int)(RSTRING_LEN(v) < 60 ? RSTRING_LEN(v) : 60), RSTRING_PTR(v));
   memcpy(slot, u.bytes, 16);
   return FBE_OK;
@@ -175,14 +175,14 @@ VALUE rf_get_uuid(const uint8_t b[16]) {
 
 /* A String's bytes into the arena; a string's as UTF-8 (converted from another
  * encoding), checked by the core's rule and words (the same in every binding). */
-static fbe_status put_string(rf_walk *w, VALUE v, int is_bytes, fbe_str *s) {
+static fbe_status put_string(rf_walk *w, VALUE v, int is_bytes, fbei_str *s) {
   if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, is_bytes ? "String (bytes)" : "String", v);
   int idx = ENCODING_GET(v);
   if (!is_bytes && idx != rb_utf8_encindex() && idx != rb_usascii_encindex()) {
     if (idx == rb_ascii8bit_encindex()) { /* binary bytes: fine when they are UTF-8 */
       v = rb_enc_associate_index(rb_str_dup(v), rb_utf8_encindex());
     } else if (ENCODING_GET(v = rb_str_conv_enc(v, rb_enc_from_index(idx), rb_utf8_encoding())) != rb_utf8_encindex()) {
-      return fbe_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String in %s has no UTF-8 form",
+      return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String in %s has no UTF-8 form",
                            rb_enc_name(rb_enc_from_index(idx)));
     }
   }
@@ -192,7 +192,7 @@ static fbe_status put_string(rf_walk *w, VALUE v, int is_bytes, fbe_str *s) {
     return w->err.code;
   }
   if ((unsigned long)n > UINT32_MAX)
-    return fbe_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%ld bytes do not fit FBE's 32-bit size", n);
+    return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%ld bytes do not fit FBE's 32-bit size", n);
   s->size = (uint32_t)n;
   s->data = NULL;
   if (n) {
@@ -215,8 +215,8 @@ fbe_status rf_put_scalar(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) 
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: return put_float(w, v, t, slot);
     case FBE_KIND_DECIMAL: return put_decimal(w, v, slot);
     case FBE_KIND_UUID: return put_uuid(w, v, slot);
-    case FBE_KIND_STRING: return put_string(w, v, 0, (fbe_str *)(void *)slot);
-    case FBE_KIND_BYTES: return put_string(w, v, 1, (fbe_str *)(void *)slot);
+    case FBE_KIND_STRING: return put_string(w, v, 0, (fbei_str *)(void *)slot);
+    case FBE_KIND_BYTES: return put_string(w, v, 1, (fbei_str *)(void *)slot);
     default: return rf_put_int(w, v, t->wire, t->kind, NULL, slot); /* byte and the integer kinds */
   }
 }

@@ -12,7 +12,7 @@ static VALUE get_list(const rf_type *elem, const uint8_t *data, uint32_t n, int 
   return ary;
 }
 
-static VALUE get_map(const rf_type *t, const fbe_vec *vec, int ordered) {
+static VALUE get_map(const rf_type *t, const fbei_vec *vec, int ordered) {
   VALUE out = ordered ? rb_ary_new_capa(vec->count) : rb_hash_new();
   const uint8_t *pair = vec->data;
   for (uint32_t i = 0; i < vec->count; i++, pair += t->t->pair_stride) {
@@ -24,7 +24,7 @@ static VALUE get_map(const rf_type *t, const fbe_vec *vec, int ordered) {
 }
 
 VALUE rf_get_value(const rf_type *t, const uint8_t *slot, int ordered) {
-  const fbe_vec *vec = (const fbe_vec *)(const void *)slot;
+  const fbei_vec *vec = (const fbei_vec *)(const void *)slot;
   switch (t->t->kind) {
     case FBE_KIND_BOOL: return *slot ? Qtrue : Qfalse;
     case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: return INT2FIX(*slot);
@@ -48,12 +48,12 @@ VALUE rf_get_value(const rf_type *t, const uint8_t *slot, int ordered) {
     case FBE_KIND_DECIMAL: return rf_get_decimal(slot);
     case FBE_KIND_UUID: return rf_get_uuid(slot);
     case FBE_KIND_STRING: case FBE_KIND_BYTES: {
-      const fbe_str *s = (const fbe_str *)(const void *)slot;
+      const fbei_str *s = (const fbei_str *)(const void *)slot;
       const char *p = s->size ? (const char *)s->data : "";
       return t->t->kind == FBE_KIND_STRING ? rb_utf8_str_new(p, (long)s->size) : rb_str_new(p, (long)s->size);
     }
     case FBE_KIND_ENUM: case FBE_KIND_FLAGS: {
-      uint64_t x = fbe_scalar_load(t->t->wire, slot);
+      uint64_t x = fbei_scalar_load(t->t->wire, slot);
       return t->en->is_signed ? LL2NUM((int64_t)x) : ULL2NUM(x);
     }
     case FBE_KIND_STRUCT: return rf_get_struct(t->st, slot, ordered);
@@ -114,9 +114,9 @@ static VALUE fresh(const rf_type *t, const uint8_t *image) {
 VALUE rf_field_default(const rf_field *f) {
   if (f->def == FBE_DEFAULT_FRESH) return fresh(f->type, f->image);
   if (f->def == FBE_DEFAULT_SHARED) return RB_TYPE_P(f->shared, T_STRING) ? rb_str_dup(f->shared) : f->shared;
-  if (f->f->def.kind == FBE_DEF_UTC) return ULL2NUM(fbe_now_ns()); /* DYNAMIC */
+  if (f->f->def.kind == FBE_DEF_UTC) return ULL2NUM(fbei_now_ns()); /* DYNAMIC */
   fbe_uuid u;
-  if (f->f->def.kind == FBE_DEF_UUID1) fbe_uuid_v1(u.bytes);
-  else fbe_uuid_v4(u.bytes);
+  if (f->f->def.kind == FBE_DEF_UUID1) fbei_uuid_v1(u.bytes);
+  else fbei_uuid_v4(u.bytes);
   return rf_get_uuid(u.bytes);
 }

@@ -16,17 +16,17 @@ static void *walk_alloc(rf_walk *w, size_t n) {
 /* One level deeper (an optional or a collection), bounded like the core's walks. */
 static fbe_status enter(rf_walk *w) {
   if (++w->depth <= FBE_DEFAULT_MAX_DEPTH) return FBE_OK;
-  return fbe_error_set(&w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nested deeper than %u levels",
+  return fbei_error_set(&w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nested deeper than %u levels",
                        FBE_DEFAULT_MAX_DEPTH);
 }
 
 static fbe_status put_items(rf_walk *w, const rf_type *elem, VALUE ary, uint8_t *data, long n) {
   for (long i = 0; i < n; i++) {
     if (i >= RARRAY_LEN(ary))
-      return fbe_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "Array changed size during encoding");
+      return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "Array changed size during encoding");
     fbe_status st = put_value(w, elem, RARRAY_AREF(ary, i), data + (size_t)i * elem->t->mem_size);
     if (st) {
-      fbe_error_prepend_index(&w->err, (size_t)i);
+      fbei_error_prepend_index(&w->err, (size_t)i);
       return st;
     }
   }
@@ -48,27 +48,27 @@ static fbe_status put_vector(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slo
   fbe_status st;
   if (t->t->kind == FBE_KIND_ARRAY) {
     if (n != (long)t->t->array_size)
-      return fbe_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "array of %u items, got %ld", t->t->array_size, n);
+      return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "array of %u items, got %ld", t->t->array_size, n);
     st = put_items(w, t->elem, ary, slot, n);
   } else {
-    fbe_vec *vec = (fbe_vec *)(void *)slot;
-    *vec = (fbe_vec){NULL, 0, 0};
+    fbei_vec *vec = (fbei_vec *)(void *)slot;
+    *vec = (fbei_vec){NULL, 0, 0};
     if ((unsigned long)n > UINT32_MAX)
-      return fbe_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%ld items do not fit a collection", n);
+      return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%ld items do not fit a collection", n);
     if (!n) return FBE_OK;
-    *vec = (fbe_vec){walk_alloc(w, (size_t)n * t->elem->t->mem_size), (uint32_t)n, (uint32_t)n};
+    *vec = (fbei_vec){walk_alloc(w, (size_t)n * t->elem->t->mem_size), (uint32_t)n, (uint32_t)n};
     st = put_items(w, t->elem, ary, vec->data, n);
   }
   RB_GC_GUARD(ary);
   return st;
 }
 
-static fbe_status put_pair(rf_walk *w, const rf_type *t, VALUE k, VALUE v, fbe_vec *vec, long i) {
+static fbe_status put_pair(rf_walk *w, const rf_type *t, VALUE k, VALUE v, fbei_vec *vec, long i) {
   uint8_t *pair = (uint8_t *)vec->data + (size_t)i * t->t->pair_stride;
   fbe_status st = put_value(w, t->key, k, pair);
-  if (st) fbe_error_prepend_key(&w->err);
+  if (st) fbei_error_prepend_key(&w->err);
   else st = put_value(w, t->elem, v, pair + t->t->pair_value_offset);
-  if (st) fbe_error_prepend_index(&w->err, (size_t)i);
+  if (st) fbei_error_prepend_index(&w->err, (size_t)i);
   vec->count = vec->cap = (uint32_t)(i + 1);
   return st;
 }
@@ -76,7 +76,7 @@ static fbe_status put_pair(rf_walk *w, const rf_type *t, VALUE k, VALUE v, fbe_v
 typedef struct map_fill {
   rf_walk *w;
   const rf_type *t;
-  fbe_vec *vec;
+  fbei_vec *vec;
   long n;
   fbe_status st;
 } map_fill;
@@ -84,15 +84,15 @@ typedef struct map_fill {
 static int map_each(VALUE k, VALUE v, VALUE arg) {
   map_fill *m = (map_fill *)arg;
   if ((long)m->vec->count >= m->n)
-    m->st = fbe_error_set(&m->w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "Hash changed size during encoding");
+    m->st = fbei_error_set(&m->w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "Hash changed size during encoding");
   else m->st = put_pair(m->w, m->t, k, v, m->vec, (long)m->vec->count);
   return m->st ? ST_STOP : ST_CONTINUE;
 }
 
 /* A Hash, or the ordered form: an Array of [key, value] pairs, in wire order. */
 static fbe_status put_map(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) {
-  fbe_vec *vec = (fbe_vec *)(void *)slot;
-  *vec = (fbe_vec){NULL, 0, 0};
+  fbei_vec *vec = (fbei_vec *)(void *)slot;
+  *vec = (fbei_vec){NULL, 0, 0};
   int is_hash = RB_TYPE_P(v, T_HASH);
   if (!is_hash && !RB_TYPE_P(v, T_ARRAY)) return rf_type_error(w, "Hash or an Array of [key, value]", v);
   long n = is_hash ? (long)RHASH_SIZE(v) : RARRAY_LEN(v);
@@ -107,7 +107,7 @@ static fbe_status put_map(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) 
     VALUE item = RARRAY_AREF(v, i);
     if (!RB_TYPE_P(item, T_ARRAY) || RARRAY_LEN(item) != 2) {
       fbe_status st = rf_type_error(w, "a [key, value] pair", item);
-      fbe_error_prepend_index(&w->err, (size_t)i);
+      fbei_error_prepend_index(&w->err, (size_t)i);
       return st;
     }
     if (put_pair(w, t, RARRAY_AREF(item, 0), RARRAY_AREF(item, 1), vec, i)) return w->err.code;
@@ -120,7 +120,7 @@ static fbe_status put_enum(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot)
   if (SYMBOL_P(v) || RB_TYPE_P(v, T_STRING)) {
     VALUE sym = SYMBOL_P(v) ? v : rb_str_intern(v), x = rb_hash_lookup2(t->en->by_name, sym, Qundef);
     if (x == Qundef)
-      return fbe_error_set(&w->err, FBE_ERR_NOT_FOUND, FBE_NO_OFFSET, "%s has no value named %.80s", name,
+      return fbei_error_set(&w->err, FBE_ERR_NOT_FOUND, FBE_NO_OFFSET, "%s has no value named %.80s", name,
                            RSTRING_PTR(rb_sym2str(sym)));
     v = x;
   } else if (!RB_INTEGER_TYPE_P(v)) {
@@ -165,7 +165,7 @@ static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot
 static void put_default(rf_walk *w, const rf_struct *si, uint32_t i, uint8_t *slot) {
   const fbe_field *f = si->fields[i].f;
   memcpy(slot + f->mem_offset, si->fields[i].image, f->type->mem_size);
-  if (si->st->dynamic_defaults && fbe_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, w->arena))
+  if (si->st->dynamic_defaults && fbei_struct_apply_dynamic_defaults(si->st, slot, i, i + 1, w->arena))
     rb_memerror();
 }
 
@@ -173,7 +173,7 @@ static void put_default(rf_walk *w, const rf_struct *si, uint32_t i, uint8_t *sl
 static fbe_status put_field(rf_walk *w, const rf_struct *si, uint32_t i, VALUE v, uint8_t *slot) {
   const rf_field *f = &si->fields[i];
   fbe_status st = put_value(w, f->type, v, slot + f->f->mem_offset);
-  if (st) fbe_error_prepend_field(&w->err, f->f->name);
+  if (st) fbei_error_prepend_field(&w->err, f->f->name);
   return st;
 }
 
@@ -212,9 +212,9 @@ static fbe_status put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_
   if (found == (long)RHASH_SIZE(h)) return FBE_OK;
   VALUE key = rf_unknown_key(si, h, 1);
   if (key == Qundef)
-    return fbe_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+    return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "Hash has the same field twice (a Symbol and a String key)");
-  return fbe_error_set(&w->err, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s", si->st->full_name,
+  return fbei_error_set(&w->err, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s", si->st->full_name,
                        RSTRING_PTR(rb_inspect(key)));
 }
 
@@ -244,8 +244,8 @@ static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t
 }
 
 fbe_msg *rf_build_msg(rf_walk *w, const rf_struct *si, VALUE obj) {
-  fbe_msg *m = fbe_msg_shell(w->arena, si->st);
+  fbe_msg *m = fbei_msg_shell(w->arena, si->st);
   if (!m) rb_memerror();
-  if (put_struct(w, si, obj, fbe_msg_data(m))) rf_raise(&w->err);
+  if (put_struct(w, si, obj, fbei_msg_data(m))) rf_raise(&w->err);
   return m;
 }

@@ -4,19 +4,19 @@
 #include <ruby/vm.h>
 #include "binding.h"
 
-static fbe_scratch_pool pool; /* zero: empty */
+static fbei_scratch_pool pool; /* zero: empty */
 
 /* Taken and given back holding the GVL: the pool needs no atomic operations. */
-fbe_scratch *rf_scratch_get(void) {
-  fbe_scratch *s = fbe_scratch_get_locked(&pool);
+fbei_scratch *rf_scratch_get(void) {
+  fbei_scratch *s = fbei_scratch_get_locked(&pool);
   if (!s) rb_memerror();
   return s;
 }
 
-void rf_scratch_put(fbe_scratch *s) { fbe_scratch_put_locked(&pool, s); } /* keeps nothing: s->keep is unused */
+void rf_scratch_put(fbei_scratch *s) { fbei_scratch_put_locked(&pool, s); } /* keeps nothing: s->keep is unused */
 
 static void drain(ruby_vm_t *vm) {
-  fbe_scratch_pool_drain(&pool);
+  fbei_scratch_pool_drain(&pool);
 }
 
 void rbfbe_init(VALUE swig_module) {

@@ -76,7 +76,7 @@ typedef struct op {
   int final, flag;     /* flag: decode's trusted, to_json's pretty */
   int ordered;
   fbe_limits limits;
-  fbe_scratch *s;
+  fbei_scratch *s;
   rf_walk w;           /* w.err: the core's error too */
   const uint8_t *data; /* decode, verify: the input's bytes */
   size_t size;
@@ -140,7 +140,7 @@ static VALUE op_body(VALUE arg) {
   if (o->status) rf_raise(&o->w.err);
   if (o->kind == OP_ENCODE) return rb_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
   if (o->kind == OP_TO_JSON) return rb_utf8_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
-  return rf_get_struct(o->si, fbe_msg_data(o->msg), o->ordered);
+  return rf_get_struct(o->si, fbei_msg_data(o->msg), o->ordered);
 }
 
 static VALUE op_done(VALUE arg) {

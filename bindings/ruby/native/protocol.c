@@ -117,7 +117,7 @@ typedef struct send_op {
   rf_core *c;
   rf_struct *si;
   VALUE msg;
-  fbe_scratch *scratch;
+  fbei_scratch *scratch;
 } send_op;
 
 static VALUE send_body(VALUE arg) {
@@ -169,7 +169,7 @@ static VALUE deliver_body(VALUE arg) {
   deliver *d = (deliver *)arg;
   rf_core *c = rf_core_of(d->e->core);
   rf_check_open(c); /* the handler may have closed it */
-  VALUE obj = rf_get_struct(&c->structs[fbe_struct_index(fbe_msg_type(d->msg))], fbe_msg_data(d->msg), d->e->ordered);
+  VALUE obj = rf_get_struct(&c->structs[fbe_struct_index(fbe_msg_type(d->msg))], fbei_msg_data(d->msg), d->e->ordered);
   if (NIL_P(d->e->callback)) rb_ary_push(d->e->collected, obj);
   else rb_funcall(d->e->callback, id_call, 1, obj);
   return Qnil;

@@ -4,7 +4,7 @@
 #include "fbe/internal/arena.h"
 #include "fbe/internal/memory.h"
 
-typedef fbe_arena_block block;
+typedef fbei_arena_block block;
 
 #ifdef FBE_ARENA_ASAN
 #include <sanitizer/asan_interface.h>
@@ -22,7 +22,7 @@ typedef fbe_arena_block block;
 static uint8_t *block_data(block *b) { return (uint8_t *)b + HEADER_SIZE; }
 
 fbe_arena *fbe_arena_new(void) {
-  fbe_arena *a = fbe_mem_calloc(1, sizeof *a);
+  fbe_arena *a = fbei_mem_calloc(1, sizeof *a);
   return a;
 }
 
@@ -32,10 +32,10 @@ void fbe_arena_free(fbe_arena *a) {
   while (b) {
     block *next = b->next;
     ASAN_UNPOISON_MEMORY_REGION(block_data(b), b->size);
-    fbe_mem_free(b);
+    fbei_mem_free(b);
     b = next;
   }
-  fbe_mem_free(a);
+  fbei_mem_free(a);
 }
 
 void fbe_arena_reset(fbe_arena *a) {
@@ -46,7 +46,7 @@ void fbe_arena_reset(fbe_arena *a) {
     block *next = b->next;
     a->reserved -= HEADER_SIZE + b->size;
     ASAN_UNPOISON_MEMORY_REGION(block_data(b), b->size);
-    fbe_mem_free(b);
+    fbei_mem_free(b);
     b = next;
   }
   a->head = b;
@@ -62,7 +62,7 @@ static void *arena_alloc_slow(fbe_arena *a, size_t size, size_t need) {
   size_t want = a->head ? a->head->size * 2 : FIRST_BLOCK;
   if (want < need) want = need;
   if (want > SIZE_MAX - HEADER_SIZE) return NULL;
-  block *b = fbe_mem_alloc(HEADER_SIZE + want);
+  block *b = fbei_mem_alloc(HEADER_SIZE + want);
   if (!b) return NULL;
   b->size = want;
   b->next = a->head;

@@ -4,12 +4,12 @@
 static const char alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-size_t fbe_base64_encoded_size(size_t n) {
+size_t fbei_base64_encoded_size(size_t n) {
   size_t groups = n / 3 + (n % 3 != 0);
   return groups > SIZE_MAX / 4 ? SIZE_MAX : groups * 4;
 }
 
-void fbe_base64_encode(const uint8_t *in, size_t n, char *out) {
+void fbei_base64_encode(const uint8_t *in, size_t n, char *out) {
   size_t i = 0;
   for (; i + 3 <= n; i += 3) {
     uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
@@ -36,7 +36,7 @@ static int sextet(char c) {
   return -1;
 }
 
-ptrdiff_t fbe_base64_decode(const char *text, size_t n, uint8_t *out, size_t *bad) {
+ptrdiff_t fbei_base64_decode(const char *text, size_t n, uint8_t *out, size_t *bad) {
   if (n % 4 != 0) {
     *bad = n - n % 4; /* the incomplete last group */
     return -1;

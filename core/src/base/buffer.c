@@ -7,7 +7,7 @@
 void fbe_buffer_init(fbe_buffer *buf) { memset(buf, 0, sizeof *buf); }
 
 void fbe_buffer_free(fbe_buffer *buf) {
-  fbe_mem_free(buf->data);
+  fbei_mem_free(buf->data);
   memset(buf, 0, sizeof *buf);
 }
 
@@ -18,7 +18,7 @@ int fbe_buffer_reserve(fbe_buffer *buf, size_t extra) {
   if (extra > SIZE_MAX / 2 - buf->size) return -1;
   size_t cap = buf->capacity ? buf->capacity : 256;
   while (cap < buf->size + extra) cap *= 2;
-  uint8_t *p = fbe_mem_realloc(buf->data, cap);
+  uint8_t *p = fbei_mem_realloc(buf->data, cap);
   if (!p) return -1;
   buf->data = p;
   buf->capacity = cap;

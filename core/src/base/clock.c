@@ -2,7 +2,7 @@
 #include <time.h>
 #include "fbe/internal/uuid.h"
 
-uint64_t fbe_now_ns(void) {
+uint64_t fbei_now_ns(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;

@@ -161,12 +161,12 @@ void fbe_decimal_format(const fbe_decimal *v, char *out, size_t out_size) {
   out[n] = '\0';
 }
 
-fbe_status fbe_decimal_error(fbe_error *err, size_t at, const uint8_t *b) {
+fbe_status fbei_decimal_error(fbe_error *err, size_t at, const uint8_t *b) {
   if (b[14] > MAX_SCALE)
-    return fbe_error_set(err, FBE_ERR_MALFORMED, at + 14, "decimal scale %u is above %d", (unsigned)b[14],
+    return fbei_error_set(err, FBE_ERR_MALFORMED, at + 14, "decimal scale %u is above %d", (unsigned)b[14],
                          MAX_SCALE);
   unsigned i = b[12] ? 12 : b[13] ? 13 : 15;
-  return fbe_error_set(err, FBE_ERR_MALFORMED, at + i,
+  return fbei_error_set(err, FBE_ERR_MALFORMED, at + i,
                        "decimal has reserved bits set (byte %u is 0x%02x: bytes 12-13 must be 0, byte 15 "
                        "holds only the sign bit 0x80)", i, (unsigned)b[i]);
 }

@@ -48,7 +48,7 @@ fbe_status fbe_status_parent(fbe_status code) {
 _Static_assert(0 FBE_STATUS_LIST(FBE_STATUS_ONE_) == FBE_STATUS_COUNT, "FBE_STATUS_COUNT");
 #undef FBE_STATUS_ONE_
 
-fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
+fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
   if (!err) return code;
   err->code = code;
   err->offset = offset;
@@ -70,13 +70,13 @@ static void prepend(fbe_error *err, const char *part) {
   if (sep) err->path[plen] = '.';
 }
 
-void fbe_error_prepend_field(fbe_error *err, const char *name) {
+void fbei_error_prepend_field(fbe_error *err, const char *name) {
   if (err && err->code) prepend(err, name);
 }
 
-void fbe_error_prepend_key(fbe_error *err) { fbe_error_prepend_field(err, "[key]"); }
+void fbei_error_prepend_key(fbe_error *err) { fbei_error_prepend_field(err, "[key]"); }
 
-void fbe_error_prepend_index(fbe_error *err, size_t index) {
+void fbei_error_prepend_index(fbe_error *err, size_t index) {
   if (!err || !err->code) return;
   char part[32];
   snprintf(part, sizeof part, "[%zu]", index);
@@ -96,13 +96,13 @@ void fbe_error_format(const fbe_error *err, char *out, size_t out_size) {
     snprintf(out + n, out_size - (size_t)n, " (offset %zu)", err->offset);
 }
 
-fbe_status fbe_error_range(fbe_error *err, const char *value_text, fbe_kind kind) {
-  return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s does not fit %s",
+fbe_status fbei_error_range(fbe_error *err, const char *value_text, fbe_kind kind) {
+  return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s does not fit %s",
                        value_text, fbe_kind_name(kind));
 }
 
-fbe_status fbe_error_decimal_range(fbe_error *err, const char *value_text) {
-  return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET,
+fbe_status fbei_error_decimal_range(fbe_error *err, const char *value_text) {
+  return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET,
                        "decimal %.60s does not fit FBE's decimal (96-bit coefficient, scale 0..28)",
                        value_text);
 }

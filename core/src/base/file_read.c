@@ -10,24 +10,24 @@
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #endif
 
-static fbe_file_result failed(fbe_file_status status, uint64_t size, int errno_value) {
-  fbe_file_result r = {status, NULL, size, 0, errno_value};
+static fbei_file_result failed(fbei_file_status status, uint64_t size, int errno_value) {
+  fbei_file_result r = {status, NULL, size, 0, errno_value};
   return r;
 }
 
-fbe_file_result fbe_file_read_stream(FILE *f, uint64_t max_size) {
+fbei_file_result fbei_file_read_stream(FILE *f, uint64_t max_size) {
   /* reads at most one byte past the cap: enough to know the input is too large */
   size_t limit = max_size < SIZE_MAX - 1 ? (size_t)max_size + 1 : SIZE_MAX - 1;
   size_t cap = limit < 4096 ? limit : 4096, n = 0;
-  uint8_t *data = fbe_mem_alloc(cap + 1);
+  uint8_t *data = fbei_mem_alloc(cap + 1);
   if (!data) return failed(FBE_FILE_NOMEM, cap, 0);
   for (;;) {
     n += fread(data + n, 1, cap - n, f);
     if (n < cap || cap == limit) break;
     size_t grown_cap = cap > limit / 2 ? limit : cap * 2;
-    uint8_t *grown = fbe_mem_realloc(data, grown_cap + 1);
+    uint8_t *grown = fbei_mem_realloc(data, grown_cap + 1);
     if (!grown) {
-      fbe_mem_free(data);
+      fbei_mem_free(data);
       return failed(FBE_FILE_NOMEM, grown_cap, 0);
     }
     data = grown;
@@ -35,21 +35,21 @@ fbe_file_result fbe_file_read_stream(FILE *f, uint64_t max_size) {
   }
   if (ferror(f)) {
     int e = errno;
-    fbe_mem_free(data);
+    fbei_mem_free(data);
     return failed(FBE_FILE_UNREADABLE, n, e);
   }
   if (n > max_size) {
-    fbe_mem_free(data);
-    fbe_file_result r = failed(FBE_FILE_TOO_LARGE, n, 0);
+    fbei_mem_free(data);
+    fbei_file_result r = failed(FBE_FILE_TOO_LARGE, n, 0);
     r.at_least = 1;
     return r;
   }
   data[n] = 0; /* text readers may treat it as a C string */
-  fbe_file_result r = {FBE_FILE_OK, data, n, 0, 0};
+  fbei_file_result r = {FBE_FILE_OK, data, n, 0, 0};
   return r;
 }
 
-fbe_file_result fbe_file_read(const char *path, uint64_t max_size) {
+fbei_file_result fbei_file_read(const char *path, uint64_t max_size) {
   struct stat info;
   /* stat before fopen: opening a FIFO would block, and a device never ends */
   if (stat(path, &info) != 0) {
@@ -64,12 +64,12 @@ fbe_file_result fbe_file_read(const char *path, uint64_t max_size) {
     int e = errno;
     return failed(e == ENOENT || e == ENOTDIR ? FBE_FILE_MISSING : FBE_FILE_UNREADABLE, 0, e);
   }
-  fbe_file_result r = fbe_file_read_stream(f, max_size); /* the cap holds if it grew */
+  fbei_file_result r = fbei_file_read_stream(f, max_size); /* the cap holds if it grew */
   fclose(f);
   return r;
 }
 
-void fbe_file_describe(const fbe_file_result *r, uint64_t max_size, char *out, size_t out_size) {
+void fbei_file_describe(const fbei_file_result *r, uint64_t max_size, char *out, size_t out_size) {
   switch (r->status) {
     case FBE_FILE_OK: snprintf(out, out_size, "read"); break;
     case FBE_FILE_MISSING: snprintf(out, out_size, "no such file"); break;

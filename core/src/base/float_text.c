@@ -72,7 +72,7 @@ static int try_precision(double v, int precision, decimal_digits *out) {
   return digits_value(out, v) == v;
 }
 
-size_t fbe_double_format(double v, char out[FBE_DOUBLE_TEXT_MAX]) {
+size_t fbei_double_format(double v, char out[FBE_DOUBLE_TEXT_MAX]) {
   size_t n = 0;
   if (signbit(v)) out[n++] = '-';
   if (v == 0) {
@@ -143,7 +143,7 @@ size_t fbe_double_format(double v, char out[FBE_DOUBLE_TEXT_MAX]) {
  * ever needed); the rest collapse into one sticky non-zero digit. */
 #define KEEP_DIGITS 800
 
-int fbe_number_parse(const char *text, size_t n, int as_float, double *out) {
+int fbei_number_parse(const char *text, size_t n, int as_float, double *out) {
   const char *p = text, *end = text + n;
   char buf[KEEP_DIGITS + 32];
   size_t len = 0;

@@ -8,29 +8,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct fbe_index_table {
+typedef struct fbei_index_table {
   uint32_t *slots; /* index + 1; 0 = empty */
   size_t mask;     /* capacity - 1 (a power of two, at least twice the items) */
   size_t count;
-} fbe_index_table;
+} fbei_index_table;
 
 /* Whether item `index` has key `key`. */
-typedef int (*fbe_index_match_fn)(const void *items, uint32_t index, const void *key);
+typedef int (*fbei_index_match_fn)(const void *items, uint32_t index, const void *key);
 
 /* Room for up to `capacity` items. 0, or -1 when out of memory. */
-int fbe_index_table_init(fbe_index_table *t, size_t capacity);
-void fbe_index_table_free(fbe_index_table *t);
+int fbei_index_table_init(fbei_index_table *t, size_t capacity);
+void fbei_index_table_free(fbei_index_table *t);
 
 /* The first item added with this hash that matches key, or -1. */
-int64_t fbe_index_table_find(const fbe_index_table *t, uint64_t hash, fbe_index_match_fn match,
+int64_t fbei_index_table_find(const fbei_index_table *t, uint64_t hash, fbei_index_match_fn match,
                              const void *items, const void *key);
 
 /* Adds item `index` under hash (after any item with the same key: find returns the
  * first one added). Room was reserved by init. */
-void fbe_index_table_add(fbe_index_table *t, uint64_t hash, uint32_t index);
+void fbei_index_table_add(fbei_index_table *t, uint64_t hash, uint32_t index);
 
 /* FNV-1a of a string, and a mix of two words. */
-uint64_t fbe_hash_string(const char *s);
-uint64_t fbe_hash_words(uint64_t a, uint64_t b);
+uint64_t fbei_hash_string(const char *s);
+uint64_t fbei_hash_words(uint64_t a, uint64_t b);
 
 #endif

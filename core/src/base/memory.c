@@ -47,19 +47,19 @@ static void *counted(header *h, size_t size) {
   return h + 1;
 }
 
-void *fbe_mem_alloc(size_t size) {
+void *fbei_mem_alloc(size_t size) {
   if (size > SIZE_MAX - sizeof(header)) return NULL;
   return counted(malloc(sizeof(header) + size), size);
 }
 
-void *fbe_mem_calloc(size_t count, size_t size) {
+void *fbei_mem_calloc(size_t count, size_t size) {
   if (size && count > (SIZE_MAX - sizeof(header)) / size) return NULL;
   size_t n = count * size;
   return counted(calloc(1, sizeof(header) + n), n);
 }
 
-void *fbe_mem_realloc(void *ptr, size_t size) {
-  if (!ptr) return fbe_mem_alloc(size);
+void *fbei_mem_realloc(void *ptr, size_t size) {
+  if (!ptr) return fbei_mem_alloc(size);
   if (size > SIZE_MAX - sizeof(header)) return NULL;
   header *old = (header *)ptr - 1;
   size_t was = old->size;
@@ -69,7 +69,7 @@ void *fbe_mem_realloc(void *ptr, size_t size) {
   return counted(h, size);
 }
 
-void fbe_mem_free(void *ptr) {
+void fbei_mem_free(void *ptr) {
   if (!ptr) return;
   header *h = (header *)ptr - 1;
   count_sub(h->size);

@@ -2,36 +2,36 @@
 #include "fbe/internal/scratch.h"
 #include "fbe/internal/memory.h"
 
-static void scratch_free(fbe_scratch *s) {
+static void scratch_free(fbei_scratch *s) {
   if (!s) return;
   fbe_arena_free(s->arena);
   fbe_buffer_free(&s->buf);
-  fbe_mem_free(s->keep);
-  fbe_mem_free(s);
+  fbei_mem_free(s->keep);
+  fbei_mem_free(s);
 }
 
-static fbe_scratch *scratch_new(void) {
-  fbe_scratch *s = fbe_mem_calloc(1, sizeof *s);
+static fbei_scratch *scratch_new(void) {
+  fbei_scratch *s = fbei_mem_calloc(1, sizeof *s);
   if (!s || !(s->arena = fbe_arena_new())) {
-    fbe_mem_free(s);
+    fbei_mem_free(s);
     return NULL;
   }
   return s;
 }
 
-fbe_scratch *fbe_scratch_get(fbe_scratch_pool *pool) {
+fbei_scratch *fbei_scratch_get(fbei_scratch_pool *pool) {
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
     /* Taking a slot's scratch is one exchange: no two callers get the same one. */
-    fbe_scratch *s = atomic_exchange(&pool->idle[i], NULL);
+    fbei_scratch *s = atomic_exchange(&pool->idle[i], NULL);
     if (s) return s;
   }
   return scratch_new();
 }
 
-fbe_scratch *fbe_scratch_get_locked(fbe_scratch_pool *pool) {
+fbei_scratch *fbei_scratch_get_locked(fbei_scratch_pool *pool) {
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
     /* The caller's lock orders these: relaxed loads and stores are plain moves. */
-    fbe_scratch *s = atomic_load_explicit(&pool->idle[i], memory_order_relaxed);
+    fbei_scratch *s = atomic_load_explicit(&pool->idle[i], memory_order_relaxed);
     if (s) {
       atomic_store_explicit(&pool->idle[i], NULL, memory_order_relaxed);
       return s;
@@ -40,10 +40,10 @@ fbe_scratch *fbe_scratch_get_locked(fbe_scratch_pool *pool) {
   return scratch_new();
 }
 
-int fbe_scratch_keep(fbe_scratch *s, void *host_object) {
+int fbei_scratch_keep(fbei_scratch *s, void *host_object) {
   if (s->nkeep == s->keep_cap) {
     size_t cap = s->keep_cap ? s->keep_cap * 2 : 32;
-    void **more = fbe_mem_realloc(s->keep, cap * sizeof *more);
+    void **more = fbei_mem_realloc(s->keep, cap * sizeof *more);
     if (!more) return -1;
     s->keep = more;
     s->keep_cap = cap;
@@ -53,29 +53,29 @@ int fbe_scratch_keep(fbe_scratch *s, void *host_object) {
 }
 
 /* Ready for the next call: emptied, and not holding on to much. */
-static void scratch_reset(fbe_scratch *s) {
+static void scratch_reset(fbei_scratch *s) {
   fbe_arena_reset(s->arena); /* keeps one block */
   if (s->buf.capacity > ((size_t)1 << 20)) fbe_buffer_free(&s->buf); /* no huge buffers kept */
   else fbe_buffer_reset(&s->buf);
   s->nkeep = 0;
   if (s->keep_cap > 4096) {
-    fbe_mem_free(s->keep);
+    fbei_mem_free(s->keep);
     s->keep = NULL;
     s->keep_cap = 0;
   }
 }
 
-void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s) {
+void fbei_scratch_put(fbei_scratch_pool *pool, fbei_scratch *s) {
   if (!s) return;
   scratch_reset(s);
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
-    fbe_scratch *empty = NULL;
+    fbei_scratch *empty = NULL;
     if (atomic_compare_exchange_strong(&pool->idle[i], &empty, s)) return;
   }
   scratch_free(s); /* the pool is full: more calls ran at once than it keeps */
 }
 
-void fbe_scratch_put_locked(fbe_scratch_pool *pool, fbe_scratch *s) {
+void fbei_scratch_put_locked(fbei_scratch_pool *pool, fbei_scratch *s) {
   if (!s) return;
   scratch_reset(s);
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) {
@@ -87,6 +87,6 @@ void fbe_scratch_put_locked(fbe_scratch_pool *pool, fbe_scratch *s) {
   scratch_free(s);
 }
 
-void fbe_scratch_pool_drain(fbe_scratch_pool *pool) {
+void fbei_scratch_pool_drain(fbei_scratch_pool *pool) {
   for (int i = 0; i < FBE_SCRATCH_POOL_SIZE; i++) scratch_free(atomic_exchange(&pool->idle[i], NULL));
 }

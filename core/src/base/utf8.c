@@ -6,7 +6,7 @@
 #include "fbe/internal/error.h"
 #include "fbe/internal/utf8.h"
 
-size_t fbe_utf8_valid_prefix(const uint8_t *s, size_t n) {
+size_t fbei_utf8_valid_prefix(const uint8_t *s, size_t n) {
   size_t i = 0;
   while (i < n) {
     if (s[i] < 0x80) {
@@ -15,14 +15,14 @@ size_t fbe_utf8_valid_prefix(const uint8_t *s, size_t n) {
       while (i < n && s[i] < 0x80) i++;
       continue;
     }
-    size_t len = fbe_utf8_sequence(s + i, n - i);
+    size_t len = fbei_utf8_sequence(s + i, n - i);
     if (!len) return i;
     i += len;
   }
   return n;
 }
 
-/* What is wrong with the sequence at s[0..n) (fbe_utf8_sequence refused it). */
+/* What is wrong with the sequence at s[0..n) (fbei_utf8_sequence refused it). */
 static void describe(const uint8_t *s, size_t n, char *out, size_t cap) {
   uint8_t c = s[0];
   if (c >= 0x80 && c <= 0xbf) {
@@ -45,19 +45,19 @@ static void describe(const uint8_t *s, size_t n, char *out, size_t cap) {
   }
 }
 
-fbe_status fbe_utf8_error(fbe_error *err, fbe_status code, size_t base, const uint8_t *s, size_t n,
+fbe_status fbei_utf8_error(fbe_error *err, fbe_status code, size_t base, const uint8_t *s, size_t n,
                           size_t at) {
   char what[96];
   describe(s + at, n - at, what, sizeof what);
-  return fbe_error_set(err, code, base == FBE_NO_OFFSET ? FBE_NO_OFFSET : base + at,
+  return fbei_error_set(err, code, base == FBE_NO_OFFSET ? FBE_NO_OFFSET : base + at,
                        "string is not valid UTF-8: %s at byte %zu of %zu", what, at, n);
 }
 
 fbe_status fbe_utf8_check(const void *data, size_t size, fbe_error *err) {
   const uint8_t *s = data;
   if (!size) return FBE_OK;
-  if (!s) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no data");
-  if (fbe_utf8_ascii(s, size)) return FBE_OK;
-  size_t ok = fbe_utf8_valid_prefix(s, size);
-  return ok == size ? FBE_OK : fbe_utf8_error(err, FBE_ERR_ARGUMENT, 0, s, size, ok);
+  if (!s) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no data");
+  if (fbei_utf8_ascii(s, size)) return FBE_OK;
+  size_t ok = fbei_utf8_valid_prefix(s, size);
+  return ok == size ? FBE_OK : fbei_utf8_error(err, FBE_ERR_ARGUMENT, 0, s, size, ok);
 }

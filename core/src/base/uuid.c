@@ -26,7 +26,7 @@
 /* Weak randomness for when the system source fails: mixes the clock with addresses
  * (which ASLR varies) through splitmix64. Never the normal path. */
 static void fallback_random(uint8_t *out, size_t n) {
-  uint64_t state = fbe_now_ns() ^ (uint64_t)(uintptr_t)out ^
+  uint64_t state = fbei_now_ns() ^ (uint64_t)(uintptr_t)out ^
                    ((uint64_t)(uintptr_t)&state << 17) ^ (uint64_t)clock();
   for (size_t i = 0; i < n; i += 8) {
     state += 0x9e3779b97f4a7c15u;
@@ -72,7 +72,7 @@ static void random_bytes(uint8_t *out, size_t n) {
 #endif
 }
 
-void fbe_uuid_v4(uint8_t out[16]) {
+void fbei_uuid_v4(uint8_t out[16]) {
   random_bytes(out, 16);
   out[6] = (uint8_t)((out[6] & 0x0f) | 0x40); /* version 4 */
   out[8] = (uint8_t)((out[8] & 0x3f) | 0x80); /* RFC 4122 variant */
@@ -80,9 +80,9 @@ void fbe_uuid_v4(uint8_t out[16]) {
 
 /* Time-based: 100-ns intervals since 1582-10-15, a random clock sequence and a random
  * node with the multicast bit set (RFC 4122 4.5), so no MAC address and no state. */
-void fbe_uuid_v1(uint8_t out[16]) {
+void fbei_uuid_v1(uint8_t out[16]) {
   const uint64_t gregorian_offset = 0x01b21dd213814000u; /* 1582-10-15 .. 1970-01-01 */
-  uint64_t t = fbe_now_ns() / 100u + gregorian_offset;
+  uint64_t t = fbei_now_ns() / 100u + gregorian_offset;
   uint8_t rnd[8];
   random_bytes(rnd, sizeof rnd);
   uint32_t time_low = (uint32_t)t;

@@ -42,13 +42,13 @@ typedef struct tape_prog {
   const tape_op *ops;
 } tape_prog;
 
-struct fbe_tape_programs {
-  fbe_tape_format format;
+struct fbei_tape_programs {
+  fbei_tape_format format;
   uint32_t count;
   tape_prog *progs; /* indexed by fbe_struct_index */
 };
 
-static tape_code code_of(const fbe_type *t, fbe_tape_format format) {
+static tape_code code_of(const fbe_type *t, fbei_tape_format format) {
   int num = format == FBE_TAPE_DOUBLE;
   switch (t->wire) {
     case FBE_KIND_BOOL: return num ? OP_NUM_BOOL : OP_BOOL;
@@ -82,7 +82,7 @@ static void measure(const fbe_struct *st, size_t prefix, size_t *ops, size_t *na
 }
 
 static tape_op *emit(tape_op *op, char **pool, const fbe_struct *st, uint32_t base,
-                     const char *prefix, fbe_tape_format format) {
+                     const char *prefix, fbei_tape_format format) {
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
     const char *name = f->name;
@@ -103,16 +103,16 @@ static tape_op *emit(tape_op *op, char **pool, const fbe_struct *st, uint32_t ba
   return op;
 }
 
-fbe_tape_programs *fbe_tape_compile(const fbe_schema *schema, fbe_tape_format format) {
+fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format) {
   uint32_t count = (uint32_t)fbe_schema_struct_count(schema);
   size_t nops = 0, names = 0;
   for (uint32_t i = 0; i < count; i++) measure(fbe_schema_struct_at(schema, i), 0, &nops, &names);
-  size_t head = sizeof(fbe_tape_programs) + sizeof(tape_prog) * ((size_t)count + 1);
+  size_t head = sizeof(fbei_tape_programs) + sizeof(tape_prog) * ((size_t)count + 1);
   head = (head + 15) & ~(size_t)15;
   size_t body = sizeof(tape_op) * (nops + 1);
-  uint8_t *block = fbe_mem_calloc(1, head + body + names + 1);
+  uint8_t *block = fbei_mem_calloc(1, head + body + names + 1);
   if (!block) return NULL;
-  fbe_tape_programs *pp = (fbe_tape_programs *)(void *)block;
+  fbei_tape_programs *pp = (fbei_tape_programs *)(void *)block;
   pp->format = format;
   pp->count = count;
   pp->progs = (tape_prog *)(void *)(pp + 1);
@@ -128,31 +128,31 @@ fbe_tape_programs *fbe_tape_compile(const fbe_schema *schema, fbe_tape_format fo
   return pp;
 }
 
-void fbe_tape_programs_free(fbe_tape_programs *pp) { fbe_mem_free(pp); }
+void fbei_tape_programs_free(fbei_tape_programs *pp) { fbei_mem_free(pp); }
 
 /* Every struct the walk meets belongs to the compiled schema (the entry points check
  * the outermost one): its program is at its dense index. */
-static const tape_prog *prog_of(const fbe_tape_programs *pp, const fbe_struct *st) {
+static const tape_prog *prog_of(const fbei_tape_programs *pp, const fbe_struct *st) {
   return &pp->progs[st->index];
 }
 
-static int is_ours(const fbe_tape_programs *pp, const fbe_struct *st) {
+static int is_ours(const fbei_tape_programs *pp, const fbe_struct *st) {
   return st && st->index < pp->count && pp->progs[st->index].st == st;
 }
 
-fbe_status fbe_tape_too_deep(fbe_error *err) {
-  return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nested deeper than %u levels",
+fbe_status fbei_tape_too_deep(fbe_error *err) {
+  return fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nested deeper than %u levels",
                        FBE_DEFAULT_MAX_DEPTH);
 }
 
 /* ------------------------------------------------------------------ tape -> value */
 
 typedef struct reader {
-  const fbe_tape_slot *num;
+  const fbei_tape_slot *num;
   uint32_t n, n_end;
   const uint8_t *bytes;
   uint32_t p, p_end;
-  const fbe_tape_programs *progs;
+  const fbei_tape_programs *progs;
   fbe_arena *arena;
   fbe_error *err;
   unsigned depth;
@@ -163,12 +163,12 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot);
 /* The host wrote the tape from the same schema: running off its end means the two
  * disagree. Reported, never read past. */
 static fbe_status overrun(reader *r) {
-  return fbe_error_set(r->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+  return fbei_error_set(r->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                        "internal error: the value tape ends early");
 }
 
 static fbe_status no_memory(reader *r) {
-  return fbe_error_set(r->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  return fbei_error_set(r->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
 
 /* A number that does not fit its field, named the way JavaScript prints it. */
@@ -179,17 +179,17 @@ static fbe_status out_of_range(reader *r, const fbe_type *t, double d) {
   } else if (isinf(d)) {
     strcpy(text, d < 0 ? "-Infinity" : "Infinity");
   } else {
-    size_t len = fbe_double_format(d, text);
+    size_t len = fbei_double_format(d, text);
     if (len > 2 && !strcmp(text + len - 2, ".0")) text[len - 2] = 0; /* 300, not 300.0 */
   }
-  return fbe_error_range(r->err, text, t->wire);
+  return fbei_error_range(r->err, text, t->wire);
 }
 
 /* A count or a byte length: a whole number 0 .. 2^32-1 (DOUBLE: a string's length may
  * come negated, as the writer puts it, so what C writes reads back). */
 static int rd_count(reader *r, uint32_t *out, int is_string) {
   if (r->n >= r->n_end) return -1;
-  fbe_tape_slot s = r->num[r->n++];
+  fbei_tape_slot s = r->num[r->n++];
   if (r->progs->format == FBE_TAPE_DOUBLE) {
     double d = is_string && s.d < 0 ? -s.d : s.d;
     if (!(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) return -1;
@@ -203,7 +203,7 @@ static int rd_count(reader *r, uint32_t *out, int is_string) {
 
 /* An optional's flag (the slot is there: the caller checked). */
 static int present(const reader *r) {
-  fbe_tape_slot s = r->num[r->n];
+  fbei_tape_slot s = r->num[r->n];
   return r->progs->format == FBE_TAPE_DOUBLE ? s.d != 0 : s.i != 0;
 }
 
@@ -237,7 +237,7 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
   double d = 0;
   if (code <= OP_NUM_F32) {
     if (r->n >= r->n_end) return overrun(r);
-    fbe_tape_slot s = r->num[r->n++];
+    fbei_tape_slot s = r->num[r->n++];
     x = s.i;
     d = s.d;
   }
@@ -281,7 +281,7 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
       return FBE_OK;
     }
     case OP_STR: case OP_BYTES: { /* points into the byte tape: no copy */
-      fbe_str *s = (fbe_str *)(void *)slot;
+      fbei_str *s = (fbei_str *)(void *)slot;
       if (rd_span(r, &s->data, &s->size, code == OP_STR)) return overrun(r);
       /* the core's check and words, the same in every binding (the hosts put a lone
        * surrogate on the tape as its 3 bytes for this to refuse) */
@@ -297,9 +297,9 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
       char buf[64];
       if (rd_span(r, &text, &len, 0)) return overrun(r);
       fbe_status s = fbe_decimal_parse((const char *)text, len, (fbe_decimal *)(void *)slot);
-      if (s == FBE_ERR_RANGE) return fbe_error_decimal_range(r->err, shown(buf, text, len));
+      if (s == FBE_ERR_RANGE) return fbei_error_decimal_range(r->err, shown(buf, text, len));
       if (s != FBE_OK)
-        return fbe_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a decimal number",
+        return fbei_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a decimal number",
                              shown(buf, text, len));
       return FBE_OK;
     }
@@ -316,7 +316,7 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
       char buf[64];
       if (rd_span(r, &text, &len, 0)) return overrun(r);
       if (fbe_uuid_parse((const char *)text, len, (fbe_uuid *)(void *)slot) != FBE_OK)
-        return fbe_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a uuid",
+        return fbei_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a uuid",
                              shown(buf, text, len));
       return FBE_OK;
     }
@@ -330,7 +330,7 @@ static fbe_status rd_prog(reader *r, const tape_prog *pg, uint8_t *base) {
   for (; op < end; op++) {
     fbe_status s = rd_step(r, (tape_code)op->code, op->type, base + op->offset);
     if (s != FBE_OK) {
-      fbe_error_prepend_field(r->err, op->name);
+      fbei_error_prepend_field(r->err, op->name);
       return s;
     }
   }
@@ -344,7 +344,7 @@ static fbe_status rd_elements(reader *r, const fbe_type *e, uint8_t *data, uint3
     uint8_t *slot = data + (size_t)i * e->mem_size;
     fbe_status s = pg ? rd_prog(r, pg, slot) : rd_step(r, code, e, slot);
     if (s != FBE_OK) {
-      fbe_error_prepend_index(r->err, i);
+      fbei_error_prepend_index(r->err, i);
       return s;
     }
   }
@@ -356,7 +356,7 @@ static int takes_a_slot(const fbe_type *t) {
   return t->wire != FBE_KIND_STRUCT && t->wire != FBE_KIND_ARRAY;
 }
 
-static fbe_status rd_collection(reader *r, const fbe_type *t, fbe_vec *v) {
+static fbe_status rd_collection(reader *r, const fbe_type *t, fbei_vec *v) {
   uint32_t count;
   memset(v, 0, sizeof *v);
   if (rd_count(r, &count, 0)) return overrun(r);
@@ -366,16 +366,16 @@ static fbe_status rd_collection(reader *r, const fbe_type *t, fbe_vec *v) {
   if ((map ? takes_a_slot(t->key) || takes_a_slot(t->elem) : takes_a_slot(t->elem)) &&
       count > r->n_end - r->n)
     return overrun(r);
-  uint8_t *data = fbe_vec_grow(v, r->arena, map ? t->pair_stride : t->elem->mem_size, count);
+  uint8_t *data = fbei_vec_grow(v, r->arena, map ? t->pair_stride : t->elem->mem_size, count);
   if (!data) return no_memory(r);
   if (!map) return rd_elements(r, t->elem, data, count);
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *pair = data + (size_t)i * t->pair_stride;
     fbe_status s = rd_value(r, t->key, pair);
-    if (s != FBE_OK) fbe_error_prepend_key(r->err);
+    if (s != FBE_OK) fbei_error_prepend_key(r->err);
     else s = rd_value(r, t->elem, pair + t->pair_value_offset);
     if (s != FBE_OK) {
-      fbe_error_prepend_index(r->err, i);
+      fbei_error_prepend_index(r->err, i);
       return s;
     }
   }
@@ -398,10 +398,10 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
       return FBE_OK;
     }
   } else if (t->wire != FBE_KIND_VECTOR && t->wire != FBE_KIND_MAP) {
-    return fbe_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "unsupported type %s",
+    return fbei_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "unsupported type %s",
                          fbe_kind_name(t->kind));
   }
-  if (r->depth >= FBE_DEFAULT_MAX_DEPTH) return fbe_tape_too_deep(r->err);
+  if (r->depth >= FBE_DEFAULT_MAX_DEPTH) return fbei_tape_too_deep(r->err);
   r->depth++;
   fbe_status s;
   if (t->wire == FBE_KIND_OPTIONAL) {
@@ -415,30 +415,30 @@ static fbe_status rd_value(reader *r, const fbe_type *t, uint8_t *slot) {
     }
     memcpy(slot, &value, sizeof value);
   } else {
-    s = rd_collection(r, t, (fbe_vec *)(void *)slot);
+    s = rd_collection(r, t, (fbei_vec *)(void *)slot);
   }
   r->depth--;
   return s;
 }
 
-fbe_msg *fbe_tape_read(const fbe_tape_programs *progs, const fbe_tape *tp, const fbe_struct *st,
+fbe_msg *fbei_tape_read(const fbei_tape_programs *progs, const fbei_tape *tp, const fbe_struct *st,
                        uint32_t *n, uint32_t *p, fbe_arena *arena, fbe_error *err) {
   reader r = {tp->num, *n, tp->num_cap, tp->bytes, *p, tp->bytes_cap, progs, arena, err, 0};
   if (!is_ours(progs, st)) {
-    fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "internal error: a struct without a tape program");
+    fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "internal error: a struct without a tape program");
     return NULL;
   }
   if (r.n > r.n_end || r.p > r.p_end) {
     overrun(&r);
     return NULL;
   }
-  fbe_msg *m = fbe_msg_shell(arena, st);
+  fbe_msg *m = fbei_msg_shell(arena, st);
   if (!m) {
     no_memory(&r);
     return NULL;
   }
-  memset(fbe_msg_data(m), 0, st->mem_size);
-  if (rd_prog(&r, prog_of(progs, st), fbe_msg_data(m)) != FBE_OK) return NULL;
+  memset(fbei_msg_data(m), 0, st->mem_size);
+  if (rd_prog(&r, prog_of(progs, st), fbei_msg_data(m)) != FBE_OK) return NULL;
   *n = r.n;
   *p = r.p;
   return m;
@@ -447,11 +447,11 @@ fbe_msg *fbe_tape_read(const fbe_tape_programs *progs, const fbe_tape *tp, const
 /* ------------------------------------------------------------------ value -> tape */
 
 typedef struct writer {
-  fbe_tape_slot *num;
+  fbei_tape_slot *num;
   uint64_t n, n_cap; /* past the capacity the writer only counts: the totals say how */
   uint8_t *bytes;    /* much to grow */
   uint64_t p, p_cap;
-  const fbe_tape_programs *progs;
+  const fbei_tape_programs *progs;
   int negate_utf8;   /* FBE_TAPE_DOUBLE: a string that is not ASCII gets -length */
 } writer;
 
@@ -530,7 +530,7 @@ static inline void wr_step(writer *w, tape_code code, const fbe_type *t, const u
       return;
     }
     case OP_STR: case OP_BYTES: {
-      const fbe_str *s = (const fbe_str *)(const void *)slot;
+      const fbei_str *s = (const fbei_str *)(const void *)slot;
       wr_text(w, s->data, s->size, code == OP_STR);
       return;
     }
@@ -577,13 +577,13 @@ static void wr_value(writer *w, const fbe_type *t, const uint8_t *slot) {
       wr_elements(w, t->elem, slot, t->array_size);
       return;
     case FBE_KIND_VECTOR: {
-      const fbe_vec *v = (const fbe_vec *)(const void *)slot;
+      const fbei_vec *v = (const fbei_vec *)(const void *)slot;
       wr_count(w, v->count);
       wr_elements(w, t->elem, v->data, v->count);
       return;
     }
     case FBE_KIND_MAP: {
-      const fbe_vec *v = (const fbe_vec *)(const void *)slot;
+      const fbei_vec *v = (const fbei_vec *)(const void *)slot;
       wr_count(w, v->count);
       for (uint32_t i = 0; i < v->count; i++) {
         const uint8_t *pair = (const uint8_t *)v->data + (size_t)i * t->pair_stride;
@@ -598,12 +598,12 @@ static void wr_value(writer *w, const fbe_type *t, const uint8_t *slot) {
   }
 }
 
-int fbe_tape_write(const fbe_tape_programs *progs, fbe_tape *tp, const fbe_msg *m, uint32_t n,
+int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_msg *m, uint32_t n,
                    uint32_t p, uint64_t *need_n, uint64_t *need_p) {
   writer w = {tp->num, n, tp->num_cap, tp->bytes, p, tp->bytes_cap, progs,
               progs->format == FBE_TAPE_DOUBLE};
   const fbe_struct *st = fbe_msg_type(m);
-  if (is_ours(progs, st)) wr_prog(&w, prog_of(progs, st), fbe_msg_data(m));
+  if (is_ours(progs, st)) wr_prog(&w, prog_of(progs, st), fbei_msg_data(m));
   *need_n = w.n - n;
   *need_p = w.p - p;
   return w.n <= w.n_cap && w.p <= w.p_cap ? 0 : -1;

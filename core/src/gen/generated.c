@@ -12,7 +12,7 @@
 
 static void *malloc_hook(void *ctx, size_t size) {
   (void)ctx;
-  return fbe_mem_alloc(size ? size : 1);
+  return fbei_mem_alloc(size ? size : 1);
 }
 
 static void *arena_hook(void *ctx, size_t size) { return fbe_arena_alloc((fbe_arena *)ctx, size); }
@@ -23,7 +23,7 @@ void *fbe_gen_alloc(const fbe_allocator *a, size_t size) {
 
 void fbe_gen_free(const fbe_allocator *a, void *ptr) {
   if (!ptr) return;
-  if (!a) fbe_mem_free(ptr);
+  if (!a) fbei_mem_free(ptr);
   else if (a->free) a->free(a->ctx, ptr);
 }
 
@@ -37,13 +37,13 @@ static fbe_status gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *da
   memset(g, 0, sizeof *g);
   g->a = a;
   g->err = err;
-  if (!data && size) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no data");
+  if (!data && size) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no data");
   if (size >= 4 && fbe_load32(data) > FBE_DEFAULT_MAX_MODEL_SIZE)
-    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, (unsigned long long)fbe_load32(data),
+    return fbei_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, (unsigned long long)fbe_load32(data),
                          (unsigned long long)FBE_DEFAULT_MAX_MODEL_SIZE);
   int rc = model == FBE_MODEL_FINAL ? fbe_fin_open(data, size, &g->r) : fbe_std_open(data, size, &g->r);
   if (rc)
-    return fbe_fault_set(err, FBE_FAULT_GEN_OPEN, 0, (unsigned long long)size,
+    return fbei_fault_set(err, FBE_FAULT_GEN_OPEN, 0, (unsigned long long)size,
                          model == FBE_MODEL_FINAL ? "final" : "standard");
   return FBE_OK;
 }
@@ -63,13 +63,13 @@ fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t
 }
 
 int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset) {
-  fbe_fault_set(g->err, FBE_FAULT_OVER_BUDGET, (size_t)offset,
+  fbei_fault_set(g->err, FBE_FAULT_OVER_BUDGET, (size_t)offset,
                 (unsigned long long)fbe_limits_memory(NULL, g->r.end));
   return -1;
 }
 
 int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message) {
-  fbe_error_set(g->err, code, (size_t)offset, "%s", message);
+  fbei_error_set(g->err, code, (size_t)offset, "%s", message);
   return -1;
 }
 
@@ -77,8 +77,8 @@ int fbe_gen_oom(fbe_gen_reader *g, uint64_t offset) {
   return fbe_gen_fail(g, FBE_ERR_NOMEM, offset, "out of memory");
 }
 /* The faults generated code reports (the core's one table of reasons). */
-static int gen_fault(fbe_gen_reader *g, fbe_fault fault, uint64_t offset) {
-  fbe_fault_set(g->err, fault, (size_t)offset);
+static int gen_fault(fbe_gen_reader *g, fbei_fault fault, uint64_t offset) {
+  fbei_fault_set(g->err, fault, (size_t)offset);
   return -1;
 }
 int fbe_gen_short(fbe_gen_reader *g, uint64_t offset) {
@@ -95,18 +95,18 @@ int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset) {
 int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot) { return gen_fault(g, FBE_FAULT_GEN_BLOB, slot); }
 
 int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size) {
-  size_t ok = fbe_utf8_valid_prefix(data, size);
+  size_t ok = fbei_utf8_valid_prefix(data, size);
   if (ok == size) return 0;
-  fbe_utf8_error(g->err, FBE_ERR_MALFORMED, (size_t)(data - g->r.data), data, size, ok);
+  fbei_utf8_error(g->err, FBE_ERR_MALFORMED, (size_t)(data - g->r.data), data, size, ok);
   return -1;
 }
 int fbe_gen_bad_decimal(fbe_gen_reader *g, uint64_t offset) {
-  fbe_decimal_error(g->err, (size_t)offset, g->r.data + offset);
+  fbei_decimal_error(g->err, (size_t)offset, g->r.data + offset);
   return -1;
 }
 
-void fbe_gen_path_field(fbe_gen_reader *g, const char *name) { fbe_error_prepend_field(g->err, name); }
-void fbe_gen_path_index(fbe_gen_reader *g, size_t index) { fbe_error_prepend_index(g->err, index); }
+void fbe_gen_path_field(fbe_gen_reader *g, const char *name) { fbei_error_prepend_field(g->err, name); }
+void fbe_gen_path_index(fbe_gen_reader *g, size_t index) { fbei_error_prepend_index(g->err, index); }
 
 void *fbe_gen_refill(fbe_gen_reader *g, size_t n) {
   if (!g->a || g->a->free) return fbe_gen_alloc(g->a, n);
@@ -121,10 +121,10 @@ void *fbe_gen_refill(fbe_gen_reader *g, size_t n) {
   return p;
 }
 
-uint64_t fbe_gen_hash_decimal(const fbe_decimal *d) { return fbe_key_decimal_hash(FBE_GEN_HASH_SEED, d->bytes); }
+uint64_t fbe_gen_hash_decimal(const fbe_decimal *d) { return fbei_key_decimal_hash(FBE_GEN_HASH_SEED, d->bytes); }
 
 int fbe_gen_decimal_equal(const fbe_decimal *a, const fbe_decimal *b) {
-  return fbe_decimal_value_equal(a->bytes, b->bytes);
+  return fbei_decimal_value_equal(a->bytes, b->bytes);
 }
 
 /* Spreads the hash over the low bits the table uses (murmur3's finalizer): generated
@@ -137,14 +137,14 @@ static uint64_t spread(uint64_t h) {
   return h ^ (h >> 33);
 }
 
-/* keys.c's fbe_keys_dedup over generated C values. */
+/* keys.c's fbei_keys_dedup over generated C values. */
 int fbe_gen_dedup(fbe_gen_reader *g, uint64_t offset, void *items, uint32_t *count, size_t stride,
                   fbe_gen_hash_fn hash, fbe_gen_equal_fn equal, fbe_gen_drop_fn drop) {
   uint32_t n = *count;
   if (n < 2) return 0;
   size_t cap = 4;
   while (cap < 2 * (size_t)n) cap *= 2;
-  uint32_t *table = fbe_mem_alloc(cap * sizeof *table); /* kept index + 1, 0 empty */
+  uint32_t *table = fbei_mem_alloc(cap * sizeof *table); /* kept index + 1, 0 empty */
   if (!table) return fbe_gen_oom(g, offset);
   memset(table, 0, cap * sizeof *table);
   uint8_t *data = items;
@@ -163,7 +163,7 @@ int fbe_gen_dedup(fbe_gen_reader *g, uint64_t offset, void *items, uint32_t *cou
     table[at] = ++kept;
   }
   *count = kept;
-  fbe_mem_free(table);
+  fbei_mem_free(table);
   return 0;
 }
 
@@ -183,8 +183,8 @@ fbe_status fbe_gen_finish(fbe_buffer *out, size_t start, int failed, fbe_error *
   if (failed) {
     out->size = start;
     if (failed == FBE_WRITE_TOO_LARGE)
-      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
-    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      return fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
+    return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   }
   fbe_store32(out->data + start, (uint32_t)(out->size - start));
   return FBE_OK;
@@ -192,7 +192,7 @@ fbe_status fbe_gen_finish(fbe_buffer *out, size_t start, int failed, fbe_error *
 
 static const fbe_struct *find_type(const fbe_schema *schema, const char *type_name, fbe_error *err) {
   const fbe_struct *st = schema ? fbe_schema_find_struct(schema, type_name) : NULL;
-  if (!st) fbe_error_set(err, FBE_ERR_NOT_FOUND, FBE_NO_OFFSET, "schema has no struct %s", type_name);
+  if (!st) fbei_error_set(err, FBE_ERR_NOT_FOUND, FBE_NO_OFFSET, "schema has no struct %s", type_name);
   return st;
 }
 
@@ -201,7 +201,7 @@ fbe_status fbe_gen_json_write(const fbe_schema *schema, const char *type_name, c
   const fbe_struct *st = find_type(schema, type_name, err);
   if (!st) return FBE_ERR_NOT_FOUND;
   fbe_arena *arena = fbe_arena_new();
-  if (!arena) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  if (!arena) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_msg *msg = NULL;
   fbe_status rc = fbe_decode(st, FBE_MODEL_FINAL, model, size, arena, NULL, &msg, NULL, err);
   if (rc == FBE_OK) rc = fbe_msg_to_json(msg, pretty, out, err);
@@ -214,7 +214,7 @@ fbe_status fbe_gen_json_read(const fbe_schema *schema, const char *type_name, co
   const fbe_struct *st = find_type(schema, type_name, err);
   if (!st) return FBE_ERR_NOT_FOUND;
   fbe_arena *arena = fbe_arena_new();
-  if (!arena) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  if (!arena) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_msg *msg = NULL;
   fbe_status rc = fbe_msg_from_json(st, text, length, arena, &msg, err);
   if (rc == FBE_OK) rc = fbe_encode(msg, FBE_MODEL_FINAL, final_out, err);
@@ -222,6 +222,6 @@ fbe_status fbe_gen_json_read(const fbe_schema *schema, const char *type_name, co
   return rc;
 }
 
-uint64_t fbe_gen_now(void) { return fbe_now_ns(); }
-void fbe_gen_uuid1(fbe_uuid *out) { fbe_uuid_v1(out->bytes); }
-void fbe_gen_uuid4(fbe_uuid *out) { fbe_uuid_v4(out->bytes); }
+uint64_t fbe_gen_now(void) { return fbei_now_ns(); }
+void fbe_gen_uuid1(fbe_uuid *out) { fbei_uuid_v1(out->bytes); }
+void fbe_gen_uuid4(fbe_uuid *out) { fbei_uuid_v4(out->bytes); }

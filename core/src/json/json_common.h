@@ -20,17 +20,17 @@
 #define FBE_DECIMAL_TEXT_MAX 48
 
 /* Kinds written as JSON integers (wire kinds: enums and flags are their base). */
-static inline int fbe_json_is_integer_kind(fbe_kind wire) {
+static inline int fbei_json_is_integer_kind(fbe_kind wire) {
   return (wire >= FBE_KIND_BYTE && wire <= FBE_KIND_UINT64) || wire == FBE_KIND_TIMESTAMP;
 }
 
-/* Decimal digits of a 64-bit pattern (as loaded by fbe_scalar_load); no NUL. */
-static inline size_t fbe_json_format_integer(fbe_kind wire, uint64_t pattern,
+/* Decimal digits of a 64-bit pattern (as loaded by fbei_scalar_load); no NUL. */
+static inline size_t fbei_json_format_integer(fbe_kind wire, uint64_t pattern,
                                              char out[FBE_INTEGER_TEXT_MAX]) {
   char rev[FBE_INTEGER_TEXT_MAX];
   size_t n = 0, len = 0;
   uint64_t mag = pattern;
-  if (fbe_kind_is_signed(wire) && (int64_t)pattern < 0) {
+  if (fbei_kind_is_signed(wire) && (int64_t)pattern < 0) {
     out[len++] = '-';
     mag = 0 - pattern; /* two's complement magnitude, also for INT64_MIN */
   }

@@ -60,7 +60,7 @@ static fbe_status fail(reader *r, fbe_status code, const char *at, const char *f
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return fbe_error_set(r->err, code, (size_t)(at - r->start), "%s", msg);
+  return fbei_error_set(r->err, code, (size_t)(at - r->start), "%s", msg);
 }
 
 /* How many characters of an offending text a message quotes. */
@@ -87,7 +87,7 @@ static fbe_status charge(reader *r, uint64_t bytes) {
 
 /* A new zeroed item of `size` bytes at the end of v (NULL: err set); `values`: the
  * charge for its values and defaults. */
-static void *grow_item(reader *r, fbe_vec *v, uint32_t size, uint64_t values) {
+static void *grow_item(reader *r, fbei_vec *v, uint32_t size, uint64_t values) {
   if (charge(r, values)) return NULL;
   if (v->count == v->cap) {
     uint64_t cap = v->cap ? (uint64_t)v->cap * 2 : 4;
@@ -96,7 +96,7 @@ static void *grow_item(reader *r, fbe_vec *v, uint32_t size, uint64_t values) {
       if (v->count == cap) fail(r, FBE_ERR_RANGE, r->p, "more than %u elements", (unsigned)UINT32_MAX);
       return NULL;
     }
-    void *data = fbe_mem_realloc(v->data, (size_t)(cap * size));
+    void *data = fbei_mem_realloc(v->data, (size_t)(cap * size));
     if (!data) {
       no_memory(r);
       return NULL;
@@ -110,17 +110,17 @@ static void *grow_item(reader *r, fbe_vec *v, uint32_t size, uint64_t values) {
 }
 
 /* Moves the items of v (heap) to out (arena), exactly sized; frees the heap buffer. */
-static fbe_status close_items(reader *r, fbe_vec *v, uint32_t size, fbe_vec *out) {
+static fbe_status close_items(reader *r, fbei_vec *v, uint32_t size, fbei_vec *out) {
   r->budget += (uint64_t)v->cap * size; /* the heap buffer goes */
-  fbe_vec moved = {NULL, v->count, v->count};
-  fbe_status s = charge(r, fbe_cost_bytes((uint64_t)v->count * size));
+  fbei_vec moved = {NULL, v->count, v->count};
+  fbe_status s = charge(r, fbei_cost_bytes((uint64_t)v->count * size));
   if (!s && v->count && !(moved.data = fbe_arena_alloc(r->arena, (size_t)v->count * size)))
     s = no_memory(r);
   if (!s) {
     if (v->count) memcpy(moved.data, v->data, (size_t)v->count * size);
     *out = moved;
   }
-  fbe_mem_free(v->data);
+  fbei_mem_free(v->data);
   v->data = NULL;
   return s;
 }
@@ -319,7 +319,7 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
   uint8_t *dst;
   if (to_arena) {
     static const uint8_t empty[1] = {0};
-    TRY(charge(r, fbe_cost_bytes(raw_len)));
+    TRY(charge(r, fbei_cost_bytes(raw_len)));
     dst = raw_len ? fbe_arena_alloc(r->arena, raw_len) : (uint8_t *)empty;
   } else {
     r->scratch.size = 0;
@@ -359,17 +359,17 @@ static fbe_status read_string(reader *r, int to_arena, uint8_t **out, size_t *ou
                       (unsigned)cp);
         }
       }
-      n += fbe_utf8_encode(cp, dst + n);
+      n += fbei_utf8_encode(cp, dst + n);
     } else if (c < 0x20) {
       return fail(r, FBE_ERR_JSON, p, "control character 0x%02x must be escaped in a string", c);
     } else if (c < 0x80) {
       dst[n++] = c;
       p++;
     } else {
-      size_t len = fbe_utf8_sequence((const uint8_t *)p, (size_t)(q - p));
+      size_t len = fbei_utf8_sequence((const uint8_t *)p, (size_t)(q - p));
       if (!len) { /* the core's words for it; "byte N of M" counts the string's raw text */
         const uint8_t *raw = (const uint8_t *)r->p + 1;
-        return fbe_utf8_error(r->err, FBE_ERR_JSON, (size_t)(r->p + 1 - r->start), raw, raw_len,
+        return fbei_utf8_error(r->err, FBE_ERR_JSON, (size_t)(r->p + 1 - r->start), raw, raw_len,
                               (size_t)((const uint8_t *)p - raw));
       }
       memcpy(dst + n, p, len);
@@ -399,9 +399,9 @@ static fbe_status integer_from_text(reader *r, const fbe_type *t, void *slot, co
     if (mag > (UINT64_MAX - digit) / 10) overflow = 1;
     else mag = mag * 10 + digit;
   }
-  unsigned bits = fbe_kind_bits(t->wire);
+  unsigned bits = fbei_kind_bits(t->wire);
   uint64_t negative_limit = (uint64_t)1 << (bits - 1);                /* |signed min| */
-  uint64_t positive_limit = fbe_kind_is_signed(t->wire) ? negative_limit - 1
+  uint64_t positive_limit = fbei_kind_is_signed(t->wire) ? negative_limit - 1
                             : bits == 64                      ? UINT64_MAX
                                                               : ((uint64_t)1 << bits) - 1;
   if (overflow || mag > (negative ? negative_limit : positive_limit)) {
@@ -410,7 +410,7 @@ static fbe_status integer_from_text(reader *r, const fbe_type *t, void *slot, co
     return fail(r, FBE_ERR_RANGE, at, "%.*s is out of range for %s field", shown(n),
                 s, type);
   }
-  fbe_scalar_store(t->wire, slot, negative ? 0 - mag : mag);
+  fbei_scalar_store(t->wire, slot, negative ? 0 - mag : mag);
   return FBE_OK;
 }
 
@@ -418,7 +418,7 @@ static fbe_status real_from_text(reader *r, const fbe_type *t, void *slot, const
                                  size_t n, const char *at) {
   double v;
   int is_float = t->wire == FBE_KIND_FLOAT;
-  if (fbe_number_parse(s, n, is_float, &v))
+  if (fbei_number_parse(s, n, is_float, &v))
     return fail(r, FBE_ERR_RANGE, at, "%.*s is too large for a %s field", shown(n), s,
                 is_float ? "float" : "double");
   if (is_float) {
@@ -452,13 +452,13 @@ static fbe_status uuid_from_text(reader *r, void *slot, const char *s, size_t n,
   return FBE_OK;
 }
 
-static fbe_status bytes_from_text(reader *r, fbe_str *slot, const char *s, size_t n,
+static fbe_status bytes_from_text(reader *r, fbei_str *slot, const char *s, size_t n,
                                   const char *at) {
-  TRY(charge(r, n ? fbe_cost_bytes(n / 4 * 3 + 1) : 0));
+  TRY(charge(r, n ? fbei_cost_bytes(n / 4 * 3 + 1) : 0));
   uint8_t *data = n ? fbe_arena_alloc(r->arena, n / 4 * 3 + 1) : NULL;
   if (n && !data) return no_memory(r);
   size_t bad;
-  ptrdiff_t len = fbe_base64_decode(s, n, data, &bad);
+  ptrdiff_t len = fbei_base64_decode(s, n, data, &bad);
   if (len < 0)
     return fail(r, FBE_ERR_JSON, at, "invalid Base64 in a bytes field (at character %zu)", bad);
   if ((size_t)len > UINT32_MAX) return fail(r, FBE_ERR_RANGE, at, "bytes longer than 4 GiB");
@@ -518,7 +518,7 @@ static fbe_status read_text_value(reader *r, const fbe_type *t, void *slot) {
   if (t->wire == FBE_KIND_STRING) {
     TRY(read_string(r, 1, &s, &n));
     if (n > UINT32_MAX) return fail(r, FBE_ERR_RANGE, at, "string longer than 4 GiB");
-    fbe_str *str = slot;
+    fbei_str *str = slot;
     str->data = n ? s : NULL;
     str->size = (uint32_t)n;
     return FBE_OK;
@@ -544,7 +544,7 @@ static fbe_status read_struct(reader *r, const fbe_struct *st, uint8_t *slot) {
     if (f) {
       fbe_status s = read_value(r, f->type, slot + f->mem_offset);
       if (s) {
-        fbe_error_prepend_field(r->err, f->name);
+        fbei_error_prepend_field(r->err, f->name);
         return s;
       }
     } else {
@@ -567,7 +567,7 @@ static fbe_status read_array(reader *r, const fbe_type *t, uint8_t *slot) {
       return fail(r, FBE_ERR_RANGE, at, "too many elements for an array of %u", t->array_size);
     fbe_status s = read_value(r, elem, slot + (size_t)count * elem->mem_size);
     if (s) {
-      fbe_error_prepend_index(r->err, count);
+      fbei_error_prepend_index(r->err, count);
       return s;
     }
     count++;
@@ -580,9 +580,9 @@ static fbe_status read_array(reader *r, const fbe_type *t, uint8_t *slot) {
 }
 
 /* Vector, list, set: a new storage replaces the old one (which may be shared). */
-static fbe_status read_elements(reader *r, const fbe_type *elem, fbe_vec *v) {
+static fbe_status read_elements(reader *r, const fbe_type *elem, fbei_vec *v) {
   int more = !empty_container(r, ']');
-  uint64_t each = elem->cost + fbe_cost_image(elem);
+  uint64_t each = elem->cost + fbei_cost_image(elem);
   while (more) {
     skip_ws(r);
     uint32_t index = v->count;
@@ -591,7 +591,7 @@ static fbe_status read_elements(reader *r, const fbe_type *elem, fbe_vec *v) {
     if (fbe_value_init(elem, e, r->arena)) return no_memory(r);
     fbe_status s = read_value(r, elem, e);
     if (s) {
-      fbe_error_prepend_index(r->err, index);
+      fbei_error_prepend_index(r->err, index);
       return s;
     }
     TRY(next_element(r, ']', &more));
@@ -599,21 +599,21 @@ static fbe_status read_elements(reader *r, const fbe_type *elem, fbe_vec *v) {
   return FBE_OK;
 }
 
-static fbe_status read_vector(reader *r, const fbe_type *t, fbe_vec *slot) {
-  fbe_vec v = {NULL, 0, 0};
+static fbe_status read_vector(reader *r, const fbe_type *t, fbei_vec *slot) {
+  fbei_vec v = {NULL, 0, 0};
   TRY(enter(r));
   TRY(enter_level(r));
   fbe_status s = read_elements(r, t->elem, &v);
-  if (!s && t->kind == FBE_KIND_SET && fbe_keys_dedup(t, &v)) s = no_memory(r); /* keys.c */
+  if (!s && t->kind == FBE_KIND_SET && fbei_keys_dedup(t, &v)) s = no_memory(r); /* keys.c */
   if (!s) s = close_items(r, &v, t->elem->mem_size, slot);
-  fbe_mem_free(v.data);
+  fbei_mem_free(v.data);
   r->levels--;
   return s;
 }
 
 /* Appends a map entry with default key and value (NULL: err set). */
-static uint8_t *new_pair(reader *r, const fbe_type *t, fbe_vec *v) {
-  uint64_t values = t->key->cost + fbe_cost_image(t->key) + t->elem->cost + fbe_cost_image(t->elem);
+static uint8_t *new_pair(reader *r, const fbe_type *t, fbei_vec *v) {
+  uint64_t values = t->key->cost + fbei_cost_image(t->key) + t->elem->cost + fbei_cost_image(t->elem);
   uint8_t *pair = grow_item(r, v, t->pair_stride, values);
   if (!pair) return NULL;
   if (fbe_value_init(t->key, pair, r->arena) ||
@@ -626,7 +626,7 @@ static uint8_t *new_pair(reader *r, const fbe_type *t, fbe_vec *v) {
 
 /* Map/hash from {"key": value, ...}; keys converted from their text, JSON order kept
  * (read_map collapses duplicates). */
-static fbe_status read_map_object(reader *r, const fbe_type *t, fbe_vec *v) {
+static fbe_status read_map_object(reader *r, const fbe_type *t, fbei_vec *v) {
   int more = !empty_container(r, '}');
   while (more) {
     skip_ws(r);
@@ -650,7 +650,7 @@ static fbe_status read_map_object(reader *r, const fbe_type *t, fbe_vec *v) {
       s = read_value(r, t->elem, pair + t->pair_value_offset);
     }
     if (s) {
-      fbe_error_prepend_index(r->err, index);
+      fbei_error_prepend_index(r->err, index);
       return s;
     }
     TRY(next_element(r, '}', &more));
@@ -659,7 +659,7 @@ static fbe_status read_map_object(reader *r, const fbe_type *t, fbe_vec *v) {
 }
 
 /* Map whose key is a struct, from [[key, value], ...]. */
-static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbe_vec *v) {
+static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbei_vec *v) {
   int more = !empty_container(r, ']');
   while (more) {
     skip_ws(r);
@@ -680,7 +680,7 @@ static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbe_vec *v) {
     }
     if (!s) s = expect(r, ']', "']' to close the [key, value] pair");
     if (s) {
-      fbe_error_prepend_index(r->err, index);
+      fbei_error_prepend_index(r->err, index);
       return s;
     }
     r->depth--; /* the pair's ']' */
@@ -689,14 +689,14 @@ static fbe_status read_map_pairs(reader *r, const fbe_type *t, fbe_vec *v) {
   return FBE_OK;
 }
 
-static fbe_status read_map(reader *r, const fbe_type *t, fbe_vec *slot) {
-  fbe_vec v = {NULL, 0, 0};
+static fbe_status read_map(reader *r, const fbe_type *t, fbei_vec *slot) {
+  fbei_vec v = {NULL, 0, 0};
   TRY(enter(r));
   TRY(enter_level(r));
   fbe_status s = t->key->kind == FBE_KIND_STRUCT ? read_map_pairs(r, t, &v) : read_map_object(r, t, &v);
-  if (!s && fbe_keys_dedup(t, &v)) s = no_memory(r); /* one entry per key, the last value (keys.c) */
+  if (!s && fbei_keys_dedup(t, &v)) s = no_memory(r); /* one entry per key, the last value (keys.c) */
   if (!s) s = close_items(r, &v, t->pair_stride, slot);
-  fbe_mem_free(v.data);
+  fbei_mem_free(v.data);
   r->levels--;
   return s;
 }
@@ -709,7 +709,7 @@ static fbe_status read_optional(reader *r, const fbe_type *t, void *slot) {
     const void *old;
     memcpy(&old, slot, sizeof old);
     TRY(enter_level(r));
-    TRY(charge(r, fbe_cost_optional(t) + (old ? 0 : fbe_cost_image(t->elem))));
+    TRY(charge(r, fbei_cost_optional(t) + (old ? 0 : fbei_cost_image(t->elem))));
     value = fbe_arena_alloc(r->arena, t->elem->mem_size);
     if (!value) return no_memory(r);
     if (old) memcpy(value, old, t->elem->mem_size);
@@ -799,7 +799,7 @@ static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
       }
       return read_map(r, t, slot);
     default:
-      if (!fbe_json_is_integer_kind(t->wire))
+      if (!fbei_json_is_integer_kind(t->wire))
         return fail(r, FBE_ERR_TYPE, r->p, "cannot read a value of kind %s",
                     fbe_kind_name(t->kind));
       if (c != '-' && !is_digit(c)) return type_error(r, t, "an integer");
@@ -812,16 +812,16 @@ static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
 static fbe_status json_read(fbe_ref value, const char *text, size_t length, const fbe_limits *limits,
                             uint64_t root, fbe_error *err) {
   if (!value.type || !value.slot || !value.arena || (!text && length))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_read: no value, arena or text");
   if (!text) text = "";
-  if (length > fbe_limits_size(limits))
-    return fbe_error_set(err, FBE_ERR_LIMIT, 0,
+  if (length > fbei_limits_size(limits))
+    return fbei_error_set(err, FBE_ERR_LIMIT, 0,
                          "JSON text of %zu bytes exceeds the limit of %llu bytes (max_model_size)",
-                         length, (unsigned long long)fbe_limits_size(limits));
+                         length, (unsigned long long)fbei_limits_size(limits));
   uint64_t limit = fbe_limits_memory(limits, length);
   reader r = {text, text, text + length, value.arena, err, 0, {NULL, 0, 0},
-              0, fbe_limits_depth(limits), limit, limit};
+              0, fbei_limits_depth(limits), limit, limit};
   if (charge(&r, root)) return err->code;
   skip_ws(&r);
   fbe_status s = read_value(&r, value.type, value.slot);
@@ -845,15 +845,15 @@ fbe_status fbe_json_read(fbe_ref value, const char *text, size_t length, fbe_err
 fbe_status fbe_msg_from_json_limited(const fbe_struct *type, const char *text, size_t length,
                                      fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
                                      fbe_error *err) {
-  if (!out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no out");
+  if (!out) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no out");
   *out = NULL;
   if (!type || !arena)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_msg_from_json: no type or arena");
   fbe_msg *msg = fbe_msg_new(arena, type);
-  if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  if (!msg) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_status s = json_read(fbe_msg_ref(msg), text, length, limits,
-                           fbe_cost_root(type) + type->default_cost, err);
+                           fbei_cost_root(type) + type->default_cost, err);
   if (!s) *out = msg;
   return s;
 }

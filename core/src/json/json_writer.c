@@ -45,17 +45,17 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot);
   } while (0)
 
 static fbe_status no_memory(writer *w) {
-  return fbe_error_set(w->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while writing JSON");
+  return fbei_error_set(w->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while writing JSON");
 }
 
 /* Whether n more bytes of text fit the output budget (FBE_ERR_LIMIT when not). */
 static fbe_status too_long(writer *w, size_t n) {
   if (w->by_cost) { /* past the floor: the default budget needs the value's cost */
     w->by_cost = 0;
-    w->max_out = fbe_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbe_value_cost(w->value.type, w->value.slot));
+    w->max_out = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(w->value.type, w->value.slot));
     if ((uint64_t)(w->out->size - w->start) + n <= w->max_out) return FBE_OK;
   }
-  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
                        "JSON output larger than %llu bytes (max_memory)",
                        (unsigned long long)w->max_out);
 }
@@ -85,7 +85,7 @@ static fbe_status newline(writer *w) {
 /* Containers: open_container, item() before every element, close_container. */
 static fbe_status open_container(writer *w, char c) {
   if (w->depth >= FBE_JSON_MAX_DEPTH)
-    return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+    return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
                          "value nests deeper than %d JSON levels", FBE_JSON_MAX_DEPTH);
   w->depth++;
   return put(w, &c, 1);
@@ -110,22 +110,22 @@ static fbe_status member_separator(writer *w) {
 
 static fbe_status write_integer(writer *w, fbe_kind wire, const void *slot) {
   char buf[FBE_INTEGER_TEXT_MAX];
-  return put(w, buf, fbe_json_format_integer(wire, fbe_scalar_load(wire, slot), buf));
+  return put(w, buf, fbei_json_format_integer(wire, fbei_scalar_load(wire, slot), buf));
 }
 
 static fbe_status write_double(writer *w, double v) {
   if (!isfinite(v))
-    return fbe_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET,
+    return fbei_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET,
                          "%s has no JSON form", isnan(v) ? "NaN" : "infinity");
   char buf[FBE_DOUBLE_TEXT_MAX];
-  return put(w, buf, fbe_double_format(v, buf));
+  return put(w, buf, fbei_double_format(v, buf));
 }
 
 static fbe_status write_decimal(writer *w, const void *slot) {
   fbe_decimal d;
   memcpy(&d, slot, sizeof d);
   if (d.bytes[14] > 28)
-    return fbe_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET,
+    return fbei_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET,
                          "decimal scale %d is above 28", d.bytes[14]);
   char buf[FBE_DECIMAL_TEXT_MAX + 2];
   buf[0] = '"';
@@ -159,7 +159,7 @@ static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
       i++;
       continue;
     }
-    if (c >= 0x80 && (len = fbe_utf8_sequence(s + i, n - i)) != 0) {
+    if (c >= 0x80 && (len = fbei_utf8_sequence(s + i, n - i)) != 0) {
       i += len;
       continue;
     }
@@ -180,7 +180,7 @@ static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
           esc[4] = hex[c >> 4];
           esc[5] = hex[c & 15];
         } else {
-          return fbe_utf8_error(w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, s, n, i);
+          return fbei_utf8_error(w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, s, n, i);
         }
         esc_len = 6;
     }
@@ -192,14 +192,14 @@ static fbe_status write_string(writer *w, const uint8_t *s, size_t n) {
   return put(w, "\"", 1);
 }
 
-static fbe_status write_bytes(writer *w, const fbe_str *b) {
-  size_t len = fbe_base64_encoded_size(b->size);
+static fbe_status write_bytes(writer *w, const fbei_str *b) {
+  size_t len = fbei_base64_encoded_size(b->size);
   if (len > SIZE_MAX - 2) return no_memory(w);
   TRY(room(w, len + 2));
   if (fbe_buffer_reserve(w->out, len + 2)) return no_memory(w);
   uint8_t *p = w->out->data + w->out->size;
   p[0] = '"';
-  if (b->size) fbe_base64_encode(b->data, b->size, (char *)p + 1);
+  if (b->size) fbei_base64_encode(b->data, b->size, (char *)p + 1);
   p[len + 1] = '"';
   w->out->size += len + 2;
   return FBE_OK;
@@ -216,7 +216,7 @@ static fbe_status write_struct(writer *w, const fbe_struct *st, const uint8_t *s
     TRY(member_separator(w));
     fbe_status s = write_value(w, f->type, slot + f->mem_offset);
     if (s) {
-      fbe_error_prepend_field(w->err, f->name);
+      fbei_error_prepend_field(w->err, f->name);
       return s;
     }
   }
@@ -231,7 +231,7 @@ static fbe_status write_elements(writer *w, const fbe_type *elem, const uint8_t 
     TRY(item(w, i));
     fbe_status s = write_value(w, elem, data + i * elem->mem_size);
     if (s) {
-      fbe_error_prepend_index(w->err, i);
+      fbei_error_prepend_index(w->err, i);
       return s;
     }
   }
@@ -242,26 +242,26 @@ static fbe_status write_elements(writer *w, const fbe_type *elem, const uint8_t 
 static fbe_status write_key(writer *w, const fbe_type *key, const void *slot) {
   switch (key->wire) {
     case FBE_KIND_STRING: {
-      const fbe_str *s = slot;
+      const fbei_str *s = slot;
       return write_string(w, s->data, s->size);
     }
     case FBE_KIND_UUID: return write_uuid(w, slot);
     case FBE_KIND_DECIMAL: return write_decimal(w, slot);
     default:
-      if (fbe_json_is_integer_kind(key->wire)) {
+      if (fbei_json_is_integer_kind(key->wire)) {
         char buf[FBE_INTEGER_TEXT_MAX + 2];
         buf[0] = '"';
-        uint64_t pattern = fbe_scalar_load(key->wire, slot);
-        size_t n = 1 + fbe_json_format_integer(key->wire, pattern, buf + 1);
+        uint64_t pattern = fbei_scalar_load(key->wire, slot);
+        size_t n = 1 + fbei_json_format_integer(key->wire, pattern, buf + 1);
         buf[n++] = '"';
         return put(w, buf, n);
       }
-      return fbe_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+      return fbei_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET,
                            "map keys of type %s have no JSON form", fbe_kind_name(key->kind));
   }
 }
 
-static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
+static fbe_status write_map(writer *w, const fbe_type *t, const fbei_vec *v) {
   const uint8_t *data = v->data;
   int pairs = t->key->kind == FBE_KIND_STRUCT; /* [[key, value], ...] */
   TRY(open_container(w, pairs ? '[' : '{'));
@@ -281,7 +281,7 @@ static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
       if (!s) s = write_value(w, t->elem, pair + t->pair_value_offset);
     }
     if (s) {
-      fbe_error_prepend_index(w->err, i);
+      fbei_error_prepend_index(w->err, i);
       return s;
     }
   }
@@ -292,7 +292,7 @@ static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
  * the reader and the decoder take (limits->max_depth). */
 static fbe_status enter_level(writer *w) {
   if (++w->levels <= w->max_levels) return FBE_OK;
-  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "nesting deeper than %u levels (max_depth)",
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "nesting deeper than %u levels (max_depth)",
                        w->max_levels);
 }
 
@@ -312,7 +312,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     case FBE_KIND_DECIMAL: return write_decimal(w, slot);
     case FBE_KIND_UUID: return write_uuid(w, slot);
     case FBE_KIND_STRING: {
-      const fbe_str *s = slot;
+      const fbei_str *s = slot;
       return write_string(w, s->data, s->size);
     }
     case FBE_KIND_BYTES: return write_bytes(w, slot);
@@ -328,7 +328,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     }
     case FBE_KIND_ARRAY: return write_elements(w, t->elem, slot, t->array_size);
     case FBE_KIND_VECTOR: {
-      const fbe_vec *v = slot;
+      const fbei_vec *v = slot;
       TRY(enter_level(w));
       TRY(write_elements(w, t->elem, v->data, v->count));
       w->levels--;
@@ -340,8 +340,8 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
       w->levels--;
       return FBE_OK;
     default:
-      if (fbe_json_is_integer_kind(t->wire)) return write_integer(w, t->wire, slot);
-      return fbe_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "cannot write a value of kind %s",
+      if (fbei_json_is_integer_kind(t->wire)) return write_integer(w, t->wire, slot);
+      return fbei_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "cannot write a value of kind %s",
                            fbe_kind_name(t->kind));
   }
 }
@@ -349,11 +349,11 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
 fbe_status fbe_json_write_limited(fbe_ref value, int pretty, const fbe_limits *limits,
                                   fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_write: no value or no buffer");
   int by_cost = !limits || !limits->max_memory;
   writer w = {out, pretty, 0, err, out->size, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : limits->max_memory,
-              by_cost, value, 0, fbe_limits_depth(limits)};
+              by_cost, value, 0, fbei_limits_depth(limits)};
   fbe_status s = write_value(&w, value.type, value.slot);
   if (s) out->size = w.start; /* no half-written JSON */
   return s;
@@ -366,8 +366,8 @@ fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error 
 fbe_status fbe_msg_to_json_limited(const fbe_msg *msg, int pretty, const fbe_limits *limits,
                                    fbe_buffer *out, fbe_error *err) {
   if (!msg)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
-  fbe_ref r = {msg->type->self_type, fbe_msg_data(msg), msg->arena};
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
+  fbe_ref r = {msg->type->self_type, fbei_msg_data(msg), msg->arena};
   return fbe_json_write_limited(r, pretty, limits, out, err);
 }
 

@@ -42,7 +42,7 @@ static int decimal_equal(const uint8_t *a, const uint8_t *b) {
   return sa == sb && na == nb && !memcmp(ma, mb, sizeof ma);
 }
 
-static int str_equal(const fbe_str *a, const fbe_str *b) {
+static int str_equal(const fbei_str *a, const fbei_str *b) {
   return a->size == b->size && (a->size == 0 || !memcmp(a->data, b->data, a->size));
 }
 
@@ -51,7 +51,7 @@ static int leaf_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
   switch (t->wire) {
     case FBE_KIND_DECIMAL: return decimal_equal(a, b);
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
-      return str_equal((const fbe_str *)a, (const fbe_str *)b);
+      return str_equal((const fbei_str *)a, (const fbei_str *)b);
     case FBE_KIND_BOOL: return (*a != 0) == (*b != 0);
     default: return !memcmp(a, b, t->mem_size); /* integers, floats (bits), uuid */
   }
@@ -87,13 +87,13 @@ static const fbe_type *child(const frame *f, uint32_t i, const uint8_t **a, cons
       return t->elem;
     case FBE_KIND_VECTOR:
       off = (size_t)i * t->elem->mem_size;
-      *a = (const uint8_t *)((const fbe_vec *)f->a)->data + off;
-      *b = (const uint8_t *)((const fbe_vec *)f->b)->data + off;
+      *a = (const uint8_t *)((const fbei_vec *)f->a)->data + off;
+      *b = (const uint8_t *)((const fbei_vec *)f->b)->data + off;
       return t->elem;
     default: /* MAP */
       off = (size_t)(i / 2) * t->pair_stride + (i % 2 ? t->pair_value_offset : 0);
-      *a = (const uint8_t *)((const fbe_vec *)f->a)->data + off;
-      *b = (const uint8_t *)((const fbe_vec *)f->b)->data + off;
+      *a = (const uint8_t *)((const fbei_vec *)f->a)->data + off;
+      *b = (const uint8_t *)((const fbei_vec *)f->b)->data + off;
       return i % 2 ? t->elem : t->key;
   }
 }
@@ -109,7 +109,7 @@ static int64_t open_container(const fbe_type *t, const uint8_t *a, const uint8_t
     }
     case FBE_KIND_ARRAY: return t->array_size;
     default: { /* VECTOR, MAP */
-      uint32_t na = ((const fbe_vec *)a)->count, nb = ((const fbe_vec *)b)->count;
+      uint32_t na = ((const fbei_vec *)a)->count, nb = ((const fbei_vec *)b)->count;
       if (na != nb) return -1;
       return t->wire == FBE_KIND_MAP ? (int64_t)na * 2 : na;
     }
@@ -149,25 +149,25 @@ static int value_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
       continue;
     }
     if (depth == cap) {
-      frame *bigger = fbe_mem_alloc(sizeof(frame) * cap * 2);
+      frame *bigger = fbei_mem_alloc(sizeof(frame) * cap * 2);
       if (!bigger) {
         equal = 0;
         break;
       }
       memcpy(bigger, stack, sizeof(frame) * depth);
-      if (stack != local) fbe_mem_free(stack);
+      if (stack != local) fbei_mem_free(stack);
       stack = bigger;
       cap *= 2;
     }
     stack[depth++] = (frame){ct, ca, cb, 0, (uint32_t)cn};
   }
-  if (stack != local) fbe_mem_free(stack);
+  if (stack != local) fbei_mem_free(stack);
   return equal;
 }
 
-int fbe_decimal_value_equal(const uint8_t *a, const uint8_t *b) { return decimal_equal(a, b); }
+int fbei_decimal_value_equal(const uint8_t *a, const uint8_t *b) { return decimal_equal(a, b); }
 
-int fbe_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
+int fbei_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b) {
   return value_equal(t, a, b);
 }
 
@@ -182,5 +182,5 @@ int fbe_ref_equal(fbe_ref a, fbe_ref b) {
 
 int fbe_msg_equal(const fbe_msg *a, const fbe_msg *b) {
   if (!a || !b || a->type != b->type) return 0;
-  return value_equal(a->type->self_type, fbe_msg_data(a), fbe_msg_data(b));
+  return value_equal(a->type->self_type, fbei_msg_data(a), fbei_msg_data(b));
 }

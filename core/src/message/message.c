@@ -5,18 +5,18 @@
 
 /* ---------------------------------------------------------------- defaults */
 
-static void dynamic_store(fbe_default_kind kind, uint8_t *slot) {
+static void dynamic_store(fbei_default_kind kind, uint8_t *slot) {
   if (kind == FBE_DEF_UTC) {
-    uint64_t now = fbe_now_ns();
+    uint64_t now = fbei_now_ns();
     memcpy(slot, &now, 8);
   } else if (kind == FBE_DEF_UUID1) {
-    fbe_uuid_v1(slot);
+    fbei_uuid_v1(slot);
   } else {
-    fbe_uuid_v4(slot);
+    fbei_uuid_v4(slot);
   }
 }
 
-int fbe_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena) {
+int fbei_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena) {
   if (f->type->kind == FBE_KIND_OPTIONAL) {
     uint8_t *value = fbe_arena_alloc(arena, f->type->elem->mem_size);
     if (!value) return -1;
@@ -28,21 +28,21 @@ int fbe_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena) 
   return 0;
 }
 
-int fbe_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t from,
+int fbei_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t from,
                                       uint32_t to, fbe_arena *arena) {
   uint8_t *base = slot;
   for (uint32_t i = from; i < to; i++) {
     const fbe_field *f = &st->fields[i];
     const fbe_type *t = f->type;
-    fbe_default_kind k = f->def.kind;
+    fbei_default_kind k = f->def.kind;
     if (k == FBE_DEF_UTC || k == FBE_DEF_UUID1 || k == FBE_DEF_UUID4) {
-      if (fbe_field_dynamic_default(f, base + f->mem_offset, arena)) return -1;
+      if (fbei_field_dynamic_default(f, base + f->mem_offset, arena)) return -1;
     } else if (t->kind == FBE_KIND_STRUCT && t->st->dynamic_defaults) {
-      if (fbe_struct_apply_dynamic_defaults(t->st, base + f->mem_offset, 0, t->st->nfields, arena)) return -1;
+      if (fbei_struct_apply_dynamic_defaults(t->st, base + f->mem_offset, 0, t->st->nfields, arena)) return -1;
     } else if (t->kind == FBE_KIND_ARRAY && t->elem->kind == FBE_KIND_STRUCT &&
                t->elem->st->dynamic_defaults) {
       for (uint32_t j = 0; j < t->array_size; j++)
-        if (fbe_struct_apply_dynamic_defaults(t->elem->st,
+        if (fbei_struct_apply_dynamic_defaults(t->elem->st,
                                               base + f->mem_offset + j * t->elem->mem_size, 0,
                                               t->elem->st->nfields, arena))
           return -1;
@@ -51,14 +51,14 @@ int fbe_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t
   return 0;
 }
 
-int fbe_struct_init(const fbe_struct *st, void *slot, fbe_arena *arena) {
+int fbei_struct_init(const fbe_struct *st, void *slot, fbe_arena *arena) {
   memcpy(slot, st->defaults, st->mem_size);
-  return st->dynamic_defaults ? fbe_struct_apply_dynamic_defaults(st, slot, 0, st->nfields, arena)
+  return st->dynamic_defaults ? fbei_struct_apply_dynamic_defaults(st, slot, 0, st->nfields, arena)
                               : 0;
 }
 
 int fbe_value_init(const fbe_type *t, void *slot, fbe_arena *arena) {
-  if (t->kind == FBE_KIND_STRUCT) return fbe_struct_init(t->st, slot, arena);
+  if (t->kind == FBE_KIND_STRUCT) return fbei_struct_init(t->st, slot, arena);
   if (t->kind == FBE_KIND_ARRAY) {
     for (uint32_t i = 0; i < t->array_size; i++)
       if (fbe_value_init(t->elem, (uint8_t *)slot + i * t->elem->mem_size, arena)) return -1;
@@ -70,7 +70,7 @@ int fbe_value_init(const fbe_type *t, void *slot, fbe_arena *arena) {
 
 /* ---------------------------------------------------------------- storage */
 
-void *fbe_vec_grow(fbe_vec *v, fbe_arena *arena, uint32_t elem_size, uint32_t count) {
+void *fbei_vec_grow(fbei_vec *v, fbe_arena *arena, uint32_t elem_size, uint32_t count) {
   uint64_t need = (uint64_t)v->count + count;
   if (need > UINT32_MAX || need * elem_size > SIZE_MAX / 2) return NULL;
   if (need > v->cap) {
@@ -89,7 +89,7 @@ void *fbe_vec_grow(fbe_vec *v, fbe_arena *arena, uint32_t elem_size, uint32_t co
   return first;
 }
 
-int fbe_str_assign(fbe_str *s, fbe_arena *arena, const void *data, size_t size) {
+int fbei_str_assign(fbei_str *s, fbe_arena *arena, const void *data, size_t size) {
   if (size > UINT32_MAX) return -1;
   uint8_t *copy = NULL;
   if (size) {
@@ -110,7 +110,7 @@ fbe_msg *fbe_msg_new(fbe_arena *arena, const fbe_struct *type) {
   if (!m) return NULL;
   m->type = type;
   m->arena = arena;
-  if (fbe_struct_init(type, fbe_msg_data(m), arena)) return NULL;
+  if (fbei_struct_init(type, fbei_msg_data(m), arena)) return NULL;
   return m;
 }
 
@@ -118,7 +118,7 @@ const fbe_struct *fbe_msg_type(const fbe_msg *msg) { return msg->type; }
 fbe_arena *fbe_msg_arena(const fbe_msg *msg) { return msg->arena; }
 
 fbe_ref fbe_msg_ref(fbe_msg *msg) {
-  fbe_ref r = {msg->type->self_type, fbe_msg_data(msg), msg->arena};
+  fbe_ref r = {msg->type->self_type, fbei_msg_data(msg), msg->arena};
   return r;
 }
 
@@ -148,21 +148,21 @@ static int is_sequence(const fbe_type *t) {
 size_t fbe_ref_count(fbe_ref r) {
   if (!r.slot) return 0;
   if (r.type->kind == FBE_KIND_ARRAY) return r.type->array_size;
-  if (is_sequence(r.type)) return ((const fbe_vec *)r.slot)->count;
+  if (is_sequence(r.type)) return ((const fbei_vec *)r.slot)->count;
   return 0;
 }
 
 fbe_ref fbe_ref_at(fbe_ref r, size_t i) {
   if (!r.slot || i >= fbe_ref_count(r) || r.type->wire == FBE_KIND_MAP) return null_ref;
   const fbe_type *e = r.type->elem;
-  uint8_t *data = r.type->kind == FBE_KIND_ARRAY ? r.slot : ((fbe_vec *)r.slot)->data;
+  uint8_t *data = r.type->kind == FBE_KIND_ARRAY ? r.slot : ((fbei_vec *)r.slot)->data;
   fbe_ref out = {e, data + i * e->mem_size, r.arena};
   return out;
 }
 
 static uint8_t *pair_at(fbe_ref r, size_t i) {
-  if (!r.slot || r.type->wire != FBE_KIND_MAP || i >= ((fbe_vec *)r.slot)->count) return NULL;
-  return (uint8_t *)((fbe_vec *)r.slot)->data + i * r.type->pair_stride;
+  if (!r.slot || r.type->wire != FBE_KIND_MAP || i >= ((fbei_vec *)r.slot)->count) return NULL;
+  return (uint8_t *)((fbei_vec *)r.slot)->data + i * r.type->pair_stride;
 }
 
 fbe_ref fbe_ref_key_at(fbe_ref r, size_t i) {
@@ -221,7 +221,7 @@ fbe_ref fbe_ref_emplace(fbe_ref r) {
 fbe_ref fbe_ref_append(fbe_ref r) {
   if (!r.slot || r.type->wire != FBE_KIND_VECTOR) return null_ref;
   const fbe_type *e = r.type->elem;
-  void *slot = fbe_vec_grow(r.slot, r.arena, e->mem_size, 1);
+  void *slot = fbei_vec_grow(r.slot, r.arena, e->mem_size, 1);
   if (!slot || fbe_value_init(e, slot, r.arena)) return null_ref;
   fbe_ref out = {e, slot, r.arena};
   return out;
@@ -229,7 +229,7 @@ fbe_ref fbe_ref_append(fbe_ref r) {
 
 fbe_ref fbe_ref_map_append(fbe_ref r, fbe_ref *value) {
   if (!r.slot || r.type->wire != FBE_KIND_MAP) return null_ref;
-  uint8_t *pair = fbe_vec_grow(r.slot, r.arena, r.type->pair_stride, 1);
+  uint8_t *pair = fbei_vec_grow(r.slot, r.arena, r.type->pair_stride, 1);
   if (!pair || fbe_value_init(r.type->key, pair, r.arena) ||
       fbe_value_init(r.type->elem, pair + r.type->pair_value_offset, r.arena))
     return null_ref;
@@ -243,7 +243,7 @@ fbe_ref fbe_ref_map_append(fbe_ref r, fbe_ref *value) {
 
 fbe_status fbe_ref_clear(fbe_ref r) {
   if (!r.slot || !is_sequence(r.type)) return FBE_ERR_TYPE;
-  ((fbe_vec *)r.slot)->count = 0;
+  ((fbei_vec *)r.slot)->count = 0;
   return FBE_OK;
 }
 
@@ -254,16 +254,16 @@ static int is_integer_like(fbe_kind w) { return w <= FBE_KIND_UINT64 || w == FBE
 
 fbe_status fbe_ref_get_int(fbe_ref r, int64_t *out) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
-  uint64_t v = fbe_scalar_load(r.type->wire, r.slot);
-  if (!fbe_kind_is_signed(r.type->wire) && v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
+  uint64_t v = fbei_scalar_load(r.type->wire, r.slot);
+  if (!fbei_kind_is_signed(r.type->wire) && v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
   *out = (int64_t)v;
   return FBE_OK;
 }
 
 fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
-  uint64_t v = fbe_scalar_load(r.type->wire, r.slot);
-  if (fbe_kind_is_signed(r.type->wire) && (int64_t)v < 0) return FBE_ERR_RANGE;
+  uint64_t v = fbei_scalar_load(r.type->wire, r.slot);
+  if (fbei_kind_is_signed(r.type->wire) && (int64_t)v < 0) return FBE_ERR_RANGE;
   *out = v;
   return FBE_OK;
 }
@@ -271,26 +271,26 @@ fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out) {
 fbe_status fbe_ref_set_int(fbe_ref r, int64_t v) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
   fbe_kind w = r.type->wire;
-  unsigned bits = fbe_kind_bits(w);
-  if (fbe_kind_is_signed(w)) {
+  unsigned bits = fbei_kind_bits(w);
+  if (fbei_kind_is_signed(w)) {
     if (bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v >= ((int64_t)1 << (bits - 1))))
       return FBE_ERR_RANGE;
   } else if (v < 0 || (bits < 64 && (uint64_t)v >> bits)) {
     return FBE_ERR_RANGE;
   }
-  fbe_scalar_store(w, r.slot, (uint64_t)v);
+  fbei_scalar_store(w, r.slot, (uint64_t)v);
   return FBE_OK;
 }
 
 fbe_status fbe_ref_set_uint(fbe_ref r, uint64_t v) {
   if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
-  if (fbe_kind_is_signed(r.type->wire)) {
+  if (fbei_kind_is_signed(r.type->wire)) {
     if (v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
     return fbe_ref_set_int(r, (int64_t)v);
   }
-  unsigned bits = fbe_kind_bits(r.type->wire);
+  unsigned bits = fbei_kind_bits(r.type->wire);
   if (bits < 64 && v >> bits) return FBE_ERR_RANGE;
-  fbe_scalar_store(r.type->wire, r.slot, v);
+  fbei_scalar_store(r.type->wire, r.slot, v);
   return FBE_OK;
 }
 
@@ -339,7 +339,7 @@ static int is_blob(const fbe_type *t) {
 
 fbe_status fbe_ref_get_bytes(fbe_ref r, const uint8_t **data, size_t *size) {
   if (!r.slot || !is_blob(r.type)) return FBE_ERR_TYPE;
-  const fbe_str *s = r.slot;
+  const fbei_str *s = r.slot;
   *data = s->data ? s->data : (const uint8_t *)"";
   *size = s->size;
   return FBE_OK;
@@ -349,7 +349,7 @@ fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size) {
   if (!r.slot || !is_blob(r.type)) return FBE_ERR_TYPE;
   if (size > UINT32_MAX) return FBE_ERR_RANGE;
   if (r.type->wire == FBE_KIND_STRING && fbe_utf8_check(data, size, NULL)) return FBE_ERR_ARGUMENT;
-  return fbe_str_assign(r.slot, r.arena, data, size) ? FBE_ERR_NOMEM : FBE_OK;
+  return fbei_str_assign(r.slot, r.arena, data, size) ? FBE_ERR_NOMEM : FBE_OK;
 }
 
 fbe_status fbe_ref_set_string(fbe_ref r, const char *s) {
@@ -364,7 +364,7 @@ fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out) {
 
 fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v) {
   if (!r.slot || r.type->wire != FBE_KIND_DECIMAL) return FBE_ERR_TYPE;
-  if (fbe_decimal_bad(v->bytes)) return FBE_ERR_RANGE; /* scale above 28 or reserved bits */
+  if (fbei_decimal_bad(v->bytes)) return FBE_ERR_RANGE; /* scale above 28 or reserved bits */
   memcpy(r.slot, v->bytes, 16);
   return FBE_OK;
 }
@@ -381,7 +381,7 @@ fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v) {
   return FBE_OK;
 }
 
-fbe_msg *fbe_msg_shell(fbe_arena *arena, const fbe_struct *type) {
+fbe_msg *fbei_msg_shell(fbe_arena *arena, const fbe_struct *type) {
   fbe_msg *m = fbe_arena_alloc(arena, sizeof(fbe_msg) + type->mem_size);
   if (!m) return NULL;
   m->type = type;

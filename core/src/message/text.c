@@ -41,17 +41,17 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot);
   } while (0)
 
 static fbe_status no_memory(writer *w) {
-  return fbe_error_set(w->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while writing text");
+  return fbei_error_set(w->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while writing text");
 }
 
 /* Whether n more bytes fit the output budget (FBE_ERR_LIMIT when not). */
 static fbe_status too_long(writer *w, size_t n) {
   if (w->by_cost) { /* past the floor: the default budget needs the value's cost */
     w->by_cost = 0;
-    w->max_out = fbe_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbe_value_cost(w->type, w->slot));
+    w->max_out = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(w->type, w->slot));
     if ((uint64_t)(w->out->size - w->start) + n <= w->max_out) return FBE_OK;
   }
-  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "text larger than %llu bytes (max_memory)",
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "text larger than %llu bytes (max_memory)",
                        (unsigned long long)w->max_out);
 }
 
@@ -73,7 +73,7 @@ static fbe_status put_unsigned(writer *w, uint64_t v) {
 
 /* A 64-bit pattern as the number of its kind: signed kinds sign-extended. */
 static fbe_status put_integer(writer *w, fbe_kind kind, uint64_t pattern) {
-  if (!fbe_kind_is_signed(kind)) return put_unsigned(w, pattern);
+  if (!fbei_kind_is_signed(kind)) return put_unsigned(w, pattern);
   char buf[24];
   return put(w, buf, (size_t)snprintf(buf, sizeof buf, "%" PRId64, (int64_t)pattern));
 }
@@ -81,7 +81,7 @@ static fbe_status put_integer(writer *w, fbe_kind kind, uint64_t pattern) {
 /* Brackets: open_bracket before a struct, collection or map entry, close_bracket after. */
 static fbe_status open_bracket(writer *w, const char *bracket) {
   if (w->nesting >= TEXT_MAX_NESTING)
-    return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nests deeper than %d brackets",
+    return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "value nests deeper than %d brackets",
                          TEXT_MAX_NESTING);
   w->nesting++;
   return put_str(w, bracket);
@@ -95,7 +95,7 @@ static fbe_status close_bracket(writer *w, char bracket) {
 /* Optionals and collections count one level each, as in decode and the JSON writer. */
 static fbe_status enter_level(writer *w) {
   if (++w->levels <= w->max_levels) return FBE_OK;
-  return fbe_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "nesting deeper than %u levels (max_depth)",
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "nesting deeper than %u levels (max_depth)",
                        w->max_levels);
 }
 
@@ -131,14 +131,14 @@ static fbe_status write_char(writer *w, uint32_t cp) {
   size_t n = 1;
   buf[0] = '\'';
   size_t esc = escape(cp, '\'', buf + 1);
-  n += esc ? esc : fbe_utf8_encode(cp, (uint8_t *)buf + 1);
+  n += esc ? esc : fbei_utf8_encode(cp, (uint8_t *)buf + 1);
   buf[n++] = '\'';
   return put(w, buf, n);
 }
 
 /* A string: quoted, escaped, its UTF-8 kept; a string that is not UTF-8 (only a value
  * built by hand can hold one) is refused, as the JSON writer refuses it. */
-static fbe_status write_string(writer *w, const fbe_str *str) {
+static fbe_status write_string(writer *w, const fbei_str *str) {
   const uint8_t *s = str->data;
   size_t n = str->size, run = 0, i = 0;
   if (!n) return put(w, "\"\"", 2); /* s may be NULL */
@@ -149,8 +149,8 @@ static fbe_status write_string(writer *w, const fbe_str *str) {
       i++;
       continue;
     }
-    size_t len = fbe_utf8_sequence(s + i, n - i);
-    if (!len) return fbe_utf8_error(w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, s, n, i);
+    size_t len = fbei_utf8_sequence(s + i, n - i);
+    if (!len) return fbei_utf8_error(w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, s, n, i);
     /* what may need an escape is one byte, or two (U+0080-U+009F) */
     uint32_t cp = len == 1 ? c : len == 2 ? (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f) : 0;
     char esc[12];
@@ -179,16 +179,16 @@ static fbe_status write_double(writer *w, double v, uint64_t bits, int hex_digit
     return put(w, buf, (size_t)snprintf(buf, sizeof buf, "nan(0x%0*" PRIx64 ")", hex_digits, bits));
   }
   if (isinf(v)) return put_str(w, v < 0 ? "-inf" : "inf");
-  return put(w, buf, fbe_double_format(v, buf));
+  return put(w, buf, fbei_double_format(v, buf));
 }
 
 static fbe_status write_decimal(writer *w, const void *slot) {
   fbe_decimal d;
   memcpy(&d, slot, sizeof d);
   if (d.bytes[14] > 28) /* only a value built by hand: the JSON writer refuses it too */
-    return fbe_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal scale %d is above 28", d.bytes[14]);
-  if (fbe_decimal_bad(d.bytes))
-    return fbe_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal has reserved bits set");
+    return fbei_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal scale %d is above 28", d.bytes[14]);
+  if (fbei_decimal_bad(d.bytes))
+    return fbei_error_set(w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal has reserved bits set");
   char buf[64];
   fbe_decimal_format(&d, buf, sizeof buf);
   return put_str(w, buf);
@@ -205,15 +205,15 @@ static fbe_status write_uuid(writer *w, const void *slot) {
 }
 
 /* bytes[N]"BASE64" */
-static fbe_status write_bytes(writer *w, const fbe_str *b) {
-  size_t len = fbe_base64_encoded_size(b->size);
+static fbe_status write_bytes(writer *w, const fbei_str *b) {
+  size_t len = fbei_base64_encoded_size(b->size);
   if (len > SIZE_MAX - 2) return no_memory(w);
   char head[24];
   TRY(put(w, head, (size_t)snprintf(head, sizeof head, "bytes[%" PRIu32 "]\"", b->size)));
   TRY(room(w, len + 1));
   if (fbe_buffer_reserve(w->out, len + 1)) return no_memory(w);
   uint8_t *p = w->out->data + w->out->size;
-  if (b->size) fbe_base64_encode(b->data, b->size, (char *)p);
+  if (b->size) fbei_base64_encode(b->data, b->size, (char *)p);
   p[len] = '"';
   w->out->size += len + 1;
   return FBE_OK;
@@ -221,7 +221,7 @@ static fbe_status write_bytes(writer *w, const fbe_str *b) {
 
 /* ---------------------------------------------------------------- enums and flags */
 
-static fbe_status write_name(writer *w, const fbe_enum_value *v) {
+static fbe_status write_name(writer *w, const fbei_enum_value *v) {
   return put_str(w, v->hidden ? "***" : v->name);
 }
 
@@ -236,7 +236,7 @@ static fbe_status write_enum(writer *w, const fbe_enum *e, uint64_t pattern) {
  * then |N for the bits no printed name covers; a declared zero value's name (else 0)
  * for 0. Bits are the base's width, numbers unsigned. */
 static fbe_status write_flags(writer *w, const fbe_enum *e, uint64_t pattern) {
-  unsigned bits = fbe_kind_bits(e->base);
+  unsigned bits = fbei_kind_bits(e->base);
   uint64_t mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
   uint64_t v = pattern & mask, covered = 0;
   int printed = 0;
@@ -265,7 +265,7 @@ static fbe_status write_struct(writer *w, const fbe_struct *st, const uint8_t *s
     TRY(put(w, "=", 1));
     fbe_status s = f->hidden ? put_str(w, "***") : write_value(w, f->type, slot + f->mem_offset);
     if (s) {
-      fbe_error_prepend_field(w->err, f->name);
+      fbei_error_prepend_field(w->err, f->name);
       return s;
     }
   }
@@ -284,7 +284,7 @@ static fbe_status write_elements(writer *w, const fbe_type *elem, const uint8_t 
     if (i) TRY(put(w, ",", 1));
     fbe_status s = write_value(w, elem, data + i * elem->mem_size);
     if (s) {
-      fbe_error_prepend_index(w->err, i);
+      fbei_error_prepend_index(w->err, i);
       return s;
     }
   }
@@ -292,7 +292,7 @@ static fbe_status write_elements(writer *w, const fbe_type *elem, const uint8_t 
 }
 
 /* [N]<{k->v},...> in the stored (wire) order. */
-static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
+static fbe_status write_map(writer *w, const fbe_type *t, const fbei_vec *v) {
   const uint8_t *data = v->data;
   TRY(put_str(w, "["));
   TRY(put_unsigned(w, v->count));
@@ -307,7 +307,7 @@ static fbe_status write_map(writer *w, const fbe_type *t, const fbe_vec *v) {
     if (!s) s = write_value(w, t->elem, pair + t->pair_value_offset);
     if (!s) s = close_bracket(w, '}');
     if (s) {
-      fbe_error_prepend_index(w->err, i);
+      fbei_error_prepend_index(w->err, i);
       return s;
     }
   }
@@ -318,7 +318,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
   switch (t->kind) {
     case FBE_KIND_BOOL: return put_str(w, *(const uint8_t *)slot ? "true" : "false");
     case FBE_KIND_CHAR: return write_char(w, *(const uint8_t *)slot);
-    case FBE_KIND_WCHAR: return write_char(w, (uint32_t)fbe_scalar_load(FBE_KIND_WCHAR, slot));
+    case FBE_KIND_WCHAR: return write_char(w, (uint32_t)fbei_scalar_load(FBE_KIND_WCHAR, slot));
     case FBE_KIND_FLOAT: {
       float f;
       uint32_t bits;
@@ -340,7 +340,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     case FBE_KIND_ENUM:
     case FBE_KIND_FLAGS: {
       if (t->enm->hidden) return put_str(w, "***");
-      uint64_t pattern = fbe_scalar_load(t->wire, slot);
+      uint64_t pattern = fbei_scalar_load(t->wire, slot);
       return t->kind == FBE_KIND_FLAGS ? write_flags(w, t->enm, pattern) : write_enum(w, t->enm, pattern);
     }
     case FBE_KIND_STRUCT:
@@ -358,7 +358,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     case FBE_KIND_VECTOR:
     case FBE_KIND_LIST:
     case FBE_KIND_SET: {
-      const fbe_vec *v = slot;
+      const fbei_vec *v = slot;
       TRY(enter_level(w));
       TRY(write_elements(w, t->elem, v->data, v->count, t->kind == FBE_KIND_SET ? "{}" : "[]"));
       w->levels--;
@@ -371,7 +371,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
       w->levels--;
       return FBE_OK;
     default: /* integers and timestamps */
-      return put_integer(w, t->wire, fbe_scalar_load(t->wire, slot));
+      return put_integer(w, t->wire, fbei_scalar_load(t->wire, slot));
   }
 }
 
@@ -379,10 +379,10 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
 
 fbe_status fbe_text_write(fbe_ref value, const fbe_limits *limits, fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write: no value or no buffer");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write: no value or no buffer");
   int by_cost = !limits || !limits->max_memory;
   writer w = {out, err, out->size, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : limits->max_memory, by_cost,
-              value.type, value.slot, 0, fbe_limits_depth(limits), 0};
+              value.type, value.slot, 0, fbei_limits_depth(limits), 0};
   fbe_status s = write_value(&w, value.type, value.slot);
   if (s) out->size = w.start; /* no half-written text */
   return s;
@@ -390,8 +390,8 @@ fbe_status fbe_text_write(fbe_ref value, const fbe_limits *limits, fbe_buffer *o
 
 fbe_status fbe_msg_to_text_limited(const fbe_msg *msg, const fbe_limits *limits, fbe_buffer *out,
                                    fbe_error *err) {
-  if (!msg) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_text: no message");
-  fbe_ref r = {msg->type->self_type, fbe_msg_data(msg), msg->arena};
+  if (!msg) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_text: no message");
+  fbe_ref r = {msg->type->self_type, fbei_msg_data(msg), msg->arena};
   return fbe_text_write(r, limits, out, err);
 }
 
@@ -401,12 +401,12 @@ fbe_status fbe_msg_to_text(const fbe_msg *msg, fbe_buffer *out, fbe_error *err) 
 
 fbe_status fbe_text_write_enum(const fbe_enum *type, uint64_t value, fbe_buffer *out, fbe_error *err) {
   if (!type || !out)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write_enum: no type or no buffer");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write_enum: no type or no buffer");
   /* bounded by the declaration's names: no budget */
   writer w = {out, err, out->size, UINT64_MAX, 0, NULL, NULL, 0, 0, 0};
   uint64_t slot = 0; /* the value at the base's width, sign-extended as the schema keeps it */
-  fbe_scalar_store(type->base, &slot, value);
-  uint64_t pattern = fbe_scalar_load(type->base, &slot);
+  fbei_scalar_store(type->base, &slot, value);
+  uint64_t pattern = fbei_scalar_load(type->base, &slot);
   fbe_status s = type->hidden ? put_str(&w, "***")
                  : type->is_flags ? write_flags(&w, type, pattern)
                                   : write_enum(&w, type, pattern);

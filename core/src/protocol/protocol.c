@@ -12,10 +12,10 @@
 
 const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *package,
                                     uint32_t type_id) {
-  fbe_protocol_index p;
-  if (fbe_protocol_index_init(&p, schema, package)) return NULL;
-  const fbe_struct *st = fbe_protocol_index_find(&p, type_id);
-  fbe_protocol_index_free(&p);
+  fbei_protocol_index p;
+  if (fbei_protocol_index_init(&p, schema, package)) return NULL;
+  const fbe_struct *st = fbei_protocol_index_find(&p, type_id);
+  fbei_protocol_index_free(&p);
   return st;
 }
 
@@ -23,7 +23,7 @@ const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *packag
 
 struct fbe_sender {
   fbe_schema *schema;
-  fbe_protocol_index proto;
+  fbei_protocol_index proto;
   fbe_model model;
   fbe_sink_fn sink;
   void *sink_ctx;
@@ -34,10 +34,10 @@ struct fbe_sender {
 fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model model,
                            fbe_sink_fn sink, void *sink_ctx) {
   if (!sink) return NULL;
-  fbe_sender *s = fbe_mem_calloc(1, sizeof *s);
+  fbe_sender *s = fbei_mem_calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (fbe_protocol_index_init(&s->proto, schema, package)) {
-    fbe_mem_free(s);
+  if (fbei_protocol_index_init(&s->proto, schema, package)) {
+    fbei_mem_free(s);
     return NULL;
   }
   s->schema = fbe_schema_retain(schema);
@@ -50,25 +50,25 @@ fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model mo
 void fbe_sender_free(fbe_sender *s) {
   if (!s) return;
   fbe_buffer_free(&s->buf);
-  fbe_protocol_index_free(&s->proto);
+  fbei_protocol_index_free(&s->proto);
   fbe_schema_release(s->schema);
-  fbe_mem_free(s);
+  fbei_mem_free(s);
 }
 
 uint64_t fbe_sender_bytes(const fbe_sender *s) { return s ? s->bytes : 0; }
 
 fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
-  if (!s || !msg) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no sender or message");
+  if (!s || !msg) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no sender or message");
   const fbe_struct *st = fbe_msg_type(msg);
-  if (!fbe_protocol_index_has(&s->proto, st))
-    return fbe_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+  if (!fbei_protocol_index_has(&s->proto, st))
+    return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
                          "%s is not a message of the protocol of package %s", st->full_name,
                          s->proto.pkg->name);
   fbe_buffer_reset(&s->buf);
   fbe_status rc = fbe_encode(msg, s->model, &s->buf, err);
   if (rc) return rc;
   if (s->sink(s->sink_ctx, s->buf.data, s->buf.size))
-    return fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the sink refused %zu bytes", s->buf.size);
+    return fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the sink refused %zu bytes", s->buf.size);
   s->bytes += s->buf.size;
   return FBE_OK;
 }
@@ -77,7 +77,7 @@ fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
 
 struct fbe_receiver {
   fbe_schema *schema;
-  fbe_protocol_index proto;
+  fbei_protocol_index proto;
   fbe_model model;
   fbe_limits limits;
   fbe_handler_fn handler;
@@ -95,11 +95,11 @@ fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_mode
                                const fbe_limits *limits, fbe_handler_fn handler,
                                void *handler_ctx) {
   if (!handler) return NULL;
-  fbe_receiver *r = fbe_mem_calloc(1, sizeof *r);
+  fbe_receiver *r = fbei_mem_calloc(1, sizeof *r);
   if (!r) return NULL;
-  if (fbe_protocol_index_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
-    fbe_protocol_index_free(&r->proto);
-    fbe_mem_free(r);
+  if (fbei_protocol_index_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
+    fbei_protocol_index_free(&r->proto);
+    fbei_mem_free(r);
     return NULL;
   }
   r->schema = fbe_schema_retain(schema);
@@ -115,9 +115,9 @@ void fbe_receiver_free(fbe_receiver *r) {
   fbe_buffer_free(&r->pending);
   fbe_buffer_free(&r->held);
   fbe_arena_free(r->arena);
-  fbe_protocol_index_free(&r->proto);
+  fbei_protocol_index_free(&r->proto);
   fbe_schema_release(r->schema);
-  fbe_mem_free(r);
+  fbei_mem_free(r);
 }
 
 void fbe_receiver_reset(fbe_receiver *r) {
@@ -139,13 +139,13 @@ static uint32_t min_frame(fbe_model model) { return model == FBE_MODEL_FINAL ? 8
  * can have it. */
 static fbe_status check_size(fbe_receiver *r, uint32_t size, fbe_error *err) {
   if (size < min_frame(r->model))
-    return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)r->offset,
+    return fbei_error_set(err, FBE_ERR_MALFORMED, (size_t)r->offset,
                          "frame size %u is under the %u bytes of the smallest message", size,
                          min_frame(r->model));
-  if (size > fbe_limits_size(&r->limits))
-    return fbe_error_set(err, FBE_ERR_LIMIT, (size_t)r->offset,
+  if (size > fbei_limits_size(&r->limits))
+    return fbei_error_set(err, FBE_ERR_LIMIT, (size_t)r->offset,
                          "frame size %u exceeds the limit of %llu bytes (max_model_size)", size,
-                         (unsigned long long)fbe_limits_size(&r->limits));
+                         (unsigned long long)fbei_limits_size(&r->limits));
   return FBE_OK;
 }
 
@@ -156,12 +156,12 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
   if (r->model == FBE_MODEL_STANDARD) {
     uint32_t root = fbe_load32(frame + 4);
     if (root < 8 || (uint64_t)root + 8 > size)
-      return fbe_error_set(err, FBE_ERR_MALFORMED, (size_t)(r->offset + 4),
+      return fbei_error_set(err, FBE_ERR_MALFORMED, (size_t)(r->offset + 4),
                            "frame's root pointer %u leads outside the frame", root);
     type_at = (uint64_t)root + 4;
   }
   uint32_t type_id = fbe_load32(frame + type_at);
-  const fbe_struct *st = fbe_protocol_index_find(&r->proto, type_id);
+  const fbe_struct *st = fbei_protocol_index_find(&r->proto, type_id);
   if (!st) { /* not for this protocol (FORMAT.md 9.3) */
     r->skipped++;
     return FBE_OK;
@@ -177,7 +177,7 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
   }
   r->received++;
   if (r->handler(r->handler_ctx, msg))
-    return fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "stopped by the handler");
+    return fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "stopped by the handler");
   return FBE_OK;
 }
 
@@ -193,7 +193,7 @@ static fbe_status feed_chunk(fbe_receiver *r, const uint8_t *data, size_t size, 
         if (!size) break;
         size_t take = want - p->size < size ? want - p->size : size;
         if (fbe_buffer_append(p, data, take)) {
-          rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+          rc = fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
           break;
         }
         data += take;
@@ -210,7 +210,7 @@ static fbe_status feed_chunk(fbe_receiver *r, const uint8_t *data, size_t size, 
     }
     if (!size) break;
     if (size < 4) { /* not even the size field: keep it */
-      if (fbe_buffer_append(p, data, size)) rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      if (fbe_buffer_append(p, data, size)) rc = fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
       size = 0;
       break;
     }
@@ -218,7 +218,7 @@ static fbe_status feed_chunk(fbe_receiver *r, const uint8_t *data, size_t size, 
     uint32_t frame = fbe_load32(data);
     if ((rc = check_size(r, frame, err))) break;
     if (size < frame) {
-      if (fbe_buffer_append(p, data, size)) rc = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      if (fbe_buffer_append(p, data, size)) rc = fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
       size = 0;
       break;
     }
@@ -232,7 +232,7 @@ static fbe_status feed_chunk(fbe_receiver *r, const uint8_t *data, size_t size, 
   if (rc == FBE_ERR_IO) {
     /* Stopped by the handler: keep the rest of the chunk, unread, for the next feed. */
     if (size && fbe_buffer_append(&r->held, data, size))
-      return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+      return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   } else if (rc != FBE_OK) {
     /* A bad frame: its boundaries and everything after it in this chunk are lost. */
     fbe_receiver_reset(r);
@@ -244,12 +244,12 @@ fbe_status fbe_receiver_feed(fbe_receiver *r, const uint8_t *data, size_t size, 
   fbe_error local;
   if (!err) err = &local;
   if (!r || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no receiver or data");
   r->fed += size;
   if (!r->held.size) return feed_chunk(r, data, size, err);
   /* Bytes a stop left come first, the new ones after them: one chunk, read as any other. */
   if (size && fbe_buffer_append(&r->held, data, size))
-    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+    return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_buffer chunk = r->held;
   fbe_buffer_init(&r->held);
   fbe_status rc = feed_chunk(r, chunk.data, chunk.size, err);

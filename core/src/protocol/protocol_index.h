@@ -8,22 +8,22 @@
 #include <stddef.h>
 #include "fbe/internal/schema_model.h"
 
-typedef struct fbe_protocol_index {
+typedef struct fbei_protocol_index {
   const fbe_package *pkg;
   size_t count;
   const fbe_struct **messages; /* lookup order */
   const fbe_struct **by_id;    /* the same, sorted by type id (ties: lookup order) */
-} fbe_protocol_index;
+} fbei_protocol_index;
 
 /* The protocol of `package` (NULL: the root) of schema. 0, or -1 when there is no such
  * package or memory ran out (nothing to free then). */
-int fbe_protocol_index_init(fbe_protocol_index *p, const fbe_schema *schema, const char *package);
-void fbe_protocol_index_free(fbe_protocol_index *p);
+int fbei_protocol_index_init(fbei_protocol_index *p, const fbe_schema *schema, const char *package);
+void fbei_protocol_index_free(fbei_protocol_index *p);
 
 /* The message a receiver takes id for, or NULL. */
-const fbe_struct *fbe_protocol_index_find(const fbe_protocol_index *p, uint32_t type_id);
+const fbe_struct *fbei_protocol_index_find(const fbei_protocol_index *p, uint32_t type_id);
 
 /* Whether st is one of the protocol's messages. */
-int fbe_protocol_index_has(const fbe_protocol_index *p, const fbe_struct *st);
+int fbei_protocol_index_has(const fbei_protocol_index *p, const fbe_struct *st);
 
 #endif

@@ -2,9 +2,9 @@
  * or reading it from JSON, was charged; and the default output budget of JSON writing. */
 #include "fbe/internal/cost.h"
 
-uint64_t fbe_cost_image(const fbe_type *t) {
+uint64_t fbei_cost_image(const fbe_type *t) {
   if (t->kind == FBE_KIND_STRUCT) return t->st->default_cost;
-  if (t->kind == FBE_KIND_ARRAY) return t->array_size * fbe_cost_image(t->elem);
+  if (t->kind == FBE_KIND_ARRAY) return t->array_size * fbei_cost_image(t->elem);
   return 0;
 }
 
@@ -23,7 +23,7 @@ static int has_dynamic(const fbe_type *t) {
 static uint64_t dynamic_cost(const fbe_type *t, const uint8_t *slot) {
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
-      return fbe_cost_bytes(((const fbe_str *)(const void *)slot)->size);
+      return fbei_cost_bytes(((const fbei_str *)(const void *)slot)->size);
     case FBE_KIND_STRUCT: {
       uint64_t sum = 0;
       for (uint32_t i = 0; i < t->st->nfields; i++) {
@@ -34,7 +34,7 @@ static uint64_t dynamic_cost(const fbe_type *t, const uint8_t *slot) {
     }
     case FBE_KIND_OPTIONAL: {
       const uint8_t *value = *(const uint8_t *const *)(const void *)slot;
-      return value ? fbe_cost_optional(t) + dynamic_cost(t->elem, value) : 0;
+      return value ? fbei_cost_optional(t) + dynamic_cost(t->elem, value) : 0;
     }
     case FBE_KIND_ARRAY: {
       uint64_t sum = 0;
@@ -44,8 +44,8 @@ static uint64_t dynamic_cost(const fbe_type *t, const uint8_t *slot) {
       return sum;
     }
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      const fbe_vec *v = (const fbe_vec *)(const void *)slot;
-      uint64_t sum = v->count ? fbe_cost_sequence(t, v->count) : 0;
+      const fbei_vec *v = (const fbei_vec *)(const void *)slot;
+      uint64_t sum = v->count ? fbei_cost_sequence(t, v->count) : 0;
       const uint8_t *item = v->data;
       if (!t->key) {
         if (!has_dynamic(t->elem)) return sum;
@@ -62,10 +62,10 @@ static uint64_t dynamic_cost(const fbe_type *t, const uint8_t *slot) {
   }
 }
 
-uint64_t fbe_value_cost(const fbe_type *t, const void *slot) {
+uint64_t fbei_value_cost(const fbe_type *t, const void *slot) {
   return t->cost + dynamic_cost(t, slot);
 }
 
-uint64_t fbe_msg_cost(const fbe_msg *msg) {
-  return fbe_cost_root(msg->type) + dynamic_cost(msg->type->self_type, fbe_msg_data(msg));
+uint64_t fbei_msg_cost(const fbe_msg *msg) {
+  return fbei_cost_root(msg->type) + dynamic_cost(msg->type->self_type, fbei_msg_data(msg));
 }

@@ -40,11 +40,11 @@ static int type_sizes(fbe_type *t, layout_ctx *lx) {
     case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_INT64: case FBE_KIND_UINT64:
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
     case FBE_KIND_DECIMAL: case FBE_KIND_UUID: /* fixed-size scalars: the kind table's size */
-      t->wire_size = t->mem_size = fbe_kind_size(t->kind);
+      t->wire_size = t->mem_size = fbei_kind_size(t->kind);
       t->mem_align = t->mem_size <= 8 ? t->mem_size : 1; /* decimal, uuid: byte arrays */
       break;
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
-      t->wire_size = 4; t->mem_size = sizeof(fbe_str); t->mem_align = _Alignof(fbe_str);
+      t->wire_size = 4; t->mem_size = sizeof(fbei_str); t->mem_align = _Alignof(fbei_str);
       t->final_min = 4;
       break;
     case FBE_KIND_ENUM: case FBE_KIND_FLAGS: {
@@ -67,7 +67,7 @@ static int type_sizes(fbe_type *t, layout_ctx *lx) {
       if (t->elem->kind != FBE_KIND_STRUCT && (rc = type_sizes((fbe_type *)t->elem, lx)))
         return rc;
       if (t->elem->kind != FBE_KIND_STRUCT) /* a struct's: in pass 2 (type_full) */
-        t->item_cost = fbe_cost_bytes(t->elem->mem_size) + t->elem->cost;
+        t->item_cost = fbei_cost_bytes(t->elem->mem_size) + t->elem->cost;
       t->wire_size = 5; t->mem_size = sizeof(void *); t->mem_align = _Alignof(void *);
       t->final_min = 1;
       break;
@@ -86,7 +86,7 @@ static int type_sizes(fbe_type *t, layout_ctx *lx) {
     }
     case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
     case FBE_KIND_MAP: case FBE_KIND_HASH:
-      t->wire_size = 4; t->mem_size = sizeof(fbe_vec); t->mem_align = _Alignof(fbe_vec);
+      t->wire_size = 4; t->mem_size = sizeof(fbei_vec); t->mem_align = _Alignof(fbei_vec);
       t->final_min = 4;
       break;
     default: return -1;
@@ -118,7 +118,7 @@ static int type_full(fbe_type *t, layout_ctx *lx) {
   }
   /* the budget's charges of a present optional and of one element (cost.h) */
   if (t->kind == FBE_KIND_OPTIONAL) {
-    t->item_cost = fbe_cost_bytes(t->elem->mem_size) + t->elem->cost;
+    t->item_cost = fbei_cost_bytes(t->elem->mem_size) + t->elem->cost;
   } else if (t->wire == FBE_KIND_VECTOR || t->wire == FBE_KIND_MAP) {
     t->item_size = t->key ? t->pair_stride : t->elem->mem_size;
     t->item_cost = t->elem->cost + (t->key ? t->key->cost : 0);
@@ -136,14 +136,14 @@ static void image_init(const fbe_type *t, uint8_t *slot) {
   /* everything else: zero, already there */
 }
 
-static int is_dynamic(fbe_default_kind k) {
+static int is_dynamic(fbei_default_kind k) {
   return k == FBE_DEF_UTC || k == FBE_DEF_UUID1 || k == FBE_DEF_UUID4;
 }
 
 /* Writes a declared constant default into slot (a slot of type t, not optional). */
-static void constant_store(const fbe_type *t, const fbe_default *d, uint8_t *slot) {
+static void constant_store(const fbe_type *t, const fbei_default *d, uint8_t *slot) {
   switch (d->kind) {
-    case FBE_DEF_BOOL: case FBE_DEF_INT: fbe_scalar_store(t->wire, slot, d->u); break;
+    case FBE_DEF_BOOL: case FBE_DEF_INT: fbei_scalar_store(t->wire, slot, d->u); break;
     case FBE_DEF_FLOAT:
       if (t->wire == FBE_KIND_FLOAT) {
         float f = (float)d->d;
@@ -154,7 +154,7 @@ static void constant_store(const fbe_type *t, const fbe_default *d, uint8_t *slo
       break;
     case FBE_DEF_DECIMAL: case FBE_DEF_UUID: memcpy(slot, d->bytes, 16); break;
     case FBE_DEF_STRING: {
-      fbe_str s = {(const uint8_t *)d->str, d->len};
+      fbei_str s = {(const uint8_t *)d->str, d->len};
       memcpy(slot, &s, sizeof s);
       break;
     }
@@ -167,11 +167,11 @@ static void constant_store(const fbe_type *t, const fbe_default *d, uint8_t *slo
 static uint64_t field_default_cost(const fbe_field *f) {
   const fbe_type *t = f->type;
   if (is_dynamic(f->def.kind)) /* utc/uuid: an optional one gets a value slot */
-    return t->kind == FBE_KIND_OPTIONAL ? fbe_cost_bytes(t->elem->mem_size) + t->elem->cost : 0;
-  if (t->kind == FBE_KIND_STRUCT || t->kind == FBE_KIND_ARRAY) return fbe_cost_image(t);
+    return t->kind == FBE_KIND_OPTIONAL ? fbei_cost_bytes(t->elem->mem_size) + t->elem->cost : 0;
+  if (t->kind == FBE_KIND_STRUCT || t->kind == FBE_KIND_ARRAY) return fbei_cost_image(t);
   if (f->def.kind == FBE_DEF_NONE || f->def.kind == FBE_DEF_NULL) return 0;
-  uint64_t text = f->def.kind == FBE_DEF_STRING ? fbe_cost_bytes(f->def.len) : 0;
-  if (t->kind == FBE_KIND_OPTIONAL) return fbe_cost_bytes(t->elem->mem_size) + t->elem->cost + text;
+  uint64_t text = f->def.kind == FBE_DEF_STRING ? fbei_cost_bytes(f->def.len) : 0;
+  if (t->kind == FBE_KIND_OPTIONAL) return fbei_cost_bytes(t->elem->mem_size) + t->elem->cost + text;
   return text;
 }
 
@@ -203,7 +203,7 @@ static int field_image(const fbe_field *f, uint8_t *slot, fbe_arena *arena, bool
   return 0;
 }
 
-static fbe_op_code op_code(const fbe_type *t) {
+static fbei_op_code op_code(const fbe_type *t) {
   if (t->copyable) return FBE_OP_COPYN;
   switch (t->wire) {
     case FBE_KIND_BOOL: return FBE_OP_BOOL;
@@ -215,12 +215,12 @@ static fbe_op_code op_code(const fbe_type *t) {
   }
 }
 
-static int is_copy(fbe_op_code c) { return c <= FBE_OP_COPYN; }
+static int is_copy(fbei_op_code c) { return c <= FBE_OP_COPYN; }
 
 /* Appends a step; a copy joins the previous copy when both follow without a gap in
  * memory and on the wire (check_wire: the standard body; the final model has no gaps). */
-static void emit(fbe_op *ops, uint32_t *n, fbe_op op, int check_wire) {
-  fbe_op *last = *n ? &ops[*n - 1] : NULL;
+static void emit(fbei_op *ops, uint32_t *n, fbei_op op, int check_wire) {
+  fbei_op *last = *n ? &ops[*n - 1] : NULL;
   if (is_copy(op.code) && last && is_copy(last->code) &&
       last->mem_offset + last->size == op.mem_offset &&
       (!check_wire || last->wire_offset + last->size == op.wire_offset)) {
@@ -231,7 +231,7 @@ static void emit(fbe_op *ops, uint32_t *n, fbe_op op, int check_wire) {
 }
 
 /* Picks the copy variant for each copy's final size. */
-static void size_copies(fbe_op *ops, uint32_t n) {
+static void size_copies(fbei_op *ops, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (!is_copy(ops[i].code)) continue;
     switch (ops[i].size) {
@@ -281,15 +281,15 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
     lx->crossed = st;
     return LAYOUT_TOO_MANY_STEPS;
   }
-  st->ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
-  st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (st->nfields + 1));
-  st->final_ops = fbe_arena_alloc(arena, sizeof(fbe_op) * (nflat + 1));
-  st->final_checks = fbe_arena_alloc(arena, sizeof(fbe_op) * (nflat + 1));
+  st->ops = fbe_arena_alloc(arena, sizeof(fbei_op) * (st->nfields + 1));
+  st->ptr_ops = fbe_arena_alloc(arena, sizeof(fbei_op) * (st->nfields + 1));
+  st->final_ops = fbe_arena_alloc(arena, sizeof(fbei_op) * (nflat + 1));
+  st->final_checks = fbe_arena_alloc(arena, sizeof(fbei_op) * (nflat + 1));
   if (!st->ops || !st->ptr_ops || !st->final_ops || !st->final_checks) return -1;
   st->nops = st->nptr_ops = st->nfinal_ops = st->nfinal_checks = 0;
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
-    fbe_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0};
+    fbei_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0};
     emit(st->ops, &st->nops, op, 1);
     if (op.code != FBE_OP_STRUCT) {
       emit(st->final_ops, &st->nfinal_ops, op, 0);
@@ -297,7 +297,7 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
     }
     const fbe_struct *inner = f->type->st;
     for (uint32_t j = 0; j < inner->nfinal_ops; j++) {
-      fbe_op sub = inner->final_ops[j];
+      fbei_op sub = inner->final_ops[j];
       sub.mem_offset += f->mem_offset;
       sub.wire_offset = 0;
       if (!(sub.path = join_path(arena, f->name, sub.path))) return -1;
@@ -307,9 +307,9 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
   size_copies(st->ops, st->nops);
   size_copies(st->final_ops, st->nfinal_ops);
   /* room: a run of fixed steps is checked by its first step, or by the string before it */
-  fbe_op *owner = NULL;
+  fbei_op *owner = NULL;
   for (uint32_t i = 0; i < st->nfinal_ops; i++) {
-    fbe_op *op = &st->final_ops[i];
+    fbei_op *op = &st->final_ops[i];
     if (FBE_OP_IS_FIXED(op->code)) {
       op->room = owner ? 0 : op->size;
       if (owner) owner->room += op->size;
@@ -380,7 +380,7 @@ static int struct_layout(fbe_struct *st, layout_ctx *lx) {
   return 0;
 }
 
-int fbe_layout_compute(fbe_schema *schema, const fbe_struct **too_large) {
+int fbei_layout_compute(fbe_schema *schema, const fbe_struct **too_large) {
   layout_ctx lx = {schema->arena, 0, 0, NULL};
   int rc;
   *too_large = NULL;

@@ -11,22 +11,22 @@ struct fbe_loader {
   char text[1024]; /* the last diagnostic fbe_loader_diagnostic_text formatted */
 };
 
-fbe_loader *fbe_loader_new(void) { return fbe_mem_calloc(1, sizeof(fbe_loader)); }
+fbe_loader *fbe_loader_new(void) { return fbei_mem_calloc(1, sizeof(fbe_loader)); }
 
 void fbe_loader_free(fbe_loader *loader) {
   if (!loader) return;
-  for (size_t i = 0; i < loader->ndirs; i++) fbe_mem_free(loader->dirs[i]);
-  fbe_mem_free(loader->dirs);
+  for (size_t i = 0; i < loader->ndirs; i++) fbei_mem_free(loader->dirs[i]);
+  fbei_mem_free(loader->dirs);
   fbe_diagnostics_free(&loader->diags);
-  fbe_mem_free(loader);
+  fbei_mem_free(loader);
 }
 
 int fbe_loader_add_include(fbe_loader *loader, const char *dir) {
-  char **more = fbe_mem_realloc(loader->dirs, (loader->ndirs + 1) * sizeof *more);
+  char **more = fbei_mem_realloc(loader->dirs, (loader->ndirs + 1) * sizeof *more);
   if (!more) return -1;
   loader->dirs = more;
   size_t n = strlen(dir);
-  char *copy = fbe_mem_alloc(n + 1);
+  char *copy = fbei_mem_alloc(n + 1);
   if (!copy) return -1;
   memcpy(copy, dir, n + 1);
   loader->dirs[loader->ndirs++] = copy;

@@ -21,7 +21,7 @@ static int compare_diags(const void *a, const void *b) {
 static bool export_item(fbe_diagnostic *item, fbe_severity severity, const char *file,
                         uint32_t line, uint32_t col, const char *message) {
   size_t file_len = strlen(file), message_len = strlen(message);
-  char *block = fbe_mem_alloc(file_len + message_len + 2);
+  char *block = fbei_mem_alloc(file_len + message_len + 2);
   if (!block) return false;
   memcpy(block, file, file_len + 1);
   memcpy(block + file_len + 1, message, message_len + 1);
@@ -40,7 +40,7 @@ static void export_diagnostics(fbei_load_ctx *ctx, bool out_of_memory, fbe_diagn
   out->items = NULL;
   if (ctx->ndiags > 1) qsort(ctx->diags, ctx->ndiags, sizeof *ctx->diags, compare_diags);
   size_t capacity = (size_t)ctx->ndiags + 1;
-  out->items = fbe_mem_calloc(capacity, sizeof *out->items);
+  out->items = fbei_mem_calloc(capacity, sizeof *out->items);
   if (!out->items) return;
   for (uint32_t i = 0; i < ctx->ndiags; i++) {
     const fbei_diag *d = &ctx->diags[i];
@@ -55,15 +55,15 @@ static void export_diagnostics(fbei_load_ctx *ctx, bool out_of_memory, fbe_diagn
     out->count++;
   }
   if (out->count == 0) { /* nothing to free when there is nothing to say */
-    fbe_mem_free(out->items);
+    fbei_mem_free(out->items);
     out->items = NULL;
   }
 }
 
 void fbe_diagnostics_free(fbe_diagnostics *diags) {
   if (!diags) return;
-  for (size_t i = 0; i < diags->count; i++) fbe_mem_free((void *)diags->items[i].file);
-  fbe_mem_free(diags->items);
+  for (size_t i = 0; i < diags->count; i++) fbei_mem_free((void *)diags->items[i].file);
+  fbei_mem_free(diags->items);
   diags->items = NULL;
   diags->count = 0;
 }
@@ -143,15 +143,15 @@ static void index_schema(fbei_load *load) {
 
 /* Everything that can run out of memory; an allocation failure jumps back here.
  * Nothing local is modified after setjmp, so no volatile is needed. */
-static bool run_load(fbei_load *load, const fbe_root_request *req) {
+static bool run_load(fbei_load *load, const fbei_root_request *req) {
   jmp_buf out_of_memory;
   load->ctx->oom = &out_of_memory;
   if (setjmp(out_of_memory)) return false;
-  fbe_load_files(load, req);
-  if (load->ctx->nerrors == 0) fbe_resolve_packages(load);
+  fbei_load_files(load, req);
+  if (load->ctx->nerrors == 0) fbei_resolve_packages(load);
   if (load->ctx->nerrors == 0) {
     const fbe_struct *big = NULL;
-    int rc = fbe_layout_compute(load->schema, &big);
+    int rc = fbei_layout_compute(load->schema, &big);
     if (rc == -2) {
       fbei_ctx_error(load->ctx, layout_file(load, big), big->line, big->col,
                      "Struct %s is too large (its sizes, or all default values together, "
@@ -172,7 +172,7 @@ static bool run_load(fbei_load *load, const fbe_root_request *req) {
   return true;
 }
 
-static fbe_schema *load_root(const fbe_root_request *req, const fbe_load_options *options,
+static fbe_schema *load_root(const fbei_root_request *req, const fbe_load_options *options,
                              fbe_diagnostics *diags) {
   if (diags) {
     diags->count = 0;
@@ -216,20 +216,20 @@ static fbe_schema *load_root(const fbe_root_request *req, const fbe_load_options
 
 fbe_schema *fbe_schema_load_file(const char *path, const fbe_load_options *options,
                                  fbe_diagnostics *diags) {
-  fbe_root_request req = {FBE_ROOT_FILE, path ? path : "", NULL, 0, NULL};
+  fbei_root_request req = {FBE_ROOT_FILE, path ? path : "", NULL, 0, NULL};
   return load_root(&req, options, diags);
 }
 
 fbe_schema *fbe_schema_load_string(const char *text, size_t length, const char *name,
                                    const fbe_load_options *options, fbe_diagnostics *diags) {
-  fbe_root_request req = {FBE_ROOT_TEXT, NULL, text ? text : "", text ? length : 0,
+  fbei_root_request req = {FBE_ROOT_TEXT, NULL, text ? text : "", text ? length : 0,
                           name ? name : "<string>"};
   return load_root(&req, options, diags);
 }
 
 fbe_schema *fbe_schema_load_package(const char *package, const fbe_load_options *options,
                                     fbe_diagnostics *diags) {
-  fbe_root_request req = {FBE_ROOT_PACKAGE, NULL, NULL, 0, package ? package : ""};
+  fbei_root_request req = {FBE_ROOT_PACKAGE, NULL, NULL, 0, package ? package : ""};
   return load_root(&req, options, diags);
 }
 
@@ -367,7 +367,7 @@ static bool shared_kind(fbe_kind k) {
 
 fbe_default_class fbe_field_default_class(const fbe_field *f) {
   if (!f) return FBE_DEFAULT_SHARED;
-  fbe_default_kind d = f->def.kind;
+  fbei_default_kind d = f->def.kind;
   if (d == FBE_DEF_UTC || d == FBE_DEF_UUID1 || d == FBE_DEF_UUID4) return FBE_DEFAULT_DYNAMIC;
   const fbe_type *t = f->type;
   if (t->kind == FBE_KIND_OPTIONAL) {

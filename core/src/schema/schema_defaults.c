@@ -9,9 +9,9 @@
 typedef struct default_job {
   fbei_load *load;
   fbei_pkg_draft *p;
-  const fbe_ast_field *af;
-  const fbe_ast_default *d;
-  fbe_default *out;
+  const fbei_ast_field *af;
+  const fbei_ast_default *d;
+  fbei_default *out;
 } default_job;
 
 static void invalid(const default_job *job) {
@@ -32,7 +32,7 @@ static void set_int(const default_job *job, uint64_t pattern) {
 
 /* Integers, char, wchar and timestamp: INT literals; CHAR literals for char/wchar. */
 static void integer_default(const default_job *job, fbe_kind kind) {
-  const fbe_ast_default *d = job->d;
+  const fbei_ast_default *d = job->d;
   bool neg = false;
   uint64_t mag;
   if (d->kind == FBE_AST_CONST_INT) {
@@ -44,14 +44,14 @@ static void integer_default(const default_job *job, fbe_kind kind) {
     invalid(job);
     return;
   }
-  if (fbe_int_fits(kind, neg, mag)) {
-    set_int(job, fbe_int_pattern(neg, mag));
+  if (fbei_int_fits(kind, neg, mag)) {
+    set_int(job, fbei_int_pattern(neg, mag));
   } else {
     out_of_range(job);
   }
 }
 
-static bool is_number(const fbe_ast_default *d) {
+static bool is_number(const fbei_ast_default *d) {
   return d->kind == FBE_AST_CONST_INT || d->kind == FBE_AST_CONST_FLOAT;
 }
 
@@ -70,7 +70,7 @@ static void float_default(const default_job *job, fbe_kind kind) {
   const char *text = number_text(job);
   double value;
   /* Straight from the text, rounded once to the field's precision, locale-independent. */
-  if (fbe_number_parse(text, strlen(text), kind == FBE_KIND_FLOAT, &value) != 0) {
+  if (fbei_number_parse(text, strlen(text), kind == FBE_KIND_FLOAT, &value) != 0) {
     out_of_range(job);
     return;
   }
@@ -97,7 +97,7 @@ static void decimal_default(const default_job *job) {
 }
 
 static void uuid_default(const default_job *job) {
-  const fbe_ast_default *d = job->d;
+  const fbei_ast_default *d = job->d;
   switch (d->kind) {
     case FBE_AST_CONST_UUID0: job->out->kind = FBE_DEF_UUID; return; /* bytes stay zero */
     case FBE_AST_CONST_UUID1: job->out->kind = FBE_DEF_UUID1; return;
@@ -117,23 +117,23 @@ static void uuid_default(const default_job *job) {
 }
 
 /* `Type.value` or `pkg.Type.value` naming a value of enm. */
-static bool enum_value(const default_job *job, const fbe_ast_name *ref, const fbe_enum *enm,
+static bool enum_value(const default_job *job, const fbei_ast_name *ref, const fbe_enum *enm,
                        uint64_t *out) {
   if (ref->nparts < 2) {
     invalid(job); /* an unqualified value is not allowed */
     return false;
   }
-  fbe_ast_name type_name = *ref;
+  fbei_ast_name type_name = *ref;
   type_name.nparts--;
   type_name.text = fbei_ctx_strndup(job->load->ctx, job->load->ctx->work, ref->text,
                                     (size_t)(strrchr(ref->text, '.') - ref->text));
   fbei_symbol sym;
-  if (!fbe_resolve_type_name(job->load, job->p, &type_name, &sym)) return false;
+  if (!fbei_resolve_type_name(job->load, job->p, &type_name, &sym)) return false;
   if (sym.enm != enm) {
     invalid(job);
     return false;
   }
-  const fbe_name_entry *value = fbe_names_find(sym.pkg->value_names[sym.enum_index], enm->nvalues,
+  const fbei_name_entry *value = fbei_names_find(sym.pkg->value_names[sym.enum_index], enm->nvalues,
                                                ref->parts[ref->nparts - 1]);
   if (value) {
     *out = enm->values[value->index].value;
@@ -145,7 +145,7 @@ static bool enum_value(const default_job *job, const fbe_ast_name *ref, const fb
 }
 
 static void enum_default(const default_job *job, const fbe_enum *enm) {
-  const fbe_ast_default *d = job->d;
+  const fbei_ast_default *d = job->d;
   if (d->kind != FBE_AST_CONST_NAME) {
     invalid(job);
     return;
@@ -159,16 +159,16 @@ static void enum_default(const default_job *job, const fbe_enum *enm) {
   if (ok) set_int(job, value);
 }
 
-static bool is_min_max(const fbe_ast_default *d, bool *max) {
+static bool is_min_max(const fbei_ast_default *d, bool *max) {
   if (d->kind != FBE_AST_CONST_NAME || d->name.nparts != 1 || d->nmore) return false;
   *max = strcmp(d->name.parts[0], "max") == 0;
   return *max || strcmp(d->name.parts[0], "min") == 0;
 }
 
-void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field *af,
-                         const fbe_type *type, fbe_default *out) {
+void fbei_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_field *af,
+                         const fbe_type *type, fbei_default *out) {
   const default_job job = {load, p, af, &af->def, out};
-  const fbe_ast_default *d = &af->def;
+  const fbei_ast_default *d = &af->def;
   bool optional = type->kind == FBE_KIND_OPTIONAL, max;
   const fbe_type *t = optional ? type->elem : type;
   if (d->kind == FBE_AST_CONST_NULL && !d->nmore) {
@@ -181,8 +181,8 @@ void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field
     return;
   }
   if (is_min_max(d, &max)) {
-    if (fbe_is_integer_kind(t->kind)) {
-      set_int(&job, fbe_int_limit(t->kind, max));
+    if (fbei_is_integer_kind(t->kind)) {
+      set_int(&job, fbei_int_limit(t->kind, max));
     } else {
       fbei_draft_error(load, p, d->pos, "Unsupported type %s for '%s' constant", af->type.elem.text,
                      max ? "max" : "min");
@@ -215,7 +215,7 @@ void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field
       decimal_default(&job);
       break;
     case FBE_KIND_STRING:
-      if (d->kind == FBE_AST_CONST_STRING && fbe_utf8_valid_prefix((const uint8_t *)d->str, d->len) != d->len) {
+      if (d->kind == FBE_AST_CONST_STRING && fbei_utf8_valid_prefix((const uint8_t *)d->str, d->len) != d->len) {
         /* the string rule (FORMAT.md 3.4): a default no verify would accept is no default */
         fbei_draft_error(job.load, job.p, d->pos, "Default value of field %s is not valid UTF-8", job.af->name);
       } else if (d->kind == FBE_AST_CONST_STRING) {

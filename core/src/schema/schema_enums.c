@@ -26,7 +26,7 @@ static wide wide_next(wide v) {
 }
 
 static bool wide_fits(fbe_kind kind, wide v) {
-  return !v.beyond && fbe_int_fits(kind, v.neg, v.mag);
+  return !v.beyond && fbei_int_fits(kind, v.neg, v.mag);
 }
 
 static const char *wide_text(fbei_load *load, wide v) {
@@ -37,18 +37,18 @@ static const char *wide_text(fbei_load *load, wide v) {
 typedef struct enum_job {
   fbei_load *load;
   fbei_pkg_draft *p;
-  const fbe_ast_enum *ast;
+  const fbei_ast_enum *ast;
   fbe_enum *e;
-  fbe_name_entry *names;   /* value names, sorted */
+  fbei_name_entry *names;   /* value names, sorted */
   wide *values;            /* computed values, by declaration index */
 } enum_job;
 
 static const char *kind_word(const enum_job *job) { return job->e->is_flags ? "flags" : "enum"; }
 
 /* Finds the earlier value `name` referenced by value `index`; reports otherwise. */
-static bool find_earlier(const enum_job *job, uint32_t index, const char *name, fbe_ast_pos pos,
+static bool find_earlier(const enum_job *job, uint32_t index, const char *name, fbei_ast_pos pos,
                          uint32_t *found) {
-  const fbe_name_entry *entry = fbe_names_find(job->names, job->ast->nvalues, name);
+  const fbei_name_entry *entry = fbei_names_find(job->names, job->ast->nvalues, name);
   if (!entry) {
     fbei_draft_error(job->load, job->p, pos, "Unknown %s value %s", kind_word(job), name);
     return false;
@@ -62,7 +62,7 @@ static bool find_earlier(const enum_job *job, uint32_t index, const char *name, 
   return true;
 }
 
-static void check_range(const enum_job *job, const fbe_ast_value *v, wide value, bool automatic) {
+static void check_range(const enum_job *job, const fbei_ast_value *v, wide value, bool automatic) {
   if (wide_fits(job->e->base, value)) return;
   fbei_draft_error(job->load, job->p, automatic ? v->pos : v->literal_pos,
                  "%s%s value %s = %s is out of range for %s", automatic ? "Automatic " : "",
@@ -72,11 +72,11 @@ static void check_range(const enum_job *job, const fbe_ast_value *v, wide value,
 
 /* SCHEMA.md 4.1: no '=' gives the previous value + 1 (0 for the first). */
 static void number_enum(enum_job *job) {
-  const fbe_ast_enum *a = job->ast;
+  const fbei_ast_enum *a = job->ast;
   fbe_kind base = job->e->base;
   bool prev_ok = true, prev_alias = false;
   for (uint32_t i = 0; i < a->nvalues; i++) {
-    const fbe_ast_value *v = &a->values[i];
+    const fbei_ast_value *v = &a->values[i];
     wide value = {false, 0, false};
     bool ok = true, alias = false;
     uint32_t target;
@@ -117,7 +117,7 @@ static void number_enum(enum_job *job) {
         break;
     }
     job->values[i] = value;
-    job->e->values[i].value = fbe_int_pattern(value.neg, value.mag);
+    job->e->values[i].value = fbei_int_pattern(value.neg, value.mag);
     prev_ok = ok;
     prev_alias = alias;
   }
@@ -125,14 +125,14 @@ static void number_enum(enum_job *job) {
 
 /* SCHEMA.md 5: every flag is an integer or an OR of earlier flags. */
 static void evaluate_flags(enum_job *job) {
-  const fbe_ast_enum *a = job->ast;
+  const fbei_ast_enum *a = job->ast;
   for (uint32_t i = 0; i < a->nvalues; i++) {
-    const fbe_ast_value *v = &a->values[i];
+    const fbei_ast_value *v = &a->values[i];
     uint64_t bits = 0;
     if (v->kind == FBE_AST_VALUE_INT) {
       wide value = {v->ival.neg, v->ival.mag, false};
       check_range(job, v, value, false);
-      bits = fbe_int_pattern(value.neg, value.mag);
+      bits = fbei_int_pattern(value.neg, value.mag);
     } else {
       for (uint32_t k = 0; k < v->nnames; k++) {
         uint32_t target;
@@ -146,7 +146,7 @@ static void evaluate_flags(enum_job *job) {
 }
 
 static void resolve_enum(fbei_load *load, fbei_pkg_draft *p, uint32_t index) {
-  const fbe_ast_enum *a = &p->ast->enums[index];
+  const fbei_ast_enum *a = &p->ast->enums[index];
   fbe_enum *e = &p->enums[index];
   uint32_t n = a->nvalues;
   enum_job job = {load, p, a, e, NULL, NULL};
@@ -155,8 +155,8 @@ static void resolve_enum(fbei_load *load, fbei_pkg_draft *p, uint32_t index) {
   job.names = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *job.names);
   job.values = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *job.values);
   for (uint32_t i = 0; i < n; i++) {
-    const fbe_ast_value *v = &a->values[i];
-    fbe_enum_value *out = &e->values[i];
+    const fbei_ast_value *v = &a->values[i];
+    fbei_enum_value *out = &e->values[i];
     out->name = fbei_ctx_strdup(load->ctx, load->arena, v->name);
     out->line = v->pos.line;
     out->col = v->pos.col;
@@ -165,11 +165,11 @@ static void resolve_enum(fbei_load *load, fbei_pkg_draft *p, uint32_t index) {
     job.names[i].name = v->name;
     job.names[i].index = i;
   }
-  fbe_names_sort(job.names, n);
+  fbei_names_sort(job.names, n);
   p->value_names[index] = job.names; /* kept for defaults naming these values */
   for (uint32_t i = 1; i < n; i++) {
     if (strcmp(job.names[i].name, job.names[i - 1].name) == 0) {
-      const fbe_ast_value *v = &a->values[job.names[i].index];
+      const fbei_ast_value *v = &a->values[job.names[i].index];
       fbei_draft_error(load, p, v->pos, "Duplicate %s name %s", kind_word(&job), v->name);
     }
   }
@@ -180,7 +180,7 @@ static void resolve_enum(fbei_load *load, fbei_pkg_draft *p, uint32_t index) {
   }
 }
 
-void fbe_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p) {
   p->value_names =
       fbei_ctx_alloc(load->ctx, load->ctx->work, (p->ast->nenums + 1) * sizeof *p->value_names);
   for (uint32_t i = 0; i < p->ast->nenums; i++) resolve_enum(load, p, i);

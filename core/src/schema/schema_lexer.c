@@ -4,7 +4,7 @@
 
 typedef struct keyword {
   const char *text;
-  fbe_tok_kind kind;
+  fbei_tok_kind kind;
   fbe_kind type_kind;
 } keyword;
 
@@ -60,7 +60,7 @@ static const keyword attributes[] = {
 };
 
 static const char punctuation[] = ",.:;+*=|!?~()[]<>{}";
-static const fbe_tok_kind punctuation_kinds[] = {
+static const fbei_tok_kind punctuation_kinds[] = {
     FBE_TOK_COMMA,    FBE_TOK_DOT,      FBE_TOK_COLON,  FBE_TOK_SEMI,     FBE_TOK_PLUS,
     FBE_TOK_STAR,     FBE_TOK_EQUAL,    FBE_TOK_PIPE,   FBE_TOK_BANG,     FBE_TOK_QUESTION,
     FBE_TOK_TILDE,    FBE_TOK_LPAREN,   FBE_TOK_RPAREN, FBE_TOK_LBRACKET, FBE_TOK_RBRACKET,
@@ -72,7 +72,7 @@ static const fbe_tok_kind punctuation_kinds[] = {
 
 static int shown(size_t n) { return (int)(n > SHOWN_MAX ? SHOWN_MAX : n); }
 
-void fbe_lexer_init(fbe_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
+void fbei_lexer_init(fbei_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
   memset(lx, 0, sizeof *lx);
   lx->ctx = ctx;
   lx->file_id = file_id;
@@ -82,12 +82,12 @@ void fbe_lexer_init(fbe_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const c
 }
 
 /* The byte `ahead` positions after the current one, or -1 past the end. */
-static int peek(const fbe_lexer *lx, size_t ahead) {
+static int peek(const fbei_lexer *lx, size_t ahead) {
   size_t i = lx->pos + ahead;
   return i < lx->len ? (unsigned char)lx->src[i] : -1;
 }
 
-static uint32_t column(const fbe_lexer *lx) { return (uint32_t)(lx->pos - lx->line_start + 1); }
+static uint32_t column(const fbei_lexer *lx) { return (uint32_t)(lx->pos - lx->line_start + 1); }
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_hex(int c) {
@@ -101,13 +101,13 @@ static bool is_ident_start(int c) {
 }
 static bool is_ident_char(int c) { return is_ident_start(c) || is_digit(c); }
 
-static void newline(fbe_lexer *lx) {
+static void newline(fbei_lexer *lx) {
   lx->pos++;
   lx->line++;
   lx->line_start = lx->pos;
 }
 
-static void skip_block_comment(fbe_lexer *lx) {
+static void skip_block_comment(fbei_lexer *lx) {
   uint32_t line = lx->line, col = column(lx);
   bool warned = false;
   lx->pos += 2;
@@ -133,7 +133,7 @@ static void skip_block_comment(fbe_lexer *lx) {
   fbei_ctx_error(lx->ctx, lx->file_id, line, col, "Unterminated block comment");
 }
 
-static void skip_space_and_comments(fbe_lexer *lx) {
+static void skip_space_and_comments(fbei_lexer *lx) {
   for (;;) {
     int c = peek(lx, 0);
     if (c == '\n') {
@@ -150,7 +150,7 @@ static void skip_space_and_comments(fbe_lexer *lx) {
   }
 }
 
-static void lex_word(fbe_lexer *lx, fbe_token *tok) {
+static void lex_word(fbei_lexer *lx, fbei_token *tok) {
   while (is_ident_char(peek(lx, 0))) lx->pos++;
   size_t n = lx->pos - tok->start;
   tok->kind = FBE_TOK_IDENT;
@@ -163,13 +163,13 @@ static void lex_word(fbe_lexer *lx, fbe_token *tok) {
   }
 }
 
-static void int_error(fbe_lexer *lx, const fbe_token *tok, const char *fmt) {
+static void int_error(fbei_lexer *lx, const fbei_token *tok, const char *fmt) {
   size_t n = lx->pos - tok->start;
   fbei_ctx_error(lx->ctx, lx->file_id, tok->line, tok->col, fmt, shown(n), lx->src + tok->start);
 }
 
 /* Numbers: INT (decimal or 0x hex, optional leading '-') or FLOAT (SCHEMA.md 2.4). */
-static void lex_number(fbe_lexer *lx, fbe_token *tok) {
+static void lex_number(fbei_lexer *lx, fbei_token *tok) {
   if (peek(lx, 0) == '-') {
     tok->neg = true;
     lx->pos++;
@@ -230,7 +230,7 @@ static void lex_number(fbe_lexer *lx, fbe_token *tok) {
 
 /* Reads the escape sequence at the backslash under the cursor. Returns the code
  * point, or a raw byte when *raw_byte is set (\xHH). */
-static uint32_t lex_escape(fbe_lexer *lx, bool *raw_byte) {
+static uint32_t lex_escape(fbei_lexer *lx, bool *raw_byte) {
   uint32_t line = lx->line, col = column(lx);
   *raw_byte = false;
   lx->pos++;
@@ -277,7 +277,7 @@ static uint32_t lex_escape(fbe_lexer *lx, bool *raw_byte) {
 
 /* Decodes one UTF-8 character; on a malformed sequence consumes one byte and
  * clears *ok. */
-static uint32_t lex_utf8(fbe_lexer *lx, bool *ok) {
+static uint32_t lex_utf8(fbei_lexer *lx, bool *ok) {
   int c = peek(lx, 0);
   int extra = c < 0x80 ? 0 : c < 0xC2 ? -1 : c < 0xE0 ? 1 : c < 0xF0 ? 2 : c < 0xF5 ? 3 : -1;
   uint32_t cp = extra == 3 ? (uint32_t)(c & 0x07) : extra == 2 ? (uint32_t)(c & 0x0F)
@@ -319,7 +319,7 @@ static uint32_t utf8_encode(uint32_t cp, char *out) {
   return 3;
 }
 
-static void lex_char(fbe_lexer *lx, fbe_token *tok) {
+static void lex_char(fbei_lexer *lx, fbei_token *tok) {
   tok->kind = FBE_TOK_CHAR;
   lx->pos++;
   uint32_t count = 0;
@@ -350,7 +350,7 @@ static void lex_char(fbe_lexer *lx, fbe_token *tok) {
   }
 }
 
-static void lex_string(fbe_lexer *lx, fbe_token *tok) {
+static void lex_string(fbei_lexer *lx, fbei_token *tok) {
   tok->kind = FBE_TOK_STRING;
   lx->pos++;
   const char *nl = memchr(lx->src + lx->pos, '\n', lx->len - lx->pos);
@@ -388,7 +388,7 @@ static void lex_string(fbe_lexer *lx, fbe_token *tok) {
   tok->len = n;
 }
 
-static bool lex_attribute(fbe_lexer *lx, fbe_token *tok) {
+static bool lex_attribute(fbei_lexer *lx, fbei_token *tok) {
   for (size_t i = 0; i < sizeof attributes / sizeof attributes[0]; i++) {
     size_t n = strlen(attributes[i].text);
     if (lx->len - lx->pos >= n && memcmp(lx->src + lx->pos, attributes[i].text, n) == 0) {
@@ -401,7 +401,7 @@ static bool lex_attribute(fbe_lexer *lx, fbe_token *tok) {
 }
 
 /* Skips a character that starts no token; a run of them is one error. */
-static void skip_unknown(fbe_lexer *lx, size_t *unknown_end) {
+static void skip_unknown(fbei_lexer *lx, size_t *unknown_end) {
   if (lx->pos != *unknown_end) {
     fbei_ctx_error(lx->ctx, lx->file_id, lx->line, column(lx), "Unknown token!");
   }
@@ -410,7 +410,7 @@ static void skip_unknown(fbe_lexer *lx, size_t *unknown_end) {
   *unknown_end = lx->pos;
 }
 
-void fbe_lexer_next(fbe_lexer *lx, fbe_token *tok) {
+void fbei_lexer_next(fbei_lexer *lx, fbei_token *tok) {
   size_t unknown_end = SIZE_MAX;
   for (;;) {
     skip_space_and_comments(lx);

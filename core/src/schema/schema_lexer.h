@@ -7,14 +7,14 @@
 #include <stdint.h>
 #include "schema/schema_ctx.h"
 
-typedef enum fbe_tok_kind {
+typedef enum fbei_tok_kind {
   FBE_TOK_EOF,
   FBE_TOK_IDENT,
   FBE_TOK_INT,
   FBE_TOK_FLOAT,
   FBE_TOK_CHAR,
   FBE_TOK_STRING,
-  FBE_TOK_TYPE,        /* one of the 19 type keywords; fbe_token.type_kind tells which */
+  FBE_TOK_TYPE,        /* one of the 19 type keywords; fbei_token.type_kind tells which */
   /* reserved words */
   FBE_TOK_ENUM, FBE_TOK_FLAGS, FBE_TOK_STRUCT, FBE_TOK_MESSAGE, FBE_TOK_BASE,
   /* constant keywords */
@@ -30,10 +30,10 @@ typedef enum fbe_tok_kind {
   FBE_TOK_EQUAL, FBE_TOK_PIPE, FBE_TOK_BANG, FBE_TOK_QUESTION, FBE_TOK_TILDE,
   FBE_TOK_LPAREN, FBE_TOK_RPAREN, FBE_TOK_LBRACKET, FBE_TOK_RBRACKET,
   FBE_TOK_LESS, FBE_TOK_GREATER, FBE_TOK_LBRACE, FBE_TOK_RBRACE
-} fbe_tok_kind;
+} fbei_tok_kind;
 
-typedef struct fbe_token {
-  fbe_tok_kind kind;
+typedef struct fbei_token {
+  fbei_tok_kind kind;
   fbe_kind type_kind;    /* FBE_TOK_TYPE */
   uint32_t line, col;    /* 1-based; col counts bytes */
   size_t start, end;     /* byte span in the source */
@@ -43,21 +43,21 @@ typedef struct fbe_token {
   uint32_t ch;           /* FBE_TOK_CHAR: the code point */
   const char *str;       /* FBE_TOK_STRING: decoded UTF-8 (work arena), NUL-terminated */
   uint32_t len;          /* its length in bytes */
-} fbe_token;
+} fbei_token;
 
-typedef struct fbe_lexer {
+typedef struct fbei_lexer {
   fbei_load_ctx *ctx;
   uint32_t file_id;
   const char *src;
   size_t len, pos;
   uint32_t line;
   size_t line_start;     /* offset of the first byte of the current line */
-} fbe_lexer;
+} fbei_lexer;
 
-void fbe_lexer_init(fbe_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len);
+void fbei_lexer_init(fbei_lexer *lx, fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len);
 
 /* Reads the next token. Lexical errors are reported to the context and skipped
  * (a malformed literal still yields its token, so parsing goes on). */
-void fbe_lexer_next(fbe_lexer *lx, fbe_token *tok);
+void fbei_lexer_next(fbei_lexer *lx, fbei_token *tok);
 
 #endif

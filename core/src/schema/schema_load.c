@@ -14,22 +14,22 @@
 /* Reads a file into the work arena; NULL when it cannot be read (*why says why). Regular
  * files of at most FBE_SCHEMA_MAX_FILE_SIZE bytes only: a device or FIFO never ends. */
 static const char *read_into_work(fbei_load *load, const char *path, size_t *length,
-                                  fbe_file_result *why) {
-  *why = fbe_file_read(path, FBE_SCHEMA_MAX_FILE_SIZE);
+                                  fbei_file_result *why) {
+  *why = fbei_file_read(path, FBE_SCHEMA_MAX_FILE_SIZE);
   if (why->status != FBE_FILE_OK) return NULL;
   *length = (size_t)why->size;
   char *text = fbe_arena_alloc(load->ctx->work, *length ? *length : 1);
   if (text) memcpy(text, why->data, *length);
-  fbe_mem_free(why->data); /* before a possible out-of-memory jump */
+  fbei_mem_free(why->data); /* before a possible out-of-memory jump */
   why->data = NULL;
   if (!text) fbei_ctx_out_of_memory(load->ctx);
   return text;
 }
 
 /* "path: Cannot read file: too large: ..." (or not regular, out of memory, ...). */
-static void report_unreadable(fbei_load *load, const char *path, const fbe_file_result *why) {
+static void report_unreadable(fbei_load *load, const char *path, const fbei_file_result *why) {
   char reason[160];
-  fbe_file_describe(why, FBE_SCHEMA_MAX_FILE_SIZE, reason, sizeof reason);
+  fbei_file_describe(why, FBE_SCHEMA_MAX_FILE_SIZE, reason, sizeof reason);
   fbei_ctx_error(load->ctx, fbei_ctx_add_file(load->ctx, path), 0, 0, "Cannot read file: %s", reason);
 }
 
@@ -68,7 +68,7 @@ static fbei_pkg_draft *parse_package(fbei_load *load, const char *path, const ch
   p->path = fbei_ctx_strdup(load->ctx, load->ctx->work, path);
   p->dir = directory_of(load, path);
   p->file_id = fbei_ctx_add_file(load->ctx, path);
-  p->ast = fbe_parse_file(load->ctx, p->file_id, text, len);
+  p->ast = fbei_parse_file(load->ctx, p->file_id, text, len);
   p->name = p->ast->package;
   *FBEI_CTX_PUSH(load->ctx, load->all, load->nall, load->all_cap) = p;
   return p;
@@ -84,7 +84,7 @@ static fbei_pkg_draft *open_package(fbei_load *load, const char *dir, const char
     const char *path =
         join_path(load, where, fbei_ctx_printf(load->ctx, load->ctx->work, "%s.fbe", name));
     size_t len;
-    fbe_file_result why;
+    fbei_file_result why;
     const char *text = read_into_work(load, path, &len, &why);
     if (text) return parse_package(load, path, text, len);
     if (why.status != FBE_FILE_MISSING) { /* there, but not readable: say why, look no further */
@@ -100,7 +100,7 @@ static fbei_pkg_draft *open_package(fbei_load *load, const char *dir, const char
  * when there is none. */
 static fbei_pkg_draft *open_root_file(fbei_load *load, const char *path) {
   size_t len;
-  fbe_file_result why;
+  fbei_file_result why;
   const char *text = read_into_work(load, path, &len, &why);
   if (text) return parse_package(load, path, text, len);
   bool missing = why.status == FBE_FILE_MISSING; /* unreadable files are not looked for */
@@ -111,7 +111,7 @@ static fbei_pkg_draft *open_root_file(fbei_load *load, const char *path) {
       const char *dir = load->options->include_dirs[i];
       if (!dir || !dir[0]) continue;
       const char *candidate = join_path(load, dir, path);
-      fbe_file_result found;
+      fbei_file_result found;
       text = read_into_work(load, candidate, &len, &found);
       if (text) return parse_package(load, candidate, text, len);
       if (found.status != FBE_FILE_MISSING) {
@@ -131,7 +131,7 @@ static fbei_pkg_draft *open_root_file(fbei_load *load, const char *path) {
   return NULL;
 }
 
-static void report_cycle(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_import *imp, fbei_pkg_draft *target) {
+static void report_cycle(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_import *imp, fbei_pkg_draft *target) {
   uint32_t from = 0;
   while (load->stack[from] != target) from++;
   size_t len = strlen(target->name) + 1;
@@ -146,12 +146,12 @@ static void report_cycle(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_impor
 }
 
 static void load_imports(fbei_load *load, fbei_pkg_draft *p) {
-  const fbe_ast_file *ast = p->ast;
+  const fbei_ast_file *ast = p->ast;
   p->loading = true;
   *FBEI_CTX_PUSH(load->ctx, load->stack, load->depth, load->stack_cap) = p;
   p->imports = fbei_ctx_alloc(load->ctx, load->ctx->work, (ast->nimports + 1) * sizeof *p->imports);
   for (uint32_t i = 0; i < ast->nimports; i++) {
-    const fbe_ast_import *imp = &ast->imports[i];
+    const fbei_ast_import *imp = &ast->imports[i];
     fbei_pkg_draft *dep = find_package(load, imp->name);
     if (dep && dep->loading) {
       report_cycle(load, p, imp, dep);
@@ -181,7 +181,7 @@ static void load_imports(fbei_load *load, fbei_pkg_draft *p) {
   *FBEI_CTX_PUSH(load->ctx, load->order, load->norder, load->order_cap) = p;
 }
 
-void fbe_load_files(fbei_load *load, const fbe_root_request *req) {
+void fbei_load_files(fbei_load *load, const fbei_root_request *req) {
   fbei_pkg_draft *root = NULL;
   if (req->kind == FBE_ROOT_TEXT) {
     root = parse_package(load, req->name, req->text, req->length);

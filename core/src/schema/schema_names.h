@@ -4,16 +4,16 @@
 
 #include <stdint.h>
 
-typedef struct fbe_name_entry {
+typedef struct fbei_name_entry {
   const char *name;
   uint32_t index; /* what the name stands for, in the caller's numbering */
-} fbe_name_entry;
+} fbei_name_entry;
 
 /* Sorts by name (strcmp), equal names by index. */
-void fbe_names_sort(fbe_name_entry *entries, uint32_t count);
+void fbei_names_sort(fbei_name_entry *entries, uint32_t count);
 
 /* The first entry (lowest index) named `name` in a sorted table, or NULL. */
-const fbe_name_entry *fbe_names_find(const fbe_name_entry *entries, uint32_t count,
+const fbei_name_entry *fbei_names_find(const fbei_name_entry *entries, uint32_t count,
                                      const char *name);
 
 #endif

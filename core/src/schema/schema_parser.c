@@ -9,12 +9,12 @@
 
 typedef struct parser {
   fbei_load_ctx *ctx;
-  fbe_lexer lx;
+  fbei_lexer lx;
   const char *src;
-  fbe_token tok;       /* current token */
-  fbe_token next;      /* one token of lookahead */
+  fbei_token tok;       /* current token */
+  fbei_token next;      /* one token of lookahead */
   size_t prev_end;     /* end of the last consumed token: closes source spans */
-  fbe_ast_file *file;
+  fbei_ast_file *file;
 } parser;
 
 #define SHOWN_MAX 64
@@ -22,19 +22,19 @@ typedef struct parser {
 static void advance(parser *p) {
   p->prev_end = p->tok.end;
   p->tok = p->next;
-  fbe_lexer_next(&p->lx, &p->next);
+  fbei_lexer_next(&p->lx, &p->next);
 }
 
-static bool at(const parser *p, fbe_tok_kind kind) { return p->tok.kind == kind; }
+static bool at(const parser *p, fbei_tok_kind kind) { return p->tok.kind == kind; }
 
-static bool accept(parser *p, fbe_tok_kind kind) {
+static bool accept(parser *p, fbei_tok_kind kind) {
   if (!at(p, kind)) return false;
   advance(p);
   return true;
 }
 
-static fbe_ast_pos pos_of(const fbe_token *t) {
-  fbe_ast_pos pos = {t->line, t->col};
+static fbei_ast_pos pos_of(const fbei_token *t) {
+  fbei_ast_pos pos = {t->line, t->col};
   return pos;
 }
 
@@ -45,7 +45,7 @@ static const char *span_text(parser *p, size_t start, size_t end) {
 static const char *token_text(parser *p) { return span_text(p, p->tok.start, p->tok.end); }
 
 /* Keywords that may also be used as names (SCHEMA.md 2.3). */
-static bool is_name_token(fbe_tok_kind kind) {
+static bool is_name_token(fbei_tok_kind kind) {
   return kind == FBE_TOK_IDENT || (kind >= FBE_TOK_DOMAIN && kind <= FBE_TOK_REJECT);
 }
 
@@ -59,7 +59,7 @@ static bool at_decl_start(const parser *p) {
          (at(p, FBE_TOK_LBRACKET) && p->next.kind == FBE_TOK_REQUEST);
 }
 
-static const char *describe_token(parser *p, const fbe_token *t) {
+static const char *describe_token(parser *p, const fbei_token *t) {
   size_t n = t->end - t->start;
   int shown = (int)(n > SHOWN_MAX ? SHOWN_MAX : n);
   const char *text = p->src + t->start;
@@ -82,7 +82,7 @@ static bool syntax_error(parser *p, const char *expected) {
   return false;
 }
 
-static bool expect(parser *p, fbe_tok_kind kind, const char *expected) {
+static bool expect(parser *p, fbei_tok_kind kind, const char *expected) {
   return accept(p, kind) || syntax_error(p, expected);
 }
 
@@ -111,11 +111,11 @@ static void sync_declaration(parser *p) {
 }
 
 /* Reserved words (SCHEMA.md 2.3) cannot be names. */
-static bool is_reserved_word(fbe_tok_kind kind) {
+static bool is_reserved_word(fbei_tok_kind kind) {
   return kind == FBE_TOK_TYPE || (kind >= FBE_TOK_ENUM && kind <= FBE_TOK_UUID4);
 }
 
-static bool parse_name(parser *p, const char *expected, const char **name, fbe_ast_pos *pos) {
+static bool parse_name(parser *p, const char *expected, const char **name, fbei_ast_pos *pos) {
   if (!is_name_token(p->tok.kind)) {
     syntax_error(p, expected);
     /* A reserved word here was meant as a name: skip it, so that recovery does not
@@ -129,9 +129,9 @@ static bool parse_name(parser *p, const char *expected, const char **name, fbe_a
   return true;
 }
 
-static bool parse_dotted_name(parser *p, const char *expected, fbe_ast_name *out) {
+static bool parse_dotted_name(parser *p, const char *expected, fbei_ast_name *out) {
   uint32_t cap = 0;
-  fbe_ast_pos pos;
+  fbei_ast_pos pos;
   memset(out, 0, sizeof *out);
   out->pos = pos_of(&p->tok);
   do {
@@ -150,7 +150,7 @@ static bool parse_dotted_name(parser *p, const char *expected, fbe_ast_name *out
   return true;
 }
 
-static bool parse_int(parser *p, const char *expected, fbe_ast_int *out) {
+static bool parse_int(parser *p, const char *expected, fbei_ast_int *out) {
   if (!at(p, FBE_TOK_INT)) return syntax_error(p, expected);
   out->pos = pos_of(&p->tok);
   out->neg = p->tok.neg;
@@ -176,7 +176,7 @@ static void parse_attributes(parser *p, bool *hidden, bool *deprecated) {
 /* ---- header ---- */
 
 static bool parse_header(parser *p) {
-  fbe_ast_file *f = p->file;
+  fbei_ast_file *f = p->file;
   if (accept(p, FBE_TOK_DOMAIN)) {
     if (!parse_dotted_name(p, "a domain name", &f->domain)) return false;
     f->has_domain = true;
@@ -195,7 +195,7 @@ static bool parse_header(parser *p) {
     advance(p);
   }
   while (accept(p, FBE_TOK_IMPORT)) {
-    fbe_ast_import imp;
+    fbei_ast_import imp;
     if (!parse_name(p, "a package name", &imp.name, &imp.pos)) return false;
     *FBEI_CTX_PUSH(p->ctx, f->imports, f->nimports, f->imports_cap) = imp;
   }
@@ -215,8 +215,8 @@ static bool is_enum_base(fbe_kind kind, bool is_flags) {
   }
 }
 
-static bool parse_enum_value(parser *p, fbe_ast_enum *e) {
-  fbe_ast_value v;
+static bool parse_enum_value(parser *p, fbei_ast_enum *e) {
+  fbei_ast_value v;
   memset(&v, 0, sizeof v);
   uint32_t names_cap = 0, npos = 0, pos_cap = 0;
   parse_attributes(p, &v.hidden, &v.deprecated);
@@ -238,7 +238,7 @@ static bool parse_enum_value(parser *p, fbe_ast_enum *e) {
       v.kind = FBE_AST_VALUE_NAMES;
       do {
         const char **name = FBEI_CTX_PUSH(p->ctx, v.names, v.nnames, names_cap);
-        fbe_ast_pos *pos = FBEI_CTX_PUSH(p->ctx, v.name_pos, npos, pos_cap);
+        fbei_ast_pos *pos = FBEI_CTX_PUSH(p->ctx, v.name_pos, npos, pos_cap);
         if (!parse_name(p, "a flags value name", name, pos)) return false;
       } while (e->is_flags && accept(p, FBE_TOK_PIPE));
     } else {
@@ -259,7 +259,7 @@ static bool parse_enum_value(parser *p, fbe_ast_enum *e) {
 }
 
 static bool parse_enum(parser *p, bool hidden, bool deprecated) {
-  fbe_ast_enum e;
+  fbei_ast_enum e;
   memset(&e, 0, sizeof e);
   e.is_flags = at(p, FBE_TOK_FLAGS);
   e.hidden = hidden;
@@ -286,7 +286,7 @@ static bool parse_enum(parser *p, bool hidden, bool deprecated) {
 
 /* ---- structs ---- */
 
-static bool parse_simple_type(parser *p, fbe_ast_simple *s) {
+static bool parse_simple_type(parser *p, fbei_ast_simple *s) {
   size_t start = p->tok.start;
   s->pos = pos_of(&p->tok);
   if (at(p, FBE_TOK_TYPE)) {
@@ -302,7 +302,7 @@ static bool parse_simple_type(parser *p, fbe_ast_simple *s) {
   return true;
 }
 
-static bool parse_type(parser *p, fbe_ast_type *t) {
+static bool parse_type(parser *p, fbei_ast_type *t) {
   size_t start = p->tok.start;
   t->pos = pos_of(&p->tok);
   t->form = FBE_AST_PLAIN;
@@ -340,8 +340,8 @@ static bool parse_type(parser *p, fbe_ast_type *t) {
   return true;
 }
 
-static bool parse_default(parser *p, fbe_ast_default *d) {
-  static const struct { fbe_tok_kind tok; fbe_ast_const_kind kind; } keywords[] = {
+static bool parse_default(parser *p, fbei_ast_default *d) {
+  static const struct { fbei_tok_kind tok; fbei_ast_const_kind kind; } keywords[] = {
       {FBE_TOK_TRUE, FBE_AST_CONST_TRUE},   {FBE_TOK_FALSE, FBE_AST_CONST_FALSE},
       {FBE_TOK_NULL, FBE_AST_CONST_NULL},   {FBE_TOK_EPOCH, FBE_AST_CONST_EPOCH},
       {FBE_TOK_UTC, FBE_AST_CONST_UTC},     {FBE_TOK_UUID0, FBE_AST_CONST_UUID0},
@@ -383,15 +383,15 @@ static bool parse_default(parser *p, fbe_ast_default *d) {
     return syntax_error(p, "a default value");
   }
   while (accept(p, FBE_TOK_PIPE)) {
-    fbe_ast_name *name = FBEI_CTX_PUSH(p->ctx, d->more, d->nmore, more_cap);
+    fbei_ast_name *name = FBEI_CTX_PUSH(p->ctx, d->more, d->nmore, more_cap);
     if (!parse_dotted_name(p, "a flags value name", name)) return false;
   }
   d->text = span_text(p, start, p->prev_end);
   return true;
 }
 
-static bool parse_field(parser *p, fbe_ast_struct *st) {
-  fbe_ast_field f;
+static bool parse_field(parser *p, fbei_ast_struct *st) {
+  fbei_ast_field f;
   memset(&f, 0, sizeof f);
   parse_attributes(p, &f.hidden, &f.deprecated);
   f.key = accept(p, FBE_TOK_ATTR_KEY);
@@ -414,7 +414,7 @@ static bool parse_field(parser *p, fbe_ast_struct *st) {
 }
 
 /* "[request] [response(T)] [reject(*A, B)]" (SCHEMA.md 6.6). */
-static bool parse_request_spec(parser *p, fbe_ast_struct *st) {
+static bool parse_request_spec(parser *p, fbei_ast_struct *st) {
   if (!expect(p, FBE_TOK_LBRACKET, "'['") || !expect(p, FBE_TOK_REQUEST, "'request'") ||
       !expect(p, FBE_TOK_RBRACKET, "']'")) {
     return false;
@@ -436,7 +436,7 @@ static bool parse_request_spec(parser *p, fbe_ast_struct *st) {
     if (!expect(p, FBE_TOK_LPAREN, "'('")) return false;
     st->reject_global = accept(p, FBE_TOK_STAR);
     do {
-      fbe_ast_name *name = FBEI_CTX_PUSH(p->ctx, st->rejects, st->nrejects, st->rejects_cap);
+      fbei_ast_name *name = FBEI_CTX_PUSH(p->ctx, st->rejects, st->nrejects, st->rejects_cap);
       if (!parse_dotted_name(p, "a reject type", name)) return false;
     } while (accept(p, FBE_TOK_COMMA));
     if (!expect(p, FBE_TOK_RPAREN, "',' or ')'") || !expect(p, FBE_TOK_RBRACKET, "']'")) {
@@ -447,7 +447,7 @@ static bool parse_request_spec(parser *p, fbe_ast_struct *st) {
 }
 
 /* "(+N)", "(N)" or "(base)" after a struct name. */
-static bool parse_numbering(parser *p, fbe_ast_struct *st) {
+static bool parse_numbering(parser *p, fbei_ast_struct *st) {
   if (!accept(p, FBE_TOK_LPAREN)) return true;
   if (accept(p, FBE_TOK_PLUS)) {
     st->numbering = FBE_AST_NUM_PLUS;
@@ -461,7 +461,7 @@ static bool parse_numbering(parser *p, fbe_ast_struct *st) {
   return expect(p, FBE_TOK_RPAREN, "')'");
 }
 
-static bool parse_struct(parser *p, fbe_ast_struct *st, bool hidden, bool deprecated) {
+static bool parse_struct(parser *p, fbei_ast_struct *st, bool hidden, bool deprecated) {
   st->is_message = at(p, FBE_TOK_MESSAGE);
   st->hidden = hidden;
   st->deprecated = deprecated;
@@ -487,7 +487,7 @@ static bool parse_struct(parser *p, fbe_ast_struct *st, bool hidden, bool deprec
 }
 
 static bool parse_declaration(parser *p) {
-  fbe_ast_struct st;
+  fbei_ast_struct st;
   memset(&st, 0, sizeof st);
   if (at(p, FBE_TOK_LBRACKET) && !parse_request_spec(p, &st)) return false;
   bool hidden = false, deprecated = false;
@@ -500,16 +500,16 @@ static bool parse_declaration(parser *p) {
   return syntax_error(p, "a declaration (enum, flags, struct or message)");
 }
 
-fbe_ast_file *fbe_parse_file(fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
+fbei_ast_file *fbei_parse_file(fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len) {
   parser p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
   p.src = src;
   p.file = fbei_ctx_alloc(ctx, ctx->work, sizeof *p.file);
   p.file->file_id = file_id;
-  fbe_lexer_init(&p.lx, ctx, file_id, src, len);
-  fbe_lexer_next(&p.lx, &p.tok);
-  fbe_lexer_next(&p.lx, &p.next);
+  fbei_lexer_init(&p.lx, ctx, file_id, src, len);
+  fbei_lexer_next(&p.lx, &p.tok);
+  fbei_lexer_next(&p.lx, &p.next);
   if (!parse_header(&p)) sync_declaration(&p);
   while (!at(&p, FBE_TOK_EOF)) {
     /* Each failing parse consumed at least one token or stands before a token

@@ -10,6 +10,6 @@
 /* Parses src[0..len) (need not be NUL-terminated). Every lexical and syntax error
  * is reported to ctx (the parser recovers at the next ';', '}' or declaration);
  * the returned tree (work arena, never NULL) holds what could be parsed. */
-fbe_ast_file *fbe_parse_file(fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len);
+fbei_ast_file *fbei_parse_file(fbei_load_ctx *ctx, uint32_t file_id, const char *src, size_t len);
 
 #endif

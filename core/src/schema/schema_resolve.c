@@ -26,13 +26,13 @@ static bool parse_version(const char *text, uint32_t *major, uint32_t *minor) {
 }
 
 static void declare_header(fbei_load *load, fbei_pkg_draft *p) {
-  const fbe_ast_file *ast = p->ast;
+  const fbei_ast_file *ast = p->ast;
   fbe_package *pkg = p->pkg = fbei_ctx_alloc(load->ctx, load->arena, sizeof *pkg);
   pkg->name = fbei_ctx_strdup(load->ctx, load->arena, ast->package);
   pkg->domain = ast->has_domain ? fbei_ctx_strdup(load->ctx, load->arena, ast->domain.text) : NULL;
   pkg->file = fbei_ctx_strdup(load->ctx, load->arena, p->path);
   if (ast->has_offset) {
-    const fbe_ast_int *offset = &ast->offset;
+    const fbei_ast_int *offset = &ast->offset;
     if (offset->neg && offset->mag) {
       fbei_draft_error(load, p, offset->pos, "Package offset should not be negative!");
     } else if (offset->mag > UINT32_MAX) {
@@ -40,7 +40,7 @@ static void declare_header(fbei_load *load, fbei_pkg_draft *p) {
     } else {
       pkg->offset = (uint32_t)offset->mag;
     }
-    fbe_warn_hex(load, p, offset);
+    fbei_warn_hex(load, p, offset);
   }
   if (ast->has_version && !parse_version(ast->version, &pkg->version_major, &pkg->version_minor)) {
     fbei_draft_error(load, p, ast->version_pos, "Invalid version %s (expected MAJOR.MINOR)",
@@ -49,8 +49,8 @@ static void declare_header(fbei_load *load, fbei_pkg_draft *p) {
   uint32_t n = ast->nimports;
   p->import_names = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *p->import_names);
   p->import_repeated = fbei_ctx_alloc(load->ctx, load->ctx->work, n + 1);
-  for (uint32_t i = 0; i < n; i++) p->import_names[i] = (fbe_name_entry){ast->imports[i].name, i};
-  fbe_names_sort(p->import_names, n);
+  for (uint32_t i = 0; i < n; i++) p->import_names[i] = (fbei_name_entry){ast->imports[i].name, i};
+  fbei_names_sort(p->import_names, n);
   for (uint32_t i = 1; i < n; i++) {
     if (strcmp(p->import_names[i].name, p->import_names[i - 1].name) != 0) continue;
     uint32_t repeated = p->import_names[i].index;
@@ -65,14 +65,14 @@ static void declare_header(fbei_load *load, fbei_pkg_draft *p) {
 }
 
 static void declare_enums(fbei_load *load, fbei_pkg_draft *p) {
-  const fbe_ast_file *ast = p->ast;
+  const fbei_ast_file *ast = p->ast;
   uint32_t n = ast->nenums;
   p->enums = fbei_ctx_alloc(load->ctx, load->arena, (n + 1) * sizeof *p->enums);
   p->enum_types = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *p->enum_types);
   p->pkg->enums = fbei_ctx_alloc(load->ctx, load->arena, (n + 1) * sizeof *p->pkg->enums);
   p->pkg->nenums = n;
   for (uint32_t i = 0; i < n; i++) {
-    const fbe_ast_enum *a = &ast->enums[i];
+    const fbei_ast_enum *a = &ast->enums[i];
     fbe_enum *e = &p->enums[i];
     e->name = fbei_ctx_strdup(load->ctx, load->arena, a->name);
     e->full_name = fbei_ctx_printf(load->ctx, load->arena, "%s.%s", p->pkg->name, a->name);
@@ -83,7 +83,7 @@ static void declare_enums(fbei_load *load, fbei_pkg_draft *p) {
     e->col = a->pos.col;
     e->hidden = a->hidden;
     e->deprecated = a->deprecated;
-    fbe_type *t = fbe_type_new(load, a->is_flags ? FBE_KIND_FLAGS : FBE_KIND_ENUM, NULL, NULL);
+    fbe_type *t = fbei_type_new(load, a->is_flags ? FBE_KIND_FLAGS : FBE_KIND_ENUM, NULL, NULL);
     t->wire = a->base;
     t->enm = e;
     p->enum_types[i] = t;
@@ -92,14 +92,14 @@ static void declare_enums(fbei_load *load, fbei_pkg_draft *p) {
 }
 
 static void declare_structs(fbei_load *load, fbei_pkg_draft *p) {
-  const fbe_ast_file *ast = p->ast;
+  const fbei_ast_file *ast = p->ast;
   uint32_t n = ast->nstructs;
   p->struct_nodes = fbei_ctx_alloc(load->ctx, load->arena, (n + 1) * sizeof *p->struct_nodes);
   p->structs = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *p->structs);
   p->pkg->structs = fbei_ctx_alloc(load->ctx, load->arena, (n + 1) * sizeof *p->pkg->structs);
   p->pkg->nstructs = n;
   for (uint32_t i = 0; i < n; i++) {
-    const fbe_ast_struct *a = &ast->structs[i];
+    const fbei_ast_struct *a = &ast->structs[i];
     fbe_struct *st = &p->struct_nodes[i];
     p->structs[i].ast = a;
     p->structs[i].st = st;
@@ -114,24 +114,24 @@ static void declare_structs(fbei_load *load, fbei_pkg_draft *p) {
     st->deprecated = a->deprecated;
     st->is_request = a->is_request;
     st->reject_global = a->reject_global;
-    fbe_type *self = fbe_type_new(load, FBE_KIND_STRUCT, NULL, NULL);
+    fbe_type *self = fbei_type_new(load, FBE_KIND_STRUCT, NULL, NULL);
     self->st = st;
     st->self_type = self;
     p->pkg->structs[i] = st;
   }
 }
 
-static fbe_ast_pos symbol_pos(const fbei_pkg_draft *p, uint32_t index) {
+static fbei_ast_pos symbol_pos(const fbei_pkg_draft *p, uint32_t index) {
   uint32_t nenums = p->ast->nenums;
   return index < nenums ? p->ast->enums[index].pos : p->ast->structs[index - nenums].pos;
 }
 
-static bool pos_before(fbe_ast_pos a, fbe_ast_pos b) {
+static bool pos_before(fbei_ast_pos a, fbei_ast_pos b) {
   return a.line < b.line || (a.line == b.line && a.col < b.col);
 }
 
-static void report_duplicate_symbol(fbei_load *load, fbei_pkg_draft *p, const fbe_name_entry *e) {
-  fbe_ast_pos pos = symbol_pos(p, e->index);
+static void report_duplicate_symbol(fbei_load *load, fbei_pkg_draft *p, const fbei_name_entry *e) {
+  fbei_ast_pos pos = symbol_pos(p, e->index);
   const char *kind = "struct";
   if (e->index < p->ast->nenums) kind = p->ast->enums[e->index].is_flags ? "flags" : "enum";
   fbei_draft_error(load, p, pos, "Duplicate %s name %s", kind, e->name);
@@ -150,11 +150,11 @@ static void build_symbols(fbei_load *load, fbei_pkg_draft *p) {
     p->symbols[i].name = p->ast->structs[i - nenums].name;
     p->symbols[i].index = i;
   }
-  fbe_names_sort(p->symbols, n);
+  fbei_names_sort(p->symbols, n);
   for (uint32_t i = 0, end; i < n; i = end) {
     uint32_t first = i;
     for (end = i + 1; end < n && strcmp(p->symbols[end].name, p->symbols[i].name) == 0; end++) {
-      fbe_ast_pos here = symbol_pos(p, p->symbols[end].index);
+      fbei_ast_pos here = symbol_pos(p, p->symbols[end].index);
       if (pos_before(here, symbol_pos(p, p->symbols[first].index))) first = end;
     }
     for (uint32_t k = i; k < end; k++) {
@@ -172,16 +172,16 @@ static void declare_package(fbei_load *load, fbei_pkg_draft *p) {
 
 /* The reference C++ generator needs structs declared before use (SCHEMA.md 8). */
 static void warn_if_forward(fbei_load *load, fbei_pkg_draft *p, const fbei_struct_draft *owner,
-                            const fbei_struct_draft *target, fbe_ast_pos pos) {
+                            const fbei_struct_draft *target, fbei_ast_pos pos) {
   if (target->st->pkg == p->pkg && target->decl_index > owner->decl_index) {
     fbei_draft_warning(load, p, pos, "Struct %s is used before its declaration", target->st->name);
   }
 }
 
 static fbei_struct_draft *resolve_struct_ref(fbei_load *load, fbei_pkg_draft *p, const fbei_struct_draft *owner,
-                                       const fbe_ast_name *name, bool warn_forward) {
+                                       const fbei_ast_name *name, bool warn_forward) {
   fbei_symbol sym;
-  if (!fbe_resolve_type_name(load, p, name, &sym)) return NULL;
+  if (!fbei_resolve_type_name(load, p, name, &sym)) return NULL;
   if (!sym.st) {
     fbei_draft_error(load, p, name->pos, "%s is not a struct or message", name->text);
     return NULL;
@@ -191,16 +191,16 @@ static fbei_struct_draft *resolve_struct_ref(fbei_load *load, fbei_pkg_draft *p,
 }
 
 static const fbe_type *resolve_simple_type(fbei_load *load, fbei_pkg_draft *p, const fbei_struct_draft *owner,
-                                           const fbe_ast_simple *s) {
-  if (!s->is_named) return fbe_prim_type(load, s->prim);
+                                           const fbei_ast_simple *s) {
+  if (!s->is_named) return fbei_prim_type(load, s->prim);
   fbei_symbol sym;
-  if (!fbe_resolve_type_name(load, p, &s->name, &sym)) return NULL;
+  if (!fbei_resolve_type_name(load, p, &s->name, &sym)) return NULL;
   if (sym.enm) return sym.pkg->enum_types[sym.enum_index];
   warn_if_forward(load, p, owner, sym.st, s->name.pos);
   return sym.st->st->self_type;
 }
 
-static bool check_array_size(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_int *size) {
+static bool check_array_size(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_int *size) {
   if (size->neg || size->mag == 0) {
     fbei_draft_error(load, p, size->pos, "Array size should be greater than zero!");
     return false;
@@ -209,39 +209,39 @@ static bool check_array_size(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_i
     fbei_draft_error(load, p, size->pos, "Array size %s is too large", size->text);
     return false;
   }
-  fbe_warn_hex(load, p, size);
+  fbei_warn_hex(load, p, size);
   return true;
 }
 
 static const fbe_type *resolve_field_type(fbei_load *load, fbei_pkg_draft *p, const fbei_struct_draft *owner,
-                                          const fbe_ast_type *at) {
+                                          const fbei_ast_type *at) {
   bool keyed = at->form == FBE_AST_MAP || at->form == FBE_AST_HASH;
   const fbe_type *elem = resolve_simple_type(load, p, owner, &at->elem);
   const fbe_type *key = keyed ? resolve_simple_type(load, p, owner, &at->key) : NULL;
   bool size_ok = at->form != FBE_AST_ARRAY || check_array_size(load, p, &at->size);
   if (!elem || (keyed && !key) || !size_ok) return NULL;
-  if (at->elem_optional) elem = fbe_type_new(load, FBE_KIND_OPTIONAL, elem, NULL);
+  if (at->elem_optional) elem = fbei_type_new(load, FBE_KIND_OPTIONAL, elem, NULL);
   switch (at->form) {
     case FBE_AST_PLAIN: return elem;
     case FBE_AST_OPTIONAL:
-    case FBE_AST_RESET: return fbe_type_new(load, FBE_KIND_OPTIONAL, elem, NULL);
+    case FBE_AST_RESET: return fbei_type_new(load, FBE_KIND_OPTIONAL, elem, NULL);
     case FBE_AST_ARRAY: {
-      fbe_type *t = fbe_type_new(load, FBE_KIND_ARRAY, elem, NULL);
+      fbe_type *t = fbei_type_new(load, FBE_KIND_ARRAY, elem, NULL);
       t->array_size = (uint32_t)at->size.mag;
       return t;
     }
-    case FBE_AST_VECTOR: return fbe_type_new(load, FBE_KIND_VECTOR, elem, NULL);
-    case FBE_AST_LIST: return fbe_type_new(load, FBE_KIND_LIST, elem, NULL);
-    case FBE_AST_SET: return fbe_type_new(load, FBE_KIND_SET, elem, NULL);
-    case FBE_AST_MAP: return fbe_type_new(load, FBE_KIND_MAP, elem, key);
-    case FBE_AST_HASH: return fbe_type_new(load, FBE_KIND_HASH, elem, key);
+    case FBE_AST_VECTOR: return fbei_type_new(load, FBE_KIND_VECTOR, elem, NULL);
+    case FBE_AST_LIST: return fbei_type_new(load, FBE_KIND_LIST, elem, NULL);
+    case FBE_AST_SET: return fbei_type_new(load, FBE_KIND_SET, elem, NULL);
+    case FBE_AST_MAP: return fbei_type_new(load, FBE_KIND_MAP, elem, key);
+    case FBE_AST_HASH: return fbei_type_new(load, FBE_KIND_HASH, elem, key);
   }
   return NULL;
 }
 
 /* Base, response and rejects of a struct. */
 static void resolve_struct_header(fbei_load *load, fbei_pkg_draft *p, fbei_struct_draft *s) {
-  const fbe_ast_struct *a = s->ast;
+  const fbei_ast_struct *a = s->ast;
   fbe_struct *st = s->st;
   if (a->has_base) {
     fbei_struct_draft *base = resolve_struct_ref(load, p, s, &a->base, true);
@@ -254,18 +254,18 @@ static void resolve_struct_header(fbei_load *load, fbei_pkg_draft *p, fbei_struc
   /* Resolved rejects by full name, sorted: the same struct twice is a duplicate however
    * it is written (Rej, pkg.Rej). */
   uint32_t n = a->nrejects, nresolved = 0;
-  fbe_name_entry *resolved = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *resolved);
+  fbei_name_entry *resolved = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *resolved);
   const fbe_struct **found = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *found);
   for (uint32_t i = 0; i < n; i++) {
     fbei_struct_draft *reject = resolve_struct_ref(load, p, s, &a->rejects[i], false);
     if (!reject) continue;
     found[i] = reject->st;
-    resolved[nresolved++] = (fbe_name_entry){reject->st->full_name, i};
+    resolved[nresolved++] = (fbei_name_entry){reject->st->full_name, i};
   }
-  fbe_names_sort(resolved, nresolved);
+  fbei_names_sort(resolved, nresolved);
   for (uint32_t i = 1; i < nresolved; i++) {
     if (strcmp(resolved[i].name, resolved[i - 1].name) != 0) continue;
-    const fbe_ast_name *repeated = &a->rejects[resolved[i].index];
+    const fbei_ast_name *repeated = &a->rejects[resolved[i].index];
     fbei_draft_error(load, p, repeated->pos, "Duplicate reject %s", repeated->text);
     found[resolved[i].index] = NULL;
   }
@@ -275,7 +275,7 @@ static void resolve_struct_header(fbei_load *load, fbei_pkg_draft *p, fbei_struc
   }
 }
 
-static fbe_field *add_own_field(fbei_load *load, fbei_struct_draft *s, const fbe_ast_field *af,
+static fbe_field *add_own_field(fbei_load *load, fbei_struct_draft *s, const fbei_ast_field *af,
                                 const char *name, const fbe_type *type) {
   fbe_field *f = FBEI_CTX_PUSH(load->ctx, s->own, s->nown, s->own_cap);
   f->name = name;
@@ -292,34 +292,34 @@ static fbe_field *add_own_field(fbei_load *load, fbei_struct_draft *s, const fbe
 static void resolve_own_fields(fbei_load *load, fbei_pkg_draft *p, fbei_struct_draft *s) {
   uint32_t nids = 0;
   for (uint32_t i = 0; i < s->ast->nfields; i++) {
-    const fbe_ast_field *af = &s->ast->fields[i];
+    const fbei_ast_field *af = &s->ast->fields[i];
     const fbe_type *type = resolve_field_type(load, p, s, &af->type);
     fbe_field *f = add_own_field(load, s, af, fbei_ctx_strdup(load->ctx, load->arena, af->name), type);
     f->is_key = af->key || af->id;
     f->is_id = af->id;
-    if (type && af->has_default) fbe_resolve_default(load, p, af, type, &f->def);
+    if (type && af->has_default) fbei_resolve_default(load, p, af, type, &f->def);
     if (af->id && ++nids > 1) {
       fbei_draft_error(load, p, af->pos, "Struct %s must have only one [id] field!", s->st->name);
     }
     if (af->type.form == FBE_AST_RESET) {
       const char *reset = fbei_ctx_printf(load->ctx, load->arena, "%sReset", af->name);
-      add_own_field(load, s, af, reset, fbe_prim_type(load, FBE_KIND_BOOL));
+      add_own_field(load, s, af, reset, fbei_prim_type(load, FBE_KIND_BOOL));
     }
   }
 }
 
 static void resolve_package(fbei_load *load, fbei_pkg_draft *p) {
-  fbe_resolve_enum_values(load, p);
+  fbei_resolve_enum_values(load, p);
   for (uint32_t i = 0; i < p->ast->nstructs; i++) resolve_struct_header(load, p, &p->structs[i]);
-  fbe_check_inheritance(load, p);
-  fbe_assign_type_ids(load, p);
+  fbei_check_inheritance(load, p);
+  fbei_assign_type_ids(load, p);
   for (uint32_t i = 0; i < p->ast->nstructs; i++) resolve_own_fields(load, p, &p->structs[i]);
-  fbe_flatten_fields(load, p);
-  fbe_check_containment(load, p);
-  fbe_check_message_ids(load, p);
+  fbei_flatten_fields(load, p);
+  fbei_check_containment(load, p);
+  fbei_check_message_ids(load, p);
 }
 
-void fbe_resolve_packages(fbei_load *load) {
+void fbei_resolve_packages(fbei_load *load) {
   /* Imports come first in load->order, so whatever a package uses from them
    * (values, type ids, flattened fields) is complete when it is resolved. */
   for (uint32_t i = 0; i < load->norder; i++) declare_package(load, load->order[i]);

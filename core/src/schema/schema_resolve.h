@@ -15,7 +15,7 @@
 
 /* Resolution state of one struct. */
 typedef struct fbei_struct_draft {
-  const fbe_ast_struct *ast;
+  const fbei_ast_struct *ast;
   fbe_struct *st;
   uint32_t decl_index;       /* position among the package's structs */
   fbe_field *own;            /* own fields, T~ expanded (work arena) */
@@ -32,18 +32,18 @@ typedef struct fbei_pkg_draft {
   const char *path;          /* file path or load name */
   const char *dir;           /* where its imports are looked up first ("" = current dir) */
   uint32_t file_id;
-  fbe_ast_file *ast;
+  fbei_ast_file *ast;
   bool loading;              /* on the import stack (cycle detection) */
   struct fbei_pkg_draft **imports; /* parallel to ast->imports; NULL where loading failed */
-  fbe_name_entry *import_names; /* the imported package names, sorted (index: import) */
+  fbei_name_entry *import_names; /* the imported package names, sorted (index: import) */
   bool *import_repeated;     /* parallel to ast->imports: names an earlier import again */
   fbe_package *pkg;
   fbe_enum *enums;           /* parallel to ast->enums */
   fbe_type **enum_types;     /* the ENUM/FLAGS type node of each enum */
-  fbe_name_entry **value_names; /* per enum: its value names, sorted (index: value) */
+  fbei_name_entry **value_names; /* per enum: its value names, sorted (index: value) */
   fbei_struct_draft *structs;      /* parallel to ast->structs */
   fbe_struct *struct_nodes;  /* the fbe_struct of each, contiguous */
-  fbe_name_entry *symbols;   /* package-level names; index < nenums: enum, else struct */
+  fbei_name_entry *symbols;   /* package-level names; index < nenums: enum, else struct */
   uint32_t nsymbols;
 } fbei_pkg_draft;
 
@@ -72,30 +72,30 @@ typedef struct fbei_symbol {
 } fbei_symbol;
 
 /* ---- schema_load.c ---- */
-typedef enum fbe_root_kind { FBE_ROOT_FILE, FBE_ROOT_TEXT, FBE_ROOT_PACKAGE } fbe_root_kind;
-typedef struct fbe_root_request {
-  fbe_root_kind kind;
+typedef enum fbei_root_kind { FBE_ROOT_FILE, FBE_ROOT_TEXT, FBE_ROOT_PACKAGE } fbei_root_kind;
+typedef struct fbei_root_request {
+  fbei_root_kind kind;
   const char *path;          /* FILE */
   const char *text;          /* TEXT */
   size_t length;
   const char *name;          /* TEXT: name for diagnostics and imports; PACKAGE: package */
-} fbe_root_request;
+} fbei_root_request;
 /* Reads and parses the root and, recursively, its imports; fills load->order. */
-void fbe_load_files(fbei_load *load, const fbe_root_request *req);
+void fbei_load_files(fbei_load *load, const fbei_root_request *req);
 
 /* ---- schema_resolve.c ---- */
 /* Reports an error / a warning at pos in package p's file. */
-void fbei_draft_error(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...)
+void fbei_draft_error(fbei_load *load, fbei_pkg_draft *p, fbei_ast_pos pos, const char *fmt, ...)
     FBE_PRINTF(4, 5);
-void fbei_draft_warning(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...)
+void fbei_draft_warning(fbei_load *load, fbei_pkg_draft *p, fbei_ast_pos pos, const char *fmt, ...)
     FBE_PRINTF(4, 5);
 /* Declares every package, then resolves them in dependency order. */
-void fbe_resolve_packages(fbei_load *load);
+void fbei_resolve_packages(fbei_load *load);
 /* Looks up `Name`, `pkg.Name` or `ownpkg.Name` from package p; reports unknown names. */
-bool fbe_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_name *name, fbei_symbol *out);
-const fbe_type *fbe_prim_type(fbei_load *load, fbe_kind kind);
+bool fbei_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_name *name, fbei_symbol *out);
+const fbe_type *fbei_prim_type(fbei_load *load, fbe_kind kind);
 /* A new type node in the schema's arena (its wire kind derived from kind). */
-fbe_type *fbe_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, const fbe_type *key);
+fbe_type *fbei_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, const fbe_type *key);
 /* The resolution state of st, when st belongs to p; NULL otherwise. */
 fbei_struct_draft *fbei_struct_draft_of(fbei_pkg_draft *p, const fbe_struct *st);
 /* The resolution state of st, whatever its package. */
@@ -103,21 +103,21 @@ fbei_struct_draft *fbei_struct_draft_find(fbei_load *load, const fbe_struct *st)
 
 /* Integer range helpers: values are sign + magnitude. */
 /* Warns that the reference compiler reads a hexadecimal number there as 0. */
-void fbe_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_int *number);
+void fbei_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_int *number);
 
 /* ---- schema_enums.c ---- */
-void fbe_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p);
+void fbei_resolve_enum_values(fbei_load *load, fbei_pkg_draft *p);
 
 /* ---- schema_structs.c ---- */
-void fbe_check_inheritance(fbei_load *load, fbei_pkg_draft *p);
-void fbe_assign_type_ids(fbei_load *load, fbei_pkg_draft *p);
-void fbe_flatten_fields(fbei_load *load, fbei_pkg_draft *p);
-void fbe_check_containment(fbei_load *load, fbei_pkg_draft *p);
-void fbe_check_message_ids(fbei_load *load, fbei_pkg_draft *p);
+void fbei_check_inheritance(fbei_load *load, fbei_pkg_draft *p);
+void fbei_assign_type_ids(fbei_load *load, fbei_pkg_draft *p);
+void fbei_flatten_fields(fbei_load *load, fbei_pkg_draft *p);
+void fbei_check_containment(fbei_load *load, fbei_pkg_draft *p);
+void fbei_check_message_ids(fbei_load *load, fbei_pkg_draft *p);
 
 /* ---- schema_defaults.c ---- */
 /* Type-checks and evaluates the default of field af (already resolved to type). */
-void fbe_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_field *af,
-                         const fbe_type *type, fbe_default *out);
+void fbei_resolve_default(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_field *af,
+                         const fbe_type *type, fbei_default *out);
 
 #endif

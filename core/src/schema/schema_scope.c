@@ -5,21 +5,21 @@
 #include <string.h>
 #include "schema/schema_resolve.h"
 
-void fbei_draft_error(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...) {
+void fbei_draft_error(fbei_load *load, fbei_pkg_draft *p, fbei_ast_pos pos, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fbei_ctx_vreport(load->ctx, FBE_SEVERITY_ERROR, p->file_id, pos.line, pos.col, fmt, ap);
   va_end(ap);
 }
 
-void fbei_draft_warning(fbei_load *load, fbei_pkg_draft *p, fbe_ast_pos pos, const char *fmt, ...) {
+void fbei_draft_warning(fbei_load *load, fbei_pkg_draft *p, fbei_ast_pos pos, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fbei_ctx_vreport(load->ctx, FBE_SEVERITY_WARNING, p->file_id, pos.line, pos.col, fmt, ap);
   va_end(ap);
 }
 
-void fbe_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_int *number) {
+void fbei_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_int *number) {
   if (!number->hex) return;
   fbei_draft_warning(load, p, number->pos,
                    "Hexadecimal number %s is read as 0 by the reference compiler", number->text);
@@ -27,7 +27,7 @@ void fbe_warn_hex(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_int *number)
 
 /* ---- type nodes ---- */
 
-fbe_type *fbe_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, const fbe_type *key) {
+fbe_type *fbei_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, const fbe_type *key) {
   fbe_type *t = fbei_ctx_alloc(load->ctx, load->arena, sizeof *t);
   t->kind = kind;
   t->wire = kind == FBE_KIND_LIST || kind == FBE_KIND_SET ? FBE_KIND_VECTOR
@@ -38,8 +38,8 @@ fbe_type *fbe_type_new(fbei_load *load, fbe_kind kind, const fbe_type *elem, con
   return t;
 }
 
-const fbe_type *fbe_prim_type(fbei_load *load, fbe_kind kind) {
-  if (!load->prims[kind]) load->prims[kind] = fbe_type_new(load, kind, NULL, NULL);
+const fbe_type *fbei_prim_type(fbei_load *load, fbe_kind kind) {
+  if (!load->prims[kind]) load->prims[kind] = fbei_type_new(load, kind, NULL, NULL);
   return load->prims[kind];
 }
 
@@ -57,11 +57,11 @@ fbei_struct_draft *fbei_struct_draft_find(fbei_load *load, const fbe_struct *st)
 
 /* ---- name resolution ---- */
 
-bool fbe_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_name *name, fbei_symbol *out) {
+bool fbei_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbei_ast_name *name, fbei_symbol *out) {
   fbei_pkg_draft *scope = name->nparts <= 2 ? p : NULL;
   if (name->nparts == 2 && strcmp(name->parts[0], p->name) != 0) {
     const char *qualifier = name->parts[0];
-    const fbe_name_entry *imported = fbe_names_find(p->import_names, p->ast->nimports, qualifier);
+    const fbei_name_entry *imported = fbei_names_find(p->import_names, p->ast->nimports, qualifier);
     scope = imported ? p->imports[imported->index] : NULL;
     if (!scope) {
       bool loaded = false;
@@ -73,8 +73,8 @@ bool fbe_resolve_type_name(fbei_load *load, fbei_pkg_draft *p, const fbe_ast_nam
       return false;
     }
   }
-  const fbe_name_entry *e =
-      scope ? fbe_names_find(scope->symbols, scope->nsymbols, name->parts[name->nparts - 1]) : NULL;
+  const fbei_name_entry *e =
+      scope ? fbei_names_find(scope->symbols, scope->nsymbols, name->parts[name->nparts - 1]) : NULL;
   if (!e) {
     fbei_draft_error(load, p, name->pos, "Unknown type %s", name->text);
     return false;

@@ -10,7 +10,7 @@
 /* Walks each base chain once; a chain that comes back to itself is a cycle, which is
  * reported at its first struct and cut (base = NULL) so later steps terminate.
  * Bases from other packages end a walk: imports cannot import back. */
-void fbe_check_inheritance(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_check_inheritance(fbei_load *load, fbei_pkg_draft *p) {
   uint32_t n = p->ast->nstructs;
   uint32_t *walk = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *walk); /* 0 = unseen */
   for (uint32_t start = 0; start < n; start++) {
@@ -98,16 +98,16 @@ static void check_struct_ids(fbei_load *load, fbei_pkg_draft *p) {
 }
 
 /* SCHEMA.md 6.2: one counter per file, in declaration order. */
-void fbe_assign_type_ids(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_assign_type_ids(fbei_load *load, fbei_pkg_draft *p) {
   uint64_t counter = 0, offset = p->pkg->offset;
   for (uint32_t i = 0; i < p->ast->nstructs; i++) {
     fbei_struct_draft *s = &p->structs[i];
-    const fbe_ast_struct *a = s->ast;
-    const fbe_ast_int *number = &a->number;
+    const fbei_ast_struct *a = s->ast;
+    const fbei_ast_int *number = &a->number;
     uint64_t id = 0;
     bool numbered = a->numbering == FBE_AST_NUM_PLUS || a->numbering == FBE_AST_NUM_EXPLICIT;
     if (numbered) {
-      fbe_warn_hex(load, p, number);
+      fbei_warn_hex(load, p, number);
       if (number->neg && number->mag) {
         fbei_draft_error(load, p, number->pos, "Struct type should not be negative!");
         s->id_invalid = true;
@@ -176,7 +176,7 @@ static void index_field_names(fbei_load *load, fbei_pkg_draft *p, fbe_struct *st
     const fbe_field *earlier = sorted[i - 1], *later = sorted[i];
     if (later->index < st->ninherited) continue; /* reported with the base */
     if (earlier->is_id && later->is_id) continue; /* "must have only one [id] field" */
-    fbe_ast_pos pos = {later->line, later->col};
+    fbei_ast_pos pos = {later->line, later->col};
     if (earlier->index < st->ninherited) {
       fbei_draft_error(load, p, pos, "Duplicate struct field name %s (inherited from %s)", later->name,
                      earlier->declared_in->full_name);
@@ -250,7 +250,7 @@ static fbei_struct_draft *count_load_fields(fbei_load *load, fbei_pkg_draft *p, 
  * exhaust the C stack. Bases from imported packages are already flattened. Every
  * struct's flattened size is counted before any list is built: a chain of k structs
  * holds k(k+1)/2 field records, so a package past the caps builds none of them. */
-void fbe_flatten_fields(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_flatten_fields(fbei_load *load, fbei_pkg_draft *p) {
   uint32_t n = p->ast->nstructs;
   fbei_struct_draft **chain = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *chain);
   uint64_t *count = fbei_ctx_alloc(load->ctx, load->ctx->work, (n + 1) * sizeof *count);
@@ -334,7 +334,7 @@ static uint32_t nesting_of(fbei_load *load, const fbe_struct *st) {
  * Iterative depth-first search; a field leading back to a struct on the stack
  * closes a cycle. Cycles cannot cross packages (imports are acyclic). Structs are
  * finished in post-order, so their nesting depth is computed on the way. */
-void fbe_check_containment(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_check_containment(fbei_load *load, fbei_pkg_draft *p) {
   uint32_t errors_before = load->ctx->nerrors;
   uint32_t n = p->ast->nstructs;
   uint8_t *state = fbei_ctx_alloc(load->ctx, load->ctx->work, n + 1); /* 0 new, 1 on stack, 2 done */
@@ -381,7 +381,7 @@ void fbe_check_containment(fbei_load *load, fbei_pkg_draft *p) {
 /* Messages of the package and of its direct imports must have distinct ids
  * (FORMAT.md 9.4). Imports are listed before own messages so a clash is
  * reported at the later declaration: an own message, or an import statement. */
-void fbe_check_message_ids(fbei_load *load, fbei_pkg_draft *p) {
+void fbei_check_message_ids(fbei_load *load, fbei_pkg_draft *p) {
   uint32_t count = 0, cap = 0, nimports = p->ast->nimports;
   id_entry *entries = NULL;
   for (uint32_t group = 0; group <= nimports; group++) {
@@ -403,7 +403,7 @@ void fbe_check_message_ids(fbei_load *load, fbei_pkg_draft *p) {
     for (end = i + 1; end < count && entries[end].id == entries[i].id; end++) {
       const fbe_struct *later = entries[end].item;
       if (later->pkg == first->pkg && later->pkg != p->pkg) continue; /* the import's own problem */
-      fbe_ast_pos pos = {later->line, later->col};
+      fbei_ast_pos pos = {later->line, later->col};
       if (entries[end].group < nimports) pos = p->ast->imports[entries[end].group].pos;
       fbei_draft_error(load, p, pos, "Message %s has the same type id %" PRIu32 " as message %s",
                      later->full_name, later->type_id, first->full_name);

@@ -88,13 +88,13 @@ static void put_type(text *t, const fbe_type *ty, const fbe_package *root) {
 static void put_number(text *t, const fbe_enum *e, uint64_t v) {
   if (e->is_flags)
     put(t, "0x%" PRIx64, v);
-  else if (fbe_kind_is_signed(e->base))
+  else if (fbei_kind_is_signed(e->base))
     put(t, "%" PRId64, (int64_t)v);
   else
     put(t, "%" PRIu64, v);
 }
 
-static void put_enum_value(text *t, const fbe_enum *e, const fbe_enum_value *v) {
+static void put_enum_value(text *t, const fbe_enum *e, const fbei_enum_value *v) {
   put(t, "%s = ", v->name);
   put_number(t, e, v->value);
 }
@@ -105,9 +105,9 @@ static void put_enum_decl(text *t, const fbe_enum *e, const fbe_package *root) {
 
 /* The default a reader substitutes (SCHEMA.md 7.4 for the implicit ones), so that
  * "= 0.0" and no default compare equal. */
-static fbe_default effective_default(const fbe_field *f) {
+static fbei_default effective_default(const fbe_field *f) {
   if (f->def.kind != FBE_DEF_NONE) return f->def;
-  fbe_default d;
+  fbei_default d;
   memset(&d, 0, sizeof d);
   if (f->type->kind == FBE_KIND_OPTIONAL) {
     d.kind = FBE_DEF_NULL;
@@ -133,7 +133,7 @@ static fbe_default effective_default(const fbe_field *f) {
   return d;
 }
 
-static int default_equal(const fbe_default *a, const fbe_default *b) {
+static int default_equal(const fbei_default *a, const fbei_default *b) {
   if (a->kind != b->kind) return 0;
   switch (a->kind) {
     case FBE_DEF_BOOL: case FBE_DEF_INT: return a->u == b->u;
@@ -144,7 +144,7 @@ static int default_equal(const fbe_default *a, const fbe_default *b) {
   }
 }
 
-static void put_default(text *t, const fbe_default *d, const fbe_type *type) {
+static void put_default(text *t, const fbei_default *d, const fbe_type *type) {
   const fbe_type *ty = type->kind == FBE_KIND_OPTIONAL ? type->elem : type;
   switch (d->kind) {
     case FBE_DEF_NONE: put(t, "none"); break;
@@ -161,7 +161,7 @@ static void put_default(text *t, const fbe_default *d, const fbe_type *type) {
             return;
           }
         put_number(t, e, d->u);
-      } else if (fbe_kind_is_signed(ty->kind)) {
+      } else if (fbei_kind_is_signed(ty->kind)) {
         put(t, "%" PRId64, (int64_t)d->u);
       } else {
         put(t, "%" PRIu64, d->u);
@@ -170,7 +170,7 @@ static void put_default(text *t, const fbe_default *d, const fbe_type *type) {
     case FBE_DEF_FLOAT:
       if (isfinite(d->d)) {
         char num[FBE_DOUBLE_TEXT_MAX];
-        fbe_double_format(d->d, num);
+        fbei_double_format(d->d, num);
         put(t, "%s", num);
       } else {
         put(t, "%g", d->d);
@@ -220,24 +220,24 @@ typedef struct pair {
 
 /* The structs and enums of a root package by name. */
 typedef struct names {
-  fbe_index_table structs, enums;
+  fbei_index_table structs, enums;
 } names;
 
 typedef struct cmp {
   const fbe_schema *olds, *news;
   const fbe_package *oroot, *nroot;
   names onames, nnames;
-  fbe_protocol_index oproto, nproto; /* what each side's receivers take */
+  fbei_protocol_index oproto, nproto; /* what each side's receivers take */
   fbe_compat_report *rep;
   size_t cap;
   pair *done; /* struct and enum pairs already compared (each is compared once) */
   size_t ndone, done_cap;
-  fbe_index_table done_index; /* of done */
+  fbei_index_table done_index; /* of done */
   int oom;
 } cmp;
 
 static uint64_t pair_hash(const void *o, const void *n) {
-  return fbe_hash_words((uint64_t)(uintptr_t)o, (uint64_t)(uintptr_t)n);
+  return fbei_hash_words((uint64_t)(uintptr_t)o, (uint64_t)(uintptr_t)n);
 }
 
 static int pair_match(const void *items, uint32_t index, const void *key) {
@@ -249,26 +249,26 @@ static int pair_match(const void *items, uint32_t index, const void *key) {
 static int seen(cmp *c, const void *o, const void *n) {
   pair key = {o, n};
   uint64_t hash = pair_hash(o, n);
-  if (c->done_index.slots && fbe_index_table_find(&c->done_index, hash, pair_match, c->done, &key) >= 0)
+  if (c->done_index.slots && fbei_index_table_find(&c->done_index, hash, pair_match, c->done, &key) >= 0)
     return 1;
   if (c->ndone == c->done_cap) {
     size_t cap = c->done_cap ? c->done_cap * 2 : 32;
-    pair *p = fbe_mem_realloc(c->done, cap * sizeof *p);
-    fbe_index_table bigger;
-    if (!p || fbe_index_table_init(&bigger, cap)) {
+    pair *p = fbei_mem_realloc(c->done, cap * sizeof *p);
+    fbei_index_table bigger;
+    if (!p || fbei_index_table_init(&bigger, cap)) {
       if (p) c->done = p;
       c->oom = 1;
       return 1;
     }
     c->done = p;
     c->done_cap = cap;
-    fbe_index_table_free(&c->done_index);
+    fbei_index_table_free(&c->done_index);
     c->done_index = bigger;
     for (size_t i = 0; i < c->ndone; i++)
-      fbe_index_table_add(&c->done_index, pair_hash(c->done[i].o, c->done[i].n), (uint32_t)i);
+      fbei_index_table_add(&c->done_index, pair_hash(c->done[i].o, c->done[i].n), (uint32_t)i);
   }
   c->done[c->ndone] = key;
-  fbe_index_table_add(&c->done_index, hash, (uint32_t)c->ndone);
+  fbei_index_table_add(&c->done_index, hash, (uint32_t)c->ndone);
   c->ndone++;
   return 0;
 }
@@ -281,7 +281,7 @@ static void emit(cmp *c, fbe_compat_kind kind, fbe_compat_effect standard, fbe_c
   fbe_compat_report *r = c->rep;
   if (r->count == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 16;
-    fbe_compat_change *p = fbe_mem_realloc(r->changes, cap * sizeof *p);
+    fbe_compat_change *p = fbei_mem_realloc(r->changes, cap * sizeof *p);
     if (!p) {
       c->oom = 1;
       return;
@@ -292,7 +292,7 @@ static void emit(cmp *c, fbe_compat_kind kind, fbe_compat_effect standard, fbe_c
   const char *src[4] = {path, old_text ? old_text : "", new_text ? new_text : "", note ? note : ""};
   size_t len[4], total = 0;
   for (int i = 0; i < 4; i++) total += (len[i] = strlen(src[i])) + 1;
-  char *block = fbe_mem_alloc(total), *p = block;
+  char *block = fbei_mem_alloc(total), *p = block;
   if (!block) {
     c->oom = 1;
     return;
@@ -323,28 +323,28 @@ static int enum_named(const void *items, uint32_t index, const void *key) {
 }
 
 static int names_init(names *m, const fbe_package *p) {
-  if (fbe_index_table_init(&m->structs, p->nstructs) || fbe_index_table_init(&m->enums, p->nenums))
+  if (fbei_index_table_init(&m->structs, p->nstructs) || fbei_index_table_init(&m->enums, p->nenums))
     return -1;
   for (uint32_t i = 0; i < p->nstructs; i++)
-    fbe_index_table_add(&m->structs, fbe_hash_string(p->structs[i]->name), i);
+    fbei_index_table_add(&m->structs, fbei_hash_string(p->structs[i]->name), i);
   for (uint32_t i = 0; i < p->nenums; i++)
-    fbe_index_table_add(&m->enums, fbe_hash_string(p->enums[i]->name), i);
+    fbei_index_table_add(&m->enums, fbei_hash_string(p->enums[i]->name), i);
   return 0;
 }
 
 static void names_free(names *m) {
-  fbe_index_table_free(&m->structs);
-  fbe_index_table_free(&m->enums);
+  fbei_index_table_free(&m->structs);
+  fbei_index_table_free(&m->enums);
 }
 
 /* The struct / enum of the root package p (indexed by m) with this name, or NULL. */
 static const fbe_struct *pkg_struct(const names *m, const fbe_package *p, const char *name) {
-  int64_t i = fbe_index_table_find(&m->structs, fbe_hash_string(name), struct_named, p->structs, name);
+  int64_t i = fbei_index_table_find(&m->structs, fbei_hash_string(name), struct_named, p->structs, name);
   return i < 0 ? NULL : p->structs[i];
 }
 
 static const fbe_enum *pkg_enum(const names *m, const fbe_package *p, const char *name) {
-  int64_t i = fbe_index_table_find(&m->enums, fbe_hash_string(name), enum_named, p->enums, name);
+  int64_t i = fbei_index_table_find(&m->enums, fbei_hash_string(name), enum_named, p->enums, name);
   return i < 0 ? NULL : p->enums[i];
 }
 
@@ -360,70 +360,70 @@ static int is_root_pair(const cmp *c, const fbe_struct *o, const fbe_struct *n) 
  * linear in their values. */
 typedef struct value_index {
   const fbe_enum *e;
-  fbe_index_table by_name, by_number;
-  fbe_index_table kept; /* values whose name means the same number in the other enum */
+  fbei_index_table by_name, by_number;
+  fbei_index_table kept; /* values whose name means the same number in the other enum */
 } value_index;
 
 static int value_has_name(const void *items, uint32_t index, const void *key) {
-  return !strcmp(((const fbe_enum_value *)items)[index].name, key);
+  return !strcmp(((const fbei_enum_value *)items)[index].name, key);
 }
 
 static int value_has_number(const void *items, uint32_t index, const void *key) {
-  return ((const fbe_enum_value *)items)[index].value == *(const uint64_t *)key;
+  return ((const fbei_enum_value *)items)[index].value == *(const uint64_t *)key;
 }
 
-static uint64_t number_hash(uint64_t v) { return fbe_hash_words(v, 0); }
+static uint64_t number_hash(uint64_t v) { return fbei_hash_words(v, 0); }
 
-static const fbe_enum_value *value_named(const value_index *x, const char *name) {
-  int64_t i = fbe_index_table_find(&x->by_name, fbe_hash_string(name), value_has_name,
+static const fbei_enum_value *value_named(const value_index *x, const char *name) {
+  int64_t i = fbei_index_table_find(&x->by_name, fbei_hash_string(name), value_has_name,
                                    x->e->values, name);
   return i < 0 ? NULL : &x->e->values[i];
 }
 
 /* The first value of e numbered v. */
-static const fbe_enum_value *value_numbered(const value_index *x, uint64_t v) {
-  int64_t i = fbe_index_table_find(&x->by_number, number_hash(v), value_has_number, x->e->values, &v);
+static const fbei_enum_value *value_numbered(const value_index *x, uint64_t v) {
+  int64_t i = fbei_index_table_find(&x->by_number, number_hash(v), value_has_number, x->e->values, &v);
   return i < 0 ? NULL : &x->e->values[i];
 }
 
 /* The first value of e numbered v whose name means v in the other enum too (an
  * unchanged name). */
-static const fbe_enum_value *kept_value(const value_index *x, uint64_t v) {
-  int64_t i = fbe_index_table_find(&x->kept, number_hash(v), value_has_number, x->e->values, &v);
+static const fbei_enum_value *kept_value(const value_index *x, uint64_t v) {
+  int64_t i = fbei_index_table_find(&x->kept, number_hash(v), value_has_number, x->e->values, &v);
   return i < 0 ? NULL : &x->e->values[i];
 }
 
 static int value_index_init(value_index *x, const fbe_enum *e) {
   memset(x, 0, sizeof *x);
   x->e = e;
-  if (fbe_index_table_init(&x->by_name, e->nvalues) || fbe_index_table_init(&x->by_number, e->nvalues) ||
-      fbe_index_table_init(&x->kept, e->nvalues))
+  if (fbei_index_table_init(&x->by_name, e->nvalues) || fbei_index_table_init(&x->by_number, e->nvalues) ||
+      fbei_index_table_init(&x->kept, e->nvalues))
     return -1;
   for (uint32_t i = 0; i < e->nvalues; i++) {
-    fbe_index_table_add(&x->by_name, fbe_hash_string(e->values[i].name), i);
-    fbe_index_table_add(&x->by_number, number_hash(e->values[i].value), i);
+    fbei_index_table_add(&x->by_name, fbei_hash_string(e->values[i].name), i);
+    fbei_index_table_add(&x->by_number, number_hash(e->values[i].value), i);
   }
   return 0;
 }
 
 static void value_index_kept(value_index *x, const value_index *other) {
   for (uint32_t i = 0; i < x->e->nvalues; i++) {
-    const fbe_enum_value *w = value_named(other, x->e->values[i].name);
+    const fbei_enum_value *w = value_named(other, x->e->values[i].name);
     if (w && w->value == x->e->values[i].value)
-      fbe_index_table_add(&x->kept, number_hash(w->value), i);
+      fbei_index_table_add(&x->kept, number_hash(w->value), i);
   }
 }
 
 static void value_index_free(value_index *x) {
-  fbe_index_table_free(&x->by_name);
-  fbe_index_table_free(&x->by_number);
-  fbe_index_table_free(&x->kept);
+  fbei_index_table_free(&x->by_name);
+  fbei_index_table_free(&x->by_number);
+  fbei_index_table_free(&x->kept);
 }
 
 /* New values that may be old values renamed: those whose name the old enum lacks, per
  * number in declaration order; each is taken once, first declared first. */
 typedef struct rename_pool {
-  fbe_index_table heads; /* the first candidate of each number */
+  fbei_index_table heads; /* the first candidate of each number */
   uint32_t *next;        /* the next candidate with the same number, UINT32_MAX at the end */
   uint32_t *cursor;      /* at a head: its first candidate not yet taken */
 } rename_pool;
@@ -431,18 +431,18 @@ typedef struct rename_pool {
 static int rename_pool_init(rename_pool *r, const value_index *n, const value_index *o) {
   uint32_t count = n->e->nvalues;
   memset(r, 0, sizeof *r);
-  r->next = fbe_mem_alloc(((size_t)count + 1) * 2 * sizeof *r->next);
-  if (!r->next || fbe_index_table_init(&r->heads, count)) return -1;
+  r->next = fbei_mem_alloc(((size_t)count + 1) * 2 * sizeof *r->next);
+  if (!r->next || fbei_index_table_init(&r->heads, count)) return -1;
   r->cursor = r->next + count + 1;
   uint32_t *tail = r->cursor; /* while building: at a head, its last candidate */
-  const fbe_enum_value *values = n->e->values;
+  const fbei_enum_value *values = n->e->values;
   for (uint32_t j = 0; j < count; j++) {
     r->next[j] = UINT32_MAX;
     if (value_named(o, values[j].name)) continue;
     uint64_t v = values[j].value;
-    int64_t h = fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
+    int64_t h = fbei_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
     if (h < 0) {
-      fbe_index_table_add(&r->heads, number_hash(v), j);
+      fbei_index_table_add(&r->heads, number_hash(v), j);
       tail[j] = j;
     } else {
       r->next[tail[h]] = j;
@@ -451,15 +451,15 @@ static int rename_pool_init(rename_pool *r, const value_index *n, const value_in
   }
   for (uint32_t j = 0; j < count; j++) {
     uint64_t v = values[j].value;
-    if (fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v) == j)
+    if (fbei_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v) == j)
       r->cursor[j] = j;
   }
   return 0;
 }
 
 /* Takes the first candidate numbered v not taken yet, or returns -1. */
-static int64_t rename_pool_take(rename_pool *r, const fbe_enum_value *values, uint64_t v) {
-  int64_t h = fbe_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
+static int64_t rename_pool_take(rename_pool *r, const fbei_enum_value *values, uint64_t v) {
+  int64_t h = fbei_index_table_find(&r->heads, number_hash(v), value_has_number, values, &v);
   if (h < 0 || r->cursor[h] == UINT32_MAX) return -1;
   uint32_t j = r->cursor[h];
   r->cursor[h] = r->next[j];
@@ -467,8 +467,8 @@ static int64_t rename_pool_take(rename_pool *r, const fbe_enum_value *values, ui
 }
 
 static void rename_pool_free(rename_pool *r) {
-  fbe_index_table_free(&r->heads);
-  fbe_mem_free(r->next);
+  fbei_index_table_free(&r->heads);
+  fbei_mem_free(r->next);
 }
 
 /* Integer classes with identical bytes on the wire and in JSON (FORMAT.md 2, 10). */
@@ -489,8 +489,8 @@ static void compare_values(cmp *c, const char *label, const fbe_enum *o, const f
   text a, b, note;
   const char *what = n->is_flags ? "flags" : "enum";
   for (uint32_t i = 0; i < o->nvalues; i++) {
-    const fbe_enum_value *ov = &o->values[i];
-    const fbe_enum_value *nv = value_named(nx, ov->name);
+    const fbei_enum_value *ov = &o->values[i];
+    const fbei_enum_value *nv = value_named(nx, ov->name);
     snprintf(path, sizeof path, "%s.%s", label, ov->name);
     text_reset(&a), text_reset(&b), text_reset(&note);
     put_enum_value(&a, o, ov);
@@ -510,8 +510,8 @@ static void compare_values(cmp *c, const char *label, const fbe_enum *o, const f
            "same number: no effect on the wire or in JSON");
       continue;
     }
-    const fbe_enum_value *kept = kept_value(nx, ov->value);
-    const fbe_enum_value *other = value_numbered(nx, ov->value);
+    const fbei_enum_value *kept = kept_value(nx, ov->value);
+    const fbei_enum_value *other = value_numbered(nx, ov->value);
     if (kept) {
       put(&note, "the number is still declared as %s", kept->name);
       emit(c, FBE_COMPAT_ENUM_VALUE_REMOVED, SAFE, COMPAT, 0, path, a.s, "", note.s);
@@ -525,13 +525,13 @@ static void compare_values(cmp *c, const char *label, const fbe_enum *o, const f
     }
   }
   for (uint32_t j = 0; j < n->nvalues; j++) {
-    const fbe_enum_value *nv = &n->values[j];
+    const fbei_enum_value *nv = &n->values[j];
     if (paired[j] || value_named(ox, nv->name)) continue;
     snprintf(path, sizeof path, "%s.%s", label, nv->name);
     text_reset(&b), text_reset(&note);
     put_enum_value(&b, n, nv);
-    const fbe_enum_value *kept = kept_value(ox, nv->value);
-    const fbe_enum_value *other = value_numbered(ox, nv->value);
+    const fbei_enum_value *kept = kept_value(ox, nv->value);
+    const fbei_enum_value *other = value_numbered(ox, nv->value);
     if (kept) {
       put(&note, "another name for %s, which old readers know", kept->name);
       emit(c, FBE_COMPAT_ENUM_VALUE_ADDED, SAFE, COMPAT, 0, path, "", b.s, note.s);
@@ -546,7 +546,7 @@ static void compare_values(cmp *c, const char *label, const fbe_enum *o, const f
 }
 
 static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, const fbe_enum *n) {
-  unsigned char *paired = fbe_mem_calloc(n->nvalues + 1, 1); /* new values taken as renames */
+  unsigned char *paired = fbei_mem_calloc(n->nvalues + 1, 1); /* new values taken as renames */
   value_index ox, nx;
   rename_pool pool;
   memset(&pool, 0, sizeof pool);
@@ -564,7 +564,7 @@ static void compare_enum_values(cmp *c, const char *label, const fbe_enum *o, co
   rename_pool_free(&pool);
   value_index_free(&ox);
   value_index_free(&nx);
-  fbe_mem_free(paired);
+  fbei_mem_free(paired);
 }
 
 /* Compares two enum/flags types once; label names the new one in paths. */
@@ -682,7 +682,7 @@ static void type_notes(cmp *c, const char *path, const fbe_field *of, const fbe_
 static void field_extras(cmp *c, const char *path, const fbe_field *of, const fbe_field *nf,
                          int same_type) {
   if (same_type) {
-    fbe_default da = effective_default(of), db = effective_default(nf);
+    fbei_default da = effective_default(of), db = effective_default(nf);
     if (!default_equal(&da, &db)) {
       text a, b;
       text_reset(&a), text_reset(&b);
@@ -727,11 +727,11 @@ static void field_removed(cmp *c, const char *label, const fbe_struct *n, const 
  * indexes of the old fields seen so far: O(F log F), not F^2. */
 static int mark_reordered(fmap *m, const fbe_struct *o, const fbe_struct *n) {
   size_t nn = n->nfields;
-  uint32_t *tree = fbe_mem_calloc(nn + 1, sizeof *tree);   /* 1-based */
-  uint32_t *before = fbe_mem_alloc((nn + 1) * sizeof *before); /* common new fields before j */
+  uint32_t *tree = fbei_mem_calloc(nn + 1, sizeof *tree);   /* 1-based */
+  uint32_t *before = fbei_mem_alloc((nn + 1) * sizeof *before); /* common new fields before j */
   if (!tree || !before) {
-    fbe_mem_free(tree);
-    fbe_mem_free(before);
+    fbei_mem_free(tree);
+    fbei_mem_free(before);
     return -1;
   }
   for (uint32_t j = 0, common = 0; j <= nn; j++) {
@@ -748,8 +748,8 @@ static int mark_reordered(fmap *m, const fbe_struct *o, const fbe_struct *n) {
     for (uint32_t x = (uint32_t)j + 1; x <= nn; x += x & (0u - x)) tree[x]++;
     seen_common++;
   }
-  fbe_mem_free(tree);
-  fbe_mem_free(before);
+  fbei_mem_free(tree);
+  fbei_mem_free(before);
   return 0;
 }
 
@@ -833,8 +833,8 @@ static int64_t field_at_offset(const fbe_struct *st, uint32_t offset) {
  * same slot with the same bytes (a rename: the wire cannot tell it from one). */
 static int match_fields(fmap *m, const fbe_struct *o, const fbe_struct *n) {
   size_t no = o->nfields, nn = n->nfields;
-  m->o2n = fbe_mem_alloc((no + nn + 1) * sizeof *m->o2n);
-  m->renamed = fbe_mem_calloc(2 * no + 1, 1);
+  m->o2n = fbei_mem_alloc((no + nn + 1) * sizeof *m->o2n);
+  m->renamed = fbei_mem_calloc(2 * no + 1, 1);
   if (!m->o2n || !m->renamed) return -1;
   m->reordered = m->renamed + no;
   m->n2o = m->o2n + no;
@@ -879,8 +879,8 @@ static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const
     for (; k < o->nfields; k++)
       if (m.o2n[k] < 0) field_removed(c, label, n, &o->fields[k]);
   }
-  fbe_mem_free(m.o2n);
-  fbe_mem_free(m.renamed);
+  fbei_mem_free(m.o2n);
+  fbei_mem_free(m.renamed);
 }
 
 /* ------------------------------------------------------------------ structs */
@@ -888,10 +888,10 @@ static void compare_fields(cmp *c, const char *label, const fbe_struct *o, const
 /* What the other side's receiver does with frames of id (FORMAT.md 9.3-9.4): SAFE when
  * it takes them as a message of that name, or skips them and `skip_ok` (a message that
  * side never knew); else the breaking bit. The words go to note. */
-static fbe_compat_effect dispatch(text *note, const char *who, const fbe_protocol_index *rx_proto,
+static fbe_compat_effect dispatch(text *note, const char *who, const fbei_protocol_index *rx_proto,
                                   uint32_t id, const char *name, fbe_compat_effect bit,
                                   int skip_ok) {
-  const fbe_struct *rx = fbe_protocol_index_find(rx_proto, id);
+  const fbe_struct *rx = fbei_protocol_index_find(rx_proto, id);
   if (note->n) put(note, "; ");
   if (!rx) {
     put(note, "%s receivers skip id %" PRIu32, who, id);
@@ -935,7 +935,7 @@ static void message_id_changed(cmp *c, const char *label, const fbe_struct *o,
   emit(c, FBE_COMPAT_MESSAGE_ID_CHANGED, e, e ? INCOMPAT : COMPAT, 0, label, a.s, b.s, note.s);
   /* New receivers that still take the old id (through an import) read it as that type:
    * compare it with the old message too. */
-  const fbe_struct *rx = fbe_protocol_index_find(&c->nproto, o->type_id);
+  const fbe_struct *rx = fbei_protocol_index_find(&c->nproto, o->type_id);
   if (rx && rx != n && !strcmp(rx->name, o->name)) compare_structs(c, o, rx);
 }
 
@@ -1041,10 +1041,10 @@ static void compare_packages(cmp *c) {
 
 fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *new_schema,
                               fbe_compat_report *report, fbe_error *err) {
-  if (!report) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no report");
+  if (!report) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no report");
   memset(report, 0, sizeof *report);
   if (!old_schema || !new_schema)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "a schema is missing");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "a schema is missing");
   cmp c;
   memset(&c, 0, sizeof c);
   c.olds = old_schema;
@@ -1053,20 +1053,20 @@ fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *ne
   c.nroot = new_schema->root;
   c.rep = report;
   if (names_init(&c.onames, c.oroot) || names_init(&c.nnames, c.nroot) ||
-      fbe_protocol_index_init(&c.oproto, old_schema, NULL) ||
-      fbe_protocol_index_init(&c.nproto, new_schema, NULL))
+      fbei_protocol_index_init(&c.oproto, old_schema, NULL) ||
+      fbei_protocol_index_init(&c.nproto, new_schema, NULL))
     c.oom = 1;
   else
     compare_packages(&c);
   names_free(&c.onames);
   names_free(&c.nnames);
-  fbe_protocol_index_free(&c.oproto);
-  fbe_protocol_index_free(&c.nproto);
-  fbe_index_table_free(&c.done_index);
-  fbe_mem_free(c.done);
+  fbei_protocol_index_free(&c.oproto);
+  fbei_protocol_index_free(&c.nproto);
+  fbei_index_table_free(&c.done_index);
+  fbei_mem_free(c.done);
   if (c.oom) {
     fbe_compat_report_free(report);
-    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory comparing schemas");
+    return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory comparing schemas");
   }
   unsigned standard = SAFE;
   for (size_t i = 0; i < report->count; i++) {
@@ -1082,8 +1082,8 @@ fbe_status fbe_compat_compare(const fbe_schema *old_schema, const fbe_schema *ne
 
 void fbe_compat_report_free(fbe_compat_report *report) {
   if (!report) return;
-  for (size_t i = 0; i < report->count; i++) fbe_mem_free((void *)report->changes[i].path);
-  fbe_mem_free(report->changes);
+  for (size_t i = 0; i < report->count; i++) fbei_mem_free((void *)report->changes[i].path);
+  fbei_mem_free(report->changes);
   memset(report, 0, sizeof *report);
 }
 

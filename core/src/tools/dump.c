@@ -24,7 +24,7 @@
 /* ------------------------------------------------------------ errors */
 
 static int nomem(dumper *d) {
-  fbe_error_set(d->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while dumping");
+  fbei_error_set(d->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while dumping");
   return -1;
 }
 
@@ -33,7 +33,7 @@ static void walk_path(const dumper *d, path_tail *t) {
   uint8_t step = d->step;
   uint32_t arg = d->arg;
   for (size_t i = d->nframes; i-- > 0 && !t->cut;) {
-    fbe_dump_step_put(t, d->frames[i].n.type, step, arg, i == 0);
+    fbei_dump_step_put(t, d->frames[i].n.type, step, arg, i == 0);
     step = d->frames[i].n.step;
     arg = d->frames[i].n.arg;
   }
@@ -54,10 +54,10 @@ static void set_path(dumper *d) {
 
 /* Records the reason the walk stops (the fault table: verify's words), with the path of
  * the value being walked. */
-static int stop(dumper *d, fbe_fault fault, uint64_t offset, ...) {
+static int stop(dumper *d, fbei_fault fault, uint64_t offset, ...) {
   va_list ap;
   va_start(ap, offset);
-  fbe_fault_vset(d->err, fault, (size_t)offset, ap);
+  fbei_fault_vset(d->err, fault, (size_t)offset, ap);
   va_end(ap);
   set_path(d);
   return -1;
@@ -100,7 +100,7 @@ static int grow(dumper *d, void *items_at, size_t *cap, size_t count, size_t ele
   if (most > UINT32_MAX) most = UINT32_MAX; /* indexes are 32-bit */
   if (want > most) want = most;
   if (want <= count || want > SIZE_MAX / elem) return out_of_room(d, at);
-  void *p = fbe_mem_realloc(items, (size_t)want * elem);
+  void *p = fbei_mem_realloc(items, (size_t)want * elem);
   if (!p) return nomem(d);
   memcpy(items_at, &p, sizeof p);
   *cap = (size_t)want;
@@ -195,7 +195,7 @@ static int scalar_run(dumper *d, const fbe_type *t, uint64_t at, uint32_t n, uin
   uint32_t k = n < room ? n : (uint32_t)room;
   if (t->wire == FBE_KIND_DECIMAL) {
     for (uint32_t i = 0; i < k; i++) {
-      if (fbe_decimal_bad(d->p + at + i * size)) {
+      if (fbei_decimal_bad(d->p + at + i * size)) {
         k = i;
         break;
       }
@@ -235,18 +235,18 @@ static int seen_add(dumper *d, const block_key *k, uint64_t at, uint32_t *entry)
   if (GROW(d, d->seen, d->cap_seen, d->nseen, at)) return -1;
   size_t slots = d->seen_index.slots ? d->seen_index.mask + 1 : 0;
   if (2 * (d->nseen + 1) > slots) { /* the index keeps at least half its slots free */
-    fbe_index_table bigger;
-    if (fbe_index_table_init(&bigger, 2 * (d->nseen + 1))) return nomem(d);
+    fbei_index_table bigger;
+    if (fbei_index_table_init(&bigger, 2 * (d->nseen + 1))) return nomem(d);
     uint64_t bytes = (uint64_t)(bigger.mask + 1) * sizeof *bigger.slots;
     if (d->held + bytes > d->room) {
-      fbe_index_table_free(&bigger);
+      fbei_index_table_free(&bigger);
       return out_of_room(d, at);
     }
     for (size_t i = 0; i < d->nseen; i++)
-      fbe_index_table_add(&bigger, fbe_dump_key_hash(d->seen[i].off, d->seen[i].base,
+      fbei_index_table_add(&bigger, fbei_dump_key_hash(d->seen[i].off, d->seen[i].base,
                                                      d->seen[i].kind),
                           (uint32_t)i);
-    fbe_index_table_free(&d->seen_index);
+    fbei_index_table_free(&d->seen_index);
     d->seen_index = bigger;
     d->held = d->held - slots * sizeof *bigger.slots + bytes;
   }
@@ -260,7 +260,7 @@ static int seen_add(dumper *d, const block_key *k, uint64_t at, uint32_t *entry)
   s->node = line->node;
   s->step = line->step;
   s->arg = line->arg;
-  fbe_index_table_add(&d->seen_index, fbe_dump_key_hash(k->off, k->base, k->kind),
+  fbei_index_table_add(&d->seen_index, fbei_dump_key_hash(k->off, k->base, k->kind),
                       (uint32_t)d->nseen);
   *entry = (uint32_t)d->nseen++;
   return 0;
@@ -313,18 +313,18 @@ static int revisit(dumper *d, uint32_t entry, uint64_t at) {
 static int scalar(dumper *d, const fbe_type *t, uint64_t at) {
   if (add(d, at, t->wire_size, K_SCALAR)) return -1;
   fbe_error e;
-  if (t->wire == FBE_KIND_DECIMAL && fbe_decimal_bad(d->p + at))
-    return fbe_decimal_error(&e, (size_t)at, d->p + at), stop_as_verify(d, &e);
+  if (t->wire == FBE_KIND_DECIMAL && fbei_decimal_bad(d->p + at))
+    return fbei_decimal_error(&e, (size_t)at, d->p + at), stop_as_verify(d, &e);
   return 0;
 }
 
 /* A string that is not UTF-8 ends the walk, as in verify. */
 static int check_text(dumper *d, fbe_kind wire, uint64_t at, uint32_t n) {
   if (wire != FBE_KIND_STRING) return 0;
-  size_t ok = fbe_utf8_valid_prefix(d->p + at, n);
+  size_t ok = fbei_utf8_valid_prefix(d->p + at, n);
   fbe_error e;
   if (ok != n)
-    return fbe_utf8_error(&e, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, ok),
+    return fbei_utf8_error(&e, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, ok),
            stop_as_verify(d, &e);
   return 0;
 }
@@ -336,7 +336,7 @@ static int bad_pointer(dumper *d, uint64_t slot, uint32_t ptr, uint64_t target) 
   if (d->cut) /* truncated input: the walk of what is there */
     return stop(d, FBE_FAULT_POINTER_OUTSIDE, slot, U(ptr), d->where);
   fbe_error e; /* verify's words */
-  fbe_fault_bad_pointer(&e, slot, ptr, target);
+  fbei_fault_bad_pointer(&e, slot, ptr, target);
   return stop_as_verify(d, &e);
 }
 
@@ -357,10 +357,10 @@ static int block_pointer(dumper *d, uint8_t kind, uint64_t slot, uint64_t base, 
   if (target <= slot || target > d->end || need > d->end - target)
     return add(d, slot, 4, kind) ? -1 : bad_pointer(d, slot, ptr, target);
   const frame *f = &d->frames[d->nframes - 1];
-  const fbe_type *t = fbe_dump_step_type(f->n.type, d->step, d->arg);
-  block_key k = fbe_dump_key_of(d->p, kind, t, slot, base);
+  const fbe_type *t = fbei_dump_step_type(f->n.type, d->step, d->arg);
+  block_key k = fbei_dump_key_of(d->p, kind, t, slot, base);
   *at = target;
-  *shared = fbe_dump_seen_find(d, &k);
+  *shared = fbei_dump_seen_find(d, &k);
   if (*shared >= 0) return add(d, slot, 4, kind | K_SHARED);
   return add(d, slot, 4, kind) || seen_add(d, &k, slot, entry) ? -1 : 0;
 }
@@ -379,10 +379,10 @@ static int std_blob(dumper *d, fbe_kind wire, uint64_t slot, uint64_t base, cons
   }
   if (block_pointer(d, pointer_kind(slot, base), slot, base, 4, &at, &shared, &entry)) return -1;
   uint32_t n = fbe_load32(d->p + at);
-  if (shared >= 0) return charge(d, slot, fbe_cost_bytes(n));
+  if (shared >= 0) return charge(d, slot, fbei_cost_bytes(n));
   if (add(d, at, 4, K_LENGTH)) return -1;
   if (n > d->end - at - 4) return stop(d, FBE_FAULT_SIZE_PAST_END, at, U(n), d->where);
-  return add(d, at + 4, n, K_DATA) || charge(d, slot, fbe_cost_bytes(n)) ||
+  return add(d, at + 4, n, K_DATA) || charge(d, slot, fbei_cost_bytes(n)) ||
                  check_text(d, wire, at + 4, n)
              ? -1
              : 0;
@@ -411,7 +411,7 @@ static int std_fields(dumper *d, const fbe_struct *st, uint64_t b, uint32_t size
               missing ? (uint32_t)(missing - st->fields) : 0))
     return -1;
   if (size >= st->body_size) return 0;
-  return charge(d, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields));
+  return charge(d, b, fbei_cost_defaults(st, 0, first) + fbei_cost_defaults(st, i, st->nfields));
 }
 
 static int std_struct(dumper *d, uint64_t slot, uint64_t base, const fbe_struct *st, int root) {
@@ -465,7 +465,7 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
       }
       if (block_pointer(d, K_POINTER_TO_SLOT, slot + 1, base, t->elem->wire_size, &at, &shared,
                         &entry) ||
-          enter(d, at, fbe_cost_optional(t)))
+          enter(d, at, fbei_cost_optional(t)))
         return -1;
       if (shared >= 0) {
         if (revisit(d, (uint32_t)shared, at)) return -1;
@@ -497,7 +497,7 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
       if (block_pointer(d, K_POINTER, slot, base, 4, &at, &shared, &entry)) return -1;
       uint32_t n = fbe_load32(d->p + at);
       if (shared >= 0) { /* its count was checked when it was first read */
-        if (enter(d, at, fbe_cost_sequence(t, n)) || revisit(d, (uint32_t)shared, at)) return -1;
+        if (enter(d, at, fbei_cost_sequence(t, n)) || revisit(d, (uint32_t)shared, at)) return -1;
         d->depth--;
         return 0;
       }
@@ -506,7 +506,7 @@ static int std_value(dumper *d, const fbe_type *t, uint64_t slot, uint64_t base,
       if (open_container(d, t, base, at) || add(d, at, 4, K_COUNT)) return -1;
       if (stride * n > d->end - at - 4)
         return stop(d, FBE_FAULT_ELEMENTS, at, U(n), d->where);
-      if (enter(d, at, fbe_cost_sequence(t, n))) return -1;
+      if (enter(d, at, fbei_cost_sequence(t, n))) return -1;
       visit_begin(d, entry, &v);
       uint32_t i = 0;
       if (!k && plain(t->elem) && scalar_run(d, t->elem, at + 4, n, &i)) return -1;
@@ -540,9 +540,9 @@ static int size_line(dumper *d, uint32_t total, uint64_t least) {
 
 /* verify's budget for a model of `total` bytes, and the root value's share of it. */
 static int start_budget(dumper *d, const fbe_struct *st, uint32_t total) {
-  d->budget_limit = fbe_limits_budget(d->limits, total);
+  d->budget_limit = fbei_limits_budget(d->limits, total);
   d->budget = d->budget_limit > INT64_MAX ? INT64_MAX : (int64_t)d->budget_limit;
-  return charge(d, 0, fbe_cost_root(st));
+  return charge(d, 0, fbei_cost_root(st));
 }
 
 /* Returns 0 when the model is valid; *model_end receives where the model ends (0:
@@ -591,7 +591,7 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
       if (add(d, *pos, n, K_DATA)) return -1;
       /* as in verify: no body is shared in the final model, so the strings' charge is
        * checked once, at the end (dump_final), and by the next enter() */
-      d->budget -= (int64_t)fbe_cost_bytes(n);
+      d->budget -= (int64_t)fbei_cost_bytes(n);
       if (check_text(d, t->wire, *pos, n)) return -1;
       *pos += n;
       return 0;
@@ -606,7 +606,7 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
       if (add(d, *pos, 1, flag ? K_HAS_VALUE : K_NULL_FLAG)) return -1;
       (*pos)++;
       if (!flag) return 0;
-      if (enter(d, *pos, fbe_cost_optional(t)) || fin_value(d, t->elem, pos)) return -1;
+      if (enter(d, *pos, fbei_cost_optional(t)) || fin_value(d, t->elem, pos)) return -1;
       d->depth--;
       return 0;
     }
@@ -631,7 +631,7 @@ static int fin_value(dumper *d, const fbe_type *t, uint64_t *pos) {
       if (open_container(d, t, 0, *pos) || add(d, *pos, 4, K_COUNT)) return -1;
       if (least * n > d->end - *pos - 4)
         return stop(d, FBE_FAULT_ELEMENTS, *pos, U(n), d->where);
-      if (enter(d, *pos, fbe_cost_sequence(t, n))) return -1;
+      if (enter(d, *pos, fbei_cost_sequence(t, n))) return -1;
       *pos += 4;
       uint32_t i = 0;
       if (!k && plain(t->elem) && scalar_run(d, t->elem, *pos, n, &i)) return -1;
@@ -689,8 +689,8 @@ fbe_status fbe_dump_to(const fbe_struct *type, fbe_model model, const uint8_t *d
   fbe_error local;
   if (!err) err = &local;
   if (!type || !write || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or writer");
-  uint64_t max_size = fbe_limits_size(limits);
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or writer");
+  uint64_t max_size = fbei_limits_size(limits);
   dumper d;
   memset(&d, 0, sizeof d);
   d.p = data;
@@ -699,7 +699,7 @@ fbe_status fbe_dump_to(const fbe_struct *type, fbe_model model, const uint8_t *d
   d.type = type;
   d.model = model;
   d.limits = limits;
-  d.max_depth = fbe_limits_depth(limits);
+  d.max_depth = fbei_limits_depth(limits);
   d.room = fbe_limits_memory(limits, size);
   d.err = err;
   err->code = FBE_OK;
@@ -715,17 +715,17 @@ fbe_status fbe_dump_to(const fbe_struct *type, fbe_model model, const uint8_t *d
                                   : dump_standard(&d, type, &model_end);
   }
   fbe_status status = rc ? err->code : FBE_OK;
-  cursor *runs = d.nruns ? fbe_mem_alloc(d.nruns * sizeof *runs) : NULL;
+  cursor *runs = d.nruns ? fbei_mem_alloc(d.nruns * sizeof *runs) : NULL;
   if (d.nruns && !runs) status = FBE_ERR_NOMEM, nomem(&d);
   if (status != FBE_ERR_NOMEM && /* out of memory: nothing is written */
-      fbe_dump_print(&d, model_end, rc != 0, runs, write, ctx))
-    status = fbe_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the writer of the dump failed");
-  fbe_mem_free(runs);
-  fbe_mem_free(d.ranges);
-  fbe_mem_free(d.nodes);
-  fbe_mem_free(d.frames);
-  fbe_mem_free(d.seen);
-  fbe_index_table_free(&d.seen_index);
+      fbei_dump_print(&d, model_end, rc != 0, runs, write, ctx))
+    status = fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the writer of the dump failed");
+  fbei_mem_free(runs);
+  fbei_mem_free(d.ranges);
+  fbei_mem_free(d.nodes);
+  fbei_mem_free(d.frames);
+  fbei_mem_free(d.seen);
+  fbei_index_table_free(&d.seen_index);
   return status;
 }
 
@@ -744,11 +744,11 @@ static int append(void *ctx, const char *text, size_t n) {
 fbe_status fbe_dump(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                     const fbe_limits *limits, fbe_buffer *out, fbe_error *err) {
   if (!type || !out || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or output buffer");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type, data or output buffer");
   size_t kept = out->size;
   buffer_writer w = {out, 0};
   fbe_status s = fbe_dump_to(type, model, data, size, limits, append, &w, err);
-  if (w.nomem) s = fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while dumping");
+  if (w.nomem) s = fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while dumping");
   if (s == FBE_ERR_NOMEM) out->size = kept; /* no half dumps */
   return s;
 }

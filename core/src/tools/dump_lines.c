@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------ paths */
 
-void fbe_dump_tail_put(path_tail *t, const char *s, size_t n) {
+void fbei_dump_tail_put(path_tail *t, const char *s, size_t n) {
   if (t->cut) return;
   if (n > t->pos) {
     memcpy(t->buf, s + n - t->pos, t->pos);
@@ -23,14 +23,14 @@ void fbe_dump_tail_put(path_tail *t, const char *s, size_t n) {
   memcpy(t->buf + t->pos, s, n);
 }
 
-void fbe_dump_step_put(path_tail *t, const fbe_type *in, uint8_t step, uint32_t arg, int in_root) {
+void fbei_dump_step_put(path_tail *t, const fbe_type *in, uint8_t step, uint32_t arg, int in_root) {
   char part[32];
   int n = 0;
   switch (step) {
     case S_FIELD: {
       const char *name = in->st->fields[arg].name;
-      fbe_dump_tail_put(t, name, strlen(name));
-      if (!in_root) fbe_dump_tail_put(t, ".", 1);
+      fbei_dump_tail_put(t, name, strlen(name));
+      if (!in_root) fbei_dump_tail_put(t, ".", 1);
       return;
     }
     case S_INDEX: n = snprintf(part, sizeof part, "[%u]", (unsigned)arg); break;
@@ -38,7 +38,7 @@ void fbe_dump_step_put(path_tail *t, const fbe_type *in, uint8_t step, uint32_t 
     case S_VALUE: n = snprintf(part, sizeof part, "[%u].value", (unsigned)arg); break;
     default: return;
   }
-  fbe_dump_tail_put(t, part, (size_t)n);
+  fbei_dump_tail_put(t, part, (size_t)n);
 }
 
 /* ------------------------------------------------------------ blocks */
@@ -54,7 +54,7 @@ static int holds_pointers(const fbe_type *t) {
   }
 }
 
-block_key fbe_dump_key_of(const uint8_t *p, uint8_t kind, const fbe_type *t, uint64_t slot,
+block_key fbei_dump_key_of(const uint8_t *p, uint8_t kind, const fbe_type *t, uint64_t slot,
                           uint64_t base) {
   block_key k = {(uint32_t)(base + fbe_load32(p + slot)), 0, t, B_SLOT};
   kind &= (uint8_t)~K_SHARED;
@@ -80,7 +80,7 @@ static int same_type(const fbe_type *a, const fbe_type *b) {
   return (!a->elem || same_type(a->elem, b->elem)) && (!a->key || same_type(a->key, b->key));
 }
 
-const fbe_type *fbe_dump_step_type(const fbe_type *in, uint8_t step, uint32_t arg) {
+const fbe_type *fbei_dump_step_type(const fbe_type *in, uint8_t step, uint32_t arg) {
   switch (step) {
     case S_FIELD: return in->st->fields[arg].type;
     case S_INDEX: case S_VALUE: return in->elem;
@@ -89,8 +89,8 @@ const fbe_type *fbe_dump_step_type(const fbe_type *in, uint8_t step, uint32_t ar
   }
 }
 
-uint64_t fbe_dump_key_hash(uint32_t off, uint32_t base, uint8_t kind) {
-  return fbe_hash_words(fbe_hash_words(off, base), kind);
+uint64_t fbei_dump_key_hash(uint32_t off, uint32_t base, uint8_t kind) {
+  return fbei_hash_words(fbei_hash_words(off, base), kind);
 }
 
 static int key_match(const void *items, uint32_t i, const void *key) {
@@ -101,10 +101,10 @@ static int key_match(const void *items, uint32_t i, const void *key) {
   return a->reader == b->reader;
 }
 
-int64_t fbe_dump_seen_find(const dumper *d, const block_key *k) {
+int64_t fbei_dump_seen_find(const dumper *d, const block_key *k) {
   if (!d->seen_index.slots) return -1;
-  uint64_t hash = fbe_dump_key_hash(k->off, k->base, k->kind);
-  return fbe_index_table_find(&d->seen_index, hash, key_match, d->seen, k);
+  uint64_t hash = fbei_dump_key_hash(k->off, k->base, k->kind);
+  return fbei_index_table_find(&d->seen_index, hash, key_match, d->seen, k);
 }
 
 /* ------------------------------------------------------------ printing */
@@ -163,7 +163,7 @@ static void put_label(printer *pr, uint32_t id, uint8_t step, uint32_t arg) {
   path_tail t = {buf, sizeof buf, sizeof buf, 0};
   for (;;) {
     const node *n = &d->nodes[id];
-    fbe_dump_step_put(&t, n->type, step, arg, id == 0);
+    fbei_dump_step_put(&t, n->type, step, arg, id == 0);
     if (id == 0 || t.cut) break;
     step = n->step;
     arg = n->arg;
@@ -171,7 +171,7 @@ static void put_label(printer *pr, uint32_t id, uint8_t step, uint32_t arg) {
   }
   if (t.pos == t.cap && !t.cut) { /* the root struct's own line */
     t.pos = t.cap;
-    fbe_dump_tail_put(&t, d->type->full_name, strlen(d->type->full_name));
+    fbei_dump_tail_put(&t, d->type->full_name, strlen(d->type->full_name));
   }
   if (t.cut) put(pr, "...", 3);
   put(pr, buf + t.pos, t.cap - t.pos);
@@ -189,8 +189,8 @@ static void pointer_text(printer *pr, const range *r, const fbe_type *t) {
        kind == K_POINTER_TO_SLOT ? "value slot " : "", HEX(pr, base + ptr), HEX(pr, base),
        kind == K_POINTER_IN_SLOT ? ": the value slot" : "");
   if (r->kind & K_SHARED) {
-    block_key k = fbe_dump_key_of(d->p, kind, t, r->off, base);
-    int64_t s = fbe_dump_seen_find(d, &k);
+    block_key k = fbei_dump_key_of(d->p, kind, t, r->off, base);
+    int64_t s = fbei_dump_seen_find(d, &k);
     put(pr, ", shared with ", 14);
     if (s >= 0) put_label(pr, d->seen[s].node, d->seen[s].step, d->seen[s].arg);
   }
@@ -218,13 +218,13 @@ static void line_text(printer *pr, const range *r) {
       return;
     default: break;
   }
-  const fbe_type *in = d->nodes[r->node].type, *t = fbe_dump_step_type(in, r->step, r->arg);
+  const fbe_type *in = d->nodes[r->node].type, *t = fbei_dump_step_type(in, r->step, r->arg);
   const fbe_type *value = t->wire == FBE_KIND_OPTIONAL ? t->elem : t; /* what it holds */
   put_label(pr, r->node, r->step, r->arg);
   if (r->kind == K_SCALAR || r->kind == K_DATA) {
-    if (r->kind == K_SCALAR) fbe_dump_scalar(value, s, text, sizeof text);
-    else if (value->wire == FBE_KIND_STRING) fbe_dump_quote(s, r->len, text, sizeof text);
-    else fbe_dump_hex(s, r->len, text, sizeof text);
+    if (r->kind == K_SCALAR) fbei_dump_scalar(value, s, text, sizeof text);
+    else if (value->wire == FBE_KIND_STRING) fbei_dump_quote(s, r->len, text, sizeof text);
+    else fbei_dump_hex(s, r->len, text, sizeof text);
     putf(pr, " = %s", text);
     return;
   }
@@ -372,7 +372,7 @@ static void emit(printer *pr, const range *r, uint64_t *covered, uint64_t model_
   if ((uint64_t)r->off + r->len > *covered) *covered = (uint64_t)r->off + r->len;
 }
 
-int fbe_dump_print(dumper *d, uint64_t model_end, int failed, cursor *runs,
+int fbei_dump_print(dumper *d, uint64_t model_end, int failed, cursor *runs,
                    fbe_dump_write_fn write, void *ctx) {
   printer pr_;
   printer *pr = &pr_;

@@ -97,7 +97,7 @@ typedef struct dumper {
   seen *seen;
   size_t nseen, cap_seen;
   size_t nruns;         /* K_RUN ranges: the printer keeps a cursor (8 bytes) for each */
-  fbe_index_table seen_index;
+  fbei_index_table seen_index;
   uint8_t step;         /* the value being walked: its step from frames[nframes - 1] */
   uint32_t arg;
   fbe_error *err;
@@ -119,30 +119,30 @@ typedef struct path_tail {
   int cut;
 } path_tail;
 
-void fbe_dump_tail_put(path_tail *t, const char *s, size_t n);
+void fbei_dump_tail_put(path_tail *t, const char *s, size_t n);
 
 /* Puts the text of a step from a container of type `in` ("[2]", "[2].key", ".name",
  * "name" when the container is the root). */
-void fbe_dump_step_put(path_tail *t, const fbe_type *in, uint8_t step, uint32_t arg, int in_root);
+void fbei_dump_step_put(path_tail *t, const fbe_type *in, uint8_t step, uint32_t arg, int in_root);
 
 /* The type of the value a step from a container of type `in` leads to. */
-const fbe_type *fbe_dump_step_type(const fbe_type *in, uint8_t step, uint32_t arg);
+const fbe_type *fbei_dump_step_type(const fbe_type *in, uint8_t step, uint32_t arg);
 
 /* The block a pointer line's pointer (at slot, relative to base) leads to, as the
  * value of type t reads it: t itself for K_POINTER, its optional's value type else. */
-block_key fbe_dump_key_of(const uint8_t *p, uint8_t kind, const fbe_type *t, uint64_t slot,
+block_key fbei_dump_key_of(const uint8_t *p, uint8_t kind, const fbe_type *t, uint64_t slot,
                           uint64_t base);
 
-uint64_t fbe_dump_key_hash(uint32_t off, uint32_t base, uint8_t kind);
+uint64_t fbei_dump_key_hash(uint32_t off, uint32_t base, uint8_t kind);
 
 /* The entry of a block seen before, or -1. */
-int64_t fbe_dump_seen_find(const dumper *d, const block_key *k);
+int64_t fbei_dump_seen_find(const dumper *d, const block_key *k);
 
 /* Writes the dump of the walk's records in offset order (the ranges get sorted), the
  * uncovered bytes between them, and the "!!" line of d->err when `failed`; model_end
  * is where the model ends (0: unknown); `runs` has room for a cursor per K_RUN range.
  * Returns nonzero when the writer refused a line. */
-int fbe_dump_print(dumper *d, uint64_t model_end, int failed, cursor *runs,
+int fbei_dump_print(dumper *d, uint64_t model_end, int failed, cursor *runs,
                    fbe_dump_write_fn write, void *ctx);
 
 #endif

@@ -103,13 +103,13 @@ static void civil_date(uint64_t days, unsigned long long *y, unsigned *m, unsign
   *y = (unsigned long long)yoe + era * 400 + (*m <= 2);
 }
 
-void fbe_dump_quote(const uint8_t *s, uint32_t n, char *out, size_t cap) {
+void fbei_dump_quote(const uint8_t *s, uint32_t n, char *out, size_t cap) {
   size_t len = 0;
   uint32_t shown = n < STRING_SHOWN ? n : STRING_SHOWN;
   out[len++] = '"';
   for (uint32_t i = 0; i < shown;) {
     char esc[16];
-    size_t seq = fbe_utf8_sequence(s + i, shown - i);
+    size_t seq = fbei_utf8_sequence(s + i, shown - i);
     uint8_t c = s[i];
     if (seq > 1) {
       /* only 2-byte sequences can be C1 controls; longer ones pass as they are */
@@ -138,14 +138,14 @@ void fbe_dump_quote(const uint8_t *s, uint32_t n, char *out, size_t cap) {
   snprintf(out + len, cap - len, n > shown ? "\"... (%u bytes)" : "\"", (unsigned)n);
 }
 
-void fbe_dump_hex(const uint8_t *s, uint32_t n, char *out, size_t cap) {
+void fbei_dump_hex(const uint8_t *s, uint32_t n, char *out, size_t cap) {
   size_t len = (size_t)snprintf(out, cap, "bytes");
   for (uint32_t i = 0; i < n && i < 16 && len + 4 < cap; i++)
     len += (size_t)snprintf(out + len, cap - len, " %02x", s[i]);
   if (n > 16) snprintf(out + len, cap - len, " ... (%u bytes)", (unsigned)n);
 }
 
-void fbe_dump_scalar(const fbe_type *t, const uint8_t *s, char *out, size_t cap) {
+void fbei_dump_scalar(const fbe_type *t, const uint8_t *s, char *out, size_t cap) {
   char names[256];
   unsigned bits = 0;
   uint64_t u;
@@ -169,7 +169,7 @@ void fbe_dump_scalar(const fbe_type *t, const uint8_t *s, char *out, size_t cap)
       else if (isinf(v)) snprintf(out, cap, "%sinf", v < 0 ? "-" : "");
       else {
         char num[FBE_DOUBLE_TEXT_MAX];
-        fbe_double_format(v, num);
+        fbei_double_format(v, num);
         snprintf(out, cap, "%s", num);
       }
       return;
@@ -214,7 +214,7 @@ void fbe_dump_scalar(const fbe_type *t, const uint8_t *s, char *out, size_t cap)
     return;
   }
   char num[32];
-  int_text(u, bits, fbe_kind_is_signed(t->wire), num, sizeof num);
+  int_text(u, bits, fbei_kind_is_signed(t->wire), num, sizeof num);
   if (t->kind == FBE_KIND_ENUM && t->enm) {
     enum_names(t->enm, u, mask_of(bits), names, sizeof names);
     snprintf(out, cap, "%s%s", num, names);
@@ -233,7 +233,7 @@ void fbe_dump_scalar(const fbe_type *t, const uint8_t *s, char *out, size_t cap)
       snprintf(out, cap, "U+%04llX", cp);
     } else {
       uint8_t utf8[5];
-      utf8[fbe_utf8_encode((uint32_t)cp, utf8)] = '\0';
+      utf8[fbei_utf8_encode((uint32_t)cp, utf8)] = '\0';
       snprintf(out, cap, "U+%04llX '%s%s'", cp, cp == '\'' || cp == '\\' ? "\\" : "",
                (const char *)utf8);
     }

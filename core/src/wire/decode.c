@@ -38,24 +38,24 @@ typedef struct decoder {
 /* Numbers go to the fault table's formats as unsigned long long. */
 #define U(x) ((unsigned long long)(x))
 
-COLD static int fail(decoder *d, fbe_fault fault, uint64_t offset, ...) {
+COLD static int fail(decoder *d, fbei_fault fault, uint64_t offset, ...) {
   va_list ap;
   va_start(ap, offset);
-  fbe_fault_vset(d->err, fault, (size_t)offset, ap);
+  fbei_fault_vset(d->err, fault, (size_t)offset, ap);
   va_end(ap);
   return -1;
 }
 
 COLD static int oom(decoder *d, uint64_t offset) {
-  fbe_error_set(d->err, FBE_ERR_NOMEM, (size_t)offset, "out of memory");
+  fbei_error_set(d->err, FBE_ERR_NOMEM, (size_t)offset, "out of memory");
   return -1;
 }
 
 /* The end of a collection: a set or map keeps one entry per key (keys.c), as every
  * reader does. The budget was charged for all of them. */
-static inline int end_collection(decoder *d, const fbe_type *t, fbe_vec *vec, uint64_t offset) {
+static inline int end_collection(decoder *d, const fbe_type *t, fbei_vec *vec, uint64_t offset) {
   d->depth--;
-  if ((t->kind == FBE_KIND_SET || t->wire == FBE_KIND_MAP) && fbe_keys_dedup(t, vec)) return oom(d, offset);
+  if ((t->kind == FBE_KIND_SET || t->wire == FBE_KIND_MAP) && fbei_keys_dedup(t, vec)) return oom(d, offset);
   return 0;
 }
 
@@ -83,17 +83,17 @@ static inline int follow(decoder *d, uint64_t slot, uint64_t base, uint64_t need
   fbe_reader r = {d->p, d->end};
   if (!fbe_std_target(&r, slot, base, need, out)) return 0;
   uint32_t pointer = fbe_load32(d->p + slot);
-  fbe_fault_bad_pointer(d->err, slot, pointer, base + pointer);
+  fbei_fault_bad_pointer(d->err, slot, pointer, base + pointer);
   return -1;
 }
 
 /* Copies n bytes at `at` (the data of a string or bytes, inside the model) into the
  * arena. */
-static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
-  if (charge(d, at, fbe_cost_bytes(n))) return -1;
+static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbei_str *out) {
+  if (charge(d, at, fbei_cost_bytes(n))) return -1;
   uint8_t *copy = NULL;
   if (n) {
-    if (!(copy = fbe_arena_alloc_inline(d->arena, n))) return oom(d, at);
+    if (!(copy = fbei_arena_alloc_inline(d->arena, n))) return oom(d, at);
     if (n <= 16) fbe_copy_small(copy, d->p + at, n); /* most strings: no libc call */
     else memcpy(copy, d->p + at, n);
   }
@@ -103,28 +103,28 @@ static inline int copy_blob(decoder *d, uint64_t at, uint32_t n, fbe_str *out) {
 }
 
 COLD static int bad_text(decoder *d, uint64_t at, uint32_t n, size_t bad) {
-  fbe_utf8_error(d->err, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, bad);
+  fbei_utf8_error(d->err, FBE_ERR_MALFORMED, (size_t)at, d->p + at, n, bad);
   return -1;
 }
 
 /* A string's n bytes at `at` must be UTF-8 (fbe_utf8_check's rule) when d->check;
  * ASCII is checked inline. */
 static inline int check_text(decoder *d, uint64_t at, uint32_t n) {
-  if (!d->check || fbe_utf8_ascii(d->p + at, n)) return 0;
-  size_t ok = fbe_utf8_valid_prefix(d->p + at, n);
+  if (!d->check || fbei_utf8_ascii(d->p + at, n)) return 0;
+  size_t ok = fbei_utf8_valid_prefix(d->p + at, n);
   return ok == n ? 0 : bad_text(d, at, n, ok);
 }
 
 COLD static int bad_decimal(decoder *d, uint64_t at) {
-  fbe_decimal_error(d->err, (size_t)at, d->p + at);
+  fbei_decimal_error(d->err, (size_t)at, d->p + at);
   return -1;
 }
 
 /* Storage for n elements of `size` bytes, left for the caller to fill. */
-static inline int alloc_items(decoder *d, fbe_vec *vec, uint32_t n, uint32_t size, uint64_t at) {
+static inline int alloc_items(decoder *d, fbei_vec *vec, uint32_t n, uint32_t size, uint64_t at) {
   vec->count = vec->cap = n;
   vec->data = NULL;
-  if (n && !(vec->data = fbe_arena_alloc_inline(d->arena, (size_t)n * size))) return oom(d, at);
+  if (n && !(vec->data = fbei_arena_alloc_inline(d->arena, (size_t)n * size))) return oom(d, at);
   return 0;
 }
 
@@ -155,9 +155,9 @@ static int field_default(decoder *d, const fbe_field *f, const uint8_t *image, u
   if (charge(d, at, f->default_cost)) return -1;
   memcpy(out, image, t->mem_size);
   if (f->def.kind >= FBE_DEF_UTC) {
-    if (fbe_field_dynamic_default(f, out, d->arena)) return oom(d, at);
+    if (fbei_field_dynamic_default(f, out, d->arena)) return oom(d, at);
   } else if (t->kind == FBE_KIND_STRUCT && t->st->dynamic_defaults) {
-    if (fbe_struct_apply_dynamic_defaults(t->st, out, 0, t->st->nfields, d->arena))
+    if (fbei_struct_apply_dynamic_defaults(t->st, out, 0, t->st->nfields, d->arena))
       return oom(d, at);
   }
   return 0;
@@ -178,7 +178,7 @@ COLD static int blob_error(decoder *d, uint64_t slot, uint64_t base) {
 }
 
 /* text: a string, else bytes. */
-static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbe_str *out, int text) {
+static inline int std_blob(decoder *d, uint64_t slot, uint64_t base, fbei_str *out, int text) {
   fbe_reader r = {d->p, d->end};
   const uint8_t *data;
   uint32_t n;
@@ -198,15 +198,15 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
       if (fbe_load32(d->p + slot) == 0) {
         if (f) return field_default(d, f, image, out, slot);
-        memset(out, 0, sizeof(fbe_str));
+        memset(out, 0, sizeof(fbei_str));
         return 0;
       }
-      return std_blob(d, slot, base, (fbe_str *)(void *)out, t->wire == FBE_KIND_STRING);
+      return std_blob(d, slot, base, (fbei_str *)(void *)out, t->wire == FBE_KIND_STRING);
     case FBE_KIND_STRUCT:
       if (fbe_load32(d->p + slot) == 0) { /* the reference reads a default struct */
         if (f) return field_default(d, f, image, out, slot);
         if (charge(d, slot, t->st->default_cost)) return -1;
-        return fbe_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
+        return fbei_struct_init(t->st, out, d->arena) ? oom(d, slot) : 0;
       }
       return std_struct(d, t->st, slot, base, out);
     case FBE_KIND_OPTIONAL: {
@@ -215,9 +215,9 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         *(void **)(void *)out = NULL;
         return 0;
       }
-      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, fbe_cost_optional(t)))
+      if (follow(d, slot + 1, base, t->elem->wire_size, &at) || enter(d, at, fbei_cost_optional(t)))
         return -1;
-      uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
+      uint8_t *value = fbei_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, at);
       if (t->elem->wire == FBE_KIND_STRUCT && fbe_load32(d->p + at)
               ? std_struct(d, t->elem->st, at, at, value)
@@ -231,13 +231,13 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (std_value(d, t->elem, slot + (uint64_t)i * t->elem->wire_size, base,
                       out + (size_t)i * t->elem->mem_size, NULL, NULL)) {
-          fbe_error_prepend_index(d->err, i);
+          fbei_error_prepend_index(d->err, i);
           return -1;
         }
       }
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      fbe_vec *vec = (fbe_vec *)(void *)out;
+      fbei_vec *vec = (fbei_vec *)(void *)out;
       memset(vec, 0, sizeof *vec);
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
@@ -246,7 +246,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
       uint32_t n = 0;
       if (fbe_load32(d->p + slot) == 0) return 0; /* reads as empty */
       if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(d, slot, base);
-      if (enter(d, at - 4, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, at - 4)) return -1;
+      if (enter(d, at - 4, fbei_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, at - 4)) return -1;
       if (!k && t->elem->copyable) {
         if (n) memcpy(vec->data, d->p + at, (size_t)stride * n);
         return end_collection(d, t, vec, at);
@@ -257,7 +257,7 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         if (!k && t->elem->wire == FBE_KIND_STRUCT && fbe_load32(d->p + src)) {
           /* the common case, without a dispatch */
           if (std_struct(d, t->elem->st, src, base, item)) {
-            fbe_error_prepend_index(d->err, i);
+            fbei_error_prepend_index(d->err, i);
             return -1;
           }
           continue;
@@ -265,14 +265,14 @@ static int std_value(decoder *d, const fbe_type *t, uint64_t slot, uint64_t base
         if ((k && std_value(d, k, src, base, item, NULL, NULL)) ||
             std_value(d, t->elem, src + (k ? k->wire_size : 0), base,
                       item + (k ? t->pair_value_offset : 0), NULL, NULL)) {
-          fbe_error_prepend_index(d->err, i);
+          fbei_error_prepend_index(d->err, i);
           return -1;
         }
       }
       return end_collection(d, t, vec, at);
     }
     case FBE_KIND_DECIMAL:
-      if (d->check && fbe_decimal_bad(d->p + slot)) return bad_decimal(d, slot);
+      if (d->check && fbei_decimal_bad(d->p + slot)) return bad_decimal(d, slot);
       memcpy(out, d->p + slot, 16);
       return 0;
     default:
@@ -292,14 +292,14 @@ static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t
     if (f->wire_offset + f->type->wire_size > size) break;
     if (std_value(d, f->type, b + f->wire_offset, b, out + f->mem_offset, f,
                   (const uint8_t *)st->defaults + f->mem_offset)) {
-      fbe_error_prepend_field(d->err, f->name);
+      fbei_error_prepend_field(d->err, f->name);
       return -1;
     }
   }
-  if (charge(d, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields)))
+  if (charge(d, b, fbei_cost_defaults(st, 0, first) + fbei_cost_defaults(st, i, st->nfields)))
     return -1;
-  if (st->dynamic_defaults && (fbe_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
-                               fbe_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena)))
+  if (st->dynamic_defaults && (fbei_struct_apply_dynamic_defaults(st, out, 0, first, d->arena) ||
+                               fbei_struct_apply_dynamic_defaults(st, out, i, st->nfields, d->arena)))
     return oom(d, b);
   return 0;
 }
@@ -313,7 +313,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
   if (size > d->end - b) return fail(d, FBE_FAULT_STRUCT_PAST_END, b, U(size), "model");
   if (size < st->body_size) return std_short_body(d, st, b, size, out);
   const uint8_t *image = st->defaults;
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+  for (const fbei_op *op = st->ops, *end = op + st->nops; op < end; op++) {
     uint64_t at = b + op->wire_offset;
     uint8_t *to = out + op->mem_offset;
     int rc = 0;
@@ -321,7 +321,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
       FBE_OP_COPY_CASES(to, d->p + at, op)
       case FBE_OP_BOOL: *to = d->p[at] != 0; break;
       case FBE_OP_BLOB:
-        rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbe_str *)(void *)to,
+        rc = fbe_load32(d->p + at) ? std_blob(d, at, b, (fbei_str *)(void *)to,
                                               op->field->type->wire == FBE_KIND_STRING)
                                    : field_default(d, op->field, image + op->mem_offset, to, at);
         break;
@@ -330,7 +330,7 @@ static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t 
         break;
     }
     if (rc) {
-      fbe_error_prepend_field(d->err, op->path);
+      fbei_error_prepend_field(d->err, op->path);
       return -1;
     }
   }
@@ -361,12 +361,12 @@ static inline int fin_blob(decoder *d, uint64_t *pos, uint8_t *out, uint32_t aft
   uint64_t at = *pos;
   if (fbe_fin_read_blob(&r, pos, &data, &n)) return fin_blob_error(d, at);
   if (text && check_text(d, at + 4, n)) return -1;
-  if (copy_blob(d, at + 4, n, (fbe_str *)(void *)out)) return -1;
+  if (copy_blob(d, at + 4, n, (fbei_str *)(void *)out)) return -1;
   return after ? fin_need(d, *pos, after) : 0;
 }
 
 static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *out) {
-  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
+  for (const fbei_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     uint8_t *to = out + op->mem_offset;
     int rc;
     if (FBE_OP_IS_FIXED(op->code)) {
@@ -385,7 +385,7 @@ static int fin_struct(decoder *d, const fbe_struct *st, uint64_t *pos, uint8_t *
                                    : fin_value(d, op->field->type, pos, to);
     }
     if (rc) {
-      fbe_error_prepend_field(d->err, op->path);
+      fbei_error_prepend_field(d->err, op->path);
       return -1;
     }
   }
@@ -402,9 +402,9 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
         *(void **)(void *)out = NULL;
         return 0;
       }
-      uint8_t *value = fbe_arena_alloc_inline(d->arena, t->elem->mem_size);
+      uint8_t *value = fbei_arena_alloc_inline(d->arena, t->elem->mem_size);
       if (!value) return oom(d, *pos);
-      if (enter(d, *pos, fbe_cost_optional(t)) ||
+      if (enter(d, *pos, fbei_cost_optional(t)) ||
           (t->elem->wire == FBE_KIND_STRUCT ? fin_struct(d, t->elem->st, pos, value)
                                             : fin_value(d, t->elem, pos, value)))
         return -1;
@@ -415,13 +415,13 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
     case FBE_KIND_ARRAY:
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (fin_value(d, t->elem, pos, out + (size_t)i * t->elem->mem_size)) {
-          fbe_error_prepend_index(d->err, i);
+          fbei_error_prepend_index(d->err, i);
           return -1;
         }
       }
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
-      fbe_vec *vec = (fbe_vec *)(void *)out;
+      fbei_vec *vec = (fbei_vec *)(void *)out;
       memset(vec, 0, sizeof *vec);
       if (fin_need(d, *pos, 4)) return -1;
       uint32_t n = fbe_load32(d->p + *pos);
@@ -430,7 +430,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       uint32_t mem = k ? t->pair_stride : t->elem->mem_size;
       if (least * n > d->end - *pos - 4)
         return fail(d, FBE_FAULT_ELEMENTS, *pos, U(n), "model");
-      if (enter(d, *pos, fbe_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, *pos)) return -1;
+      if (enter(d, *pos, fbei_cost_sequence(t, n)) || alloc_items(d, vec, n, mem, *pos)) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* least == the exact size, checked above */
         if (n) memcpy(vec->data, d->p + *pos, (size_t)least * n);
@@ -441,14 +441,14 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
       for (uint32_t i = 0; i < n; i++, item += mem) {
         if (!k && t->elem->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
           if (fin_struct(d, t->elem->st, pos, item)) {
-            fbe_error_prepend_index(d->err, i);
+            fbei_error_prepend_index(d->err, i);
             return -1;
           }
           continue;
         }
         if ((k && fin_value(d, k, pos, item)) ||
             fin_value(d, t->elem, pos, item + (k ? t->pair_value_offset : 0))) {
-          fbe_error_prepend_index(d->err, i);
+          fbei_error_prepend_index(d->err, i);
           return -1;
         }
       }
@@ -456,7 +456,7 @@ static int fin_value(decoder *d, const fbe_type *t, uint64_t *pos, uint8_t *out)
     }
     default:
       if (fin_need(d, *pos, t->wire_size)) return -1;
-      if (t->wire == FBE_KIND_DECIMAL && d->check && fbe_decimal_bad(d->p + *pos)) return bad_decimal(d, *pos);
+      if (t->wire == FBE_KIND_DECIMAL && d->check && fbei_decimal_bad(d->p + *pos)) return bad_decimal(d, *pos);
       load_scalar(t->wire, d->p + *pos, out);
       *pos += t->wire_size;
       return 0;
@@ -482,28 +482,28 @@ static int check_root(decoder *d, const fbe_struct *st, fbe_model model, size_t 
   if (final && type_id != st->type_id)
     return fail(d, FBE_FAULT_TYPE_ID, type_at, U(type_id), st->full_name, U(st->type_id));
   d->end = *total;
-  d->budget = d->limit = fbe_limits_budget(d->limits, *total);
-  return charge(d, 0, fbe_cost_root(st));
+  d->budget = d->limit = fbei_limits_budget(d->limits, *total);
+  return charge(d, 0, fbei_cost_root(st));
 }
 
 /* check: the strings and decimals too (verify has not looked at them). */
 static fbe_status decode_model(const fbe_struct *type, fbe_model model, const uint8_t *data,
                                size_t size, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
-                               size_t *model_size, fbe_cost_report *report, fbe_error *err, int check) {
+                               size_t *model_size, fbei_cost_report *report, fbe_error *err, int check) {
   fbe_error local;
   if (!err) err = &local;
   if (!type || !arena || !out || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
   *out = NULL;
-  uint64_t max_size = fbe_limits_size(limits);
+  uint64_t max_size = fbei_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
-    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
-  decoder d = {data, 0, arena, 0, fbe_limits_depth(limits), 0, 0, limits, err, check};
-  fbe_msg *msg = fbe_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
-  if (!msg) return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+    return fbei_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
+  decoder d = {data, 0, arena, 0, fbei_limits_depth(limits), 0, 0, limits, err, check};
+  fbe_msg *msg = fbei_arena_alloc_inline(arena, sizeof(fbe_msg) + type->mem_size);
+  if (!msg) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   msg->type = type;
   msg->arena = arena;
-  uint8_t *value = fbe_msg_data(msg);
+  uint8_t *value = fbei_msg_data(msg);
   uint32_t total;
   int rc;
   if (model == FBE_MODEL_FINAL) {
@@ -533,9 +533,9 @@ fbe_status fbe_decode_trusted(const fbe_struct *type, fbe_model model, const uin
   return decode_model(type, model, data, size, arena, limits, out, model_size, NULL, err, 1);
 }
 
-fbe_status fbe_decode_trusted_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
+fbe_status fbei_decode_trusted_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
                                      size_t size, fbe_arena *arena, const fbe_limits *limits,
-                                     fbe_msg **out, size_t *model_size, fbe_cost_report *report,
+                                     fbe_msg **out, size_t *model_size, fbei_cost_report *report,
                                      fbe_error *err) {
   return decode_model(type, model, data, size, arena, limits, out, model_size, report, err, 1);
 }
@@ -547,7 +547,7 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   fbe_error local;
   if (!err) err = &local;
   if (!type || !arena || !out || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, arena, output or data");
   *out = NULL;
   fbe_status rc = fbe_verify(type, model, data, size, limits, NULL, err);
   if (rc) return rc;

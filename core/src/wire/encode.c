@@ -32,7 +32,7 @@ static inline int enter(uint32_t *depth, int *failed) {
 
 static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v);
 
-static inline void std_blob(encoder *e, size_t slot, size_t base, const fbe_str *s) {
+static inline void std_blob(encoder *e, size_t slot, size_t base, const fbei_str *s) {
   fbe_std_write_blob(&e->w, slot, base, s->data, s->size);
 }
 
@@ -48,7 +48,7 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
     case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
       fbe_store64(e->w.out->data + slot, *(const uint64_t *)v); break;
     case FBE_KIND_DECIMAL: case FBE_KIND_UUID: memcpy(e->w.out->data + slot, v, 16); break;
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: std_blob(e, slot, base, (const fbe_str *)v); break;
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: std_blob(e, slot, base, (const fbei_str *)v); break;
     case FBE_KIND_STRUCT: std_struct(e, slot, base, t->st, v); break;
     case FBE_KIND_OPTIONAL: {
       const uint8_t *inner = *(const uint8_t *const *)v;
@@ -69,7 +69,7 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
       break;
     }
     case FBE_KIND_VECTOR: {
-      const fbe_vec *vec = (const fbe_vec *)v;
+      const fbei_vec *vec = (const fbei_vec *)v;
       const fbe_type *el = t->elem;
       size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, el->wire_size);
       if (!d || enter(&e->depth, &e->w.failed)) return;
@@ -84,7 +84,7 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
       break;
     }
     case FBE_KIND_MAP: {
-      const fbe_vec *vec = (const fbe_vec *)v;
+      const fbei_vec *vec = (const fbei_vec *)v;
       const fbe_type *k = t->key, *val = t->elem;
       size_t stride = (size_t)k->wire_size + val->wire_size;
       size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, stride);
@@ -105,13 +105,13 @@ static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, c
 static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v) {
   size_t b = fbe_std_write_struct(&e->w, slot, base, st->body_size, st->type_id);
   if (!b) return;
-  for (const fbe_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+  for (const fbei_op *op = st->ops, *end = op + st->nops; op < end; op++) {
     size_t at = b + op->wire_offset;
     const uint8_t *from = v + op->mem_offset;
     switch (op->code) {
       FBE_OP_COPY_CASES(e->w.out->data + at, from, op)
       case FBE_OP_BOOL: e->w.out->data[at] = *from != 0; break;
-      case FBE_OP_BLOB: std_blob(e, at, b, (const fbe_str *)from); break;
+      case FBE_OP_BLOB: std_blob(e, at, b, (const fbei_str *)from); break;
       case FBE_OP_STRUCT: std_struct(e, at, b, op->field->type->st, from); break;
       default: std_value(e, op->field->type, at, b, from); break;
     }
@@ -137,7 +137,7 @@ static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, u
 static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w);
 
 /* `room`: bytes to make sure of besides the data (the length, and fixed steps after it). */
-static inline uint8_t *fin_blob(fin_writer *fw, const fbe_str *s, uint8_t *w, size_t room) {
+static inline uint8_t *fin_blob(fin_writer *fw, const fbei_str *s, uint8_t *w, size_t room) {
   return fbe_fin_write_blob(&fw->w, w, s->data, s->size, room);
 }
 
@@ -148,7 +148,7 @@ static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v
  * elements, optionals, the root) so that a struct costs no call of its own. */
 static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct *st,
                                                const uint8_t *v, uint8_t *w) {
-  for (const fbe_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
+  for (const fbei_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
     const uint8_t *from = v + op->mem_offset;
     /* a fixed step checks the room of its whole run (op->room) when it heads one */
 #define FIXED_STEP(code, n, store)                                   \
@@ -164,7 +164,7 @@ static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct 
       FIXED_STEP(FBE_OP_COPY8, 8, memcpy(w, from, 8))
       FIXED_STEP(FBE_OP_COPYN, op->size, fbe_copy_small(w, from, op->size))
       FIXED_STEP(FBE_OP_BOOL, 1, *w = *from != 0)
-      case FBE_OP_BLOB: w = fin_blob(fw, (const fbe_str *)from, w, op->room); break;
+      case FBE_OP_BLOB: w = fin_blob(fw, (const fbei_str *)from, w, op->room); break;
       case FBE_OP_OPTIONAL: w = fin_optional(fw, op->field->type, from, w); break;
       case FBE_OP_SEQUENCE: w = fin_sequence(fw, op->field->type, from, w); break;
       default: w = fin_write(fw, op->field->type, from, w); break;
@@ -192,7 +192,7 @@ static uint8_t *fin_optional(fin_writer *fw, const fbe_type *t, const uint8_t *v
 
 /* vector, list, set, map, hash */
 static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
-  const fbe_vec *vec = (const fbe_vec *)v;
+  const fbei_vec *vec = (const fbei_vec *)v;
   const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
   size_t bulk = !k && t->elem->copyable ? (size_t)vec->count * t->elem->wire_size : 0;
   if (!(w = fbe_fin_write_count(&fw->w, w, vec->count, 4 + bulk))) return NULL;
@@ -218,7 +218,7 @@ static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v
 
 static uint8_t *fin_write(fin_writer *fw, const fbe_type *t, const uint8_t *v, uint8_t *w) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbe_str *)v, w, 4);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(fw, (const fbei_str *)v, w, 4);
     case FBE_KIND_STRUCT: return fin_write_struct(fw, t->st, v, w);
     case FBE_KIND_OPTIONAL: return fin_optional(fw, t, v, w);
     case FBE_KIND_ARRAY:
@@ -263,15 +263,15 @@ uint8_t *fbe_fin_grow(fbe_fin_writer *fw, uint8_t *w, size_t n) {
 }
 
 fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_error *err) {
-  if (!msg || !out) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no message or buffer");
+  if (!msg || !out) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no message or buffer");
   const fbe_struct *st = msg->type;
-  const uint8_t *v = fbe_msg_data(msg);
+  const uint8_t *v = fbei_msg_data(msg);
   size_t start = out->size;
   int failed;
   /* Most models fit in a few hundred bytes: one reserve avoids regrowth in the walk. */
   size_t guess = (size_t)st->body_size * 2 + 256;
   if (out->capacity - out->size < guess && fbe_buffer_reserve(out, guess))
-    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+    return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   if (model == FBE_MODEL_FINAL) {
     fin_writer fw = {{out, start, out->data + out->capacity, 0}, 0};
     uint8_t *w = out->data + start;
@@ -289,11 +289,11 @@ fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_
   if (failed) {
     out->size = start;
     if (failed == FBE_WRITE_TOO_LARGE)
-      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
+      return fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "model larger than 4 GiB");
     if (failed == FAIL_TOO_DEEP)
-      return fbe_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
+      return fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
                            "value nested deeper than %u levels", FBE_DEFAULT_MAX_DEPTH);
-    return fbe_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+    return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   }
   fbe_store32(out->data + start, (uint32_t)(out->size - start));
   return FBE_OK;

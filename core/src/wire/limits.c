@@ -10,7 +10,7 @@ fbe_limits fbe_limits_default(void) {
 }
 
 uint64_t fbe_limits_memory(const fbe_limits *limits, uint64_t input_size) {
-  return fbe_limits_budget(limits, input_size);
+  return fbei_limits_budget(limits, input_size);
 }
 
 
@@ -27,18 +27,18 @@ static const limit_member members[] = {
 };
 
 fbe_status fbe_limits_set(fbe_limits *limits, const char *name, int64_t value, fbe_error *err) {
-  if (!limits || !name) return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no limits or no name");
+  if (!limits || !name) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no limits or no name");
   size_t k = 0;
   while (k < 3 && strcmp(name, members[k].name) && strcmp(name, members[k].camel)) k++;
   if (k == 3)
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "unknown limit '%.64s' (max_depth, max_model_size, max_memory)", name);
   const limit_member *m = &members[k];
   if (value < 0 || (uint64_t)value > m->max) {
     if (m->max == UINT64_MAX)
-      return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET,
+      return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET,
                            "%s must be 0 (the default) or a byte count, not %lld", m->name, (long long)value);
-    return fbe_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%s must be 0 (the default) or 1..%llu, not %lld",
+    return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%s must be 0 (the default) or 1..%llu, not %lld",
                          m->name, (unsigned long long)m->max, (long long)value);
   }
   if (k == 0) limits->max_depth = (uint32_t)value;

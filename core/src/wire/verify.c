@@ -31,7 +31,7 @@ typedef struct verifier {
                         final model's strings, which are checked at the end */
   int64_t start;     /* the budget at the start */
   uint64_t limit;    /* the whole budget, for the error */
-  uint64_t visits;   /* values the standard model's walk visited (fbe_cost_report) */
+  uint64_t visits;   /* values the standard model's walk visited (fbei_cost_report) */
   const fbe_limits *limits;
   fbe_error *err;
 } verifier;
@@ -40,10 +40,10 @@ typedef struct verifier {
 /* Numbers go to the fault table's formats as unsigned long long. */
 #define U(x) ((unsigned long long)(x))
 
-COLD static int fail(verifier *v, fbe_fault fault, uint64_t offset, ...) {
+COLD static int fail(verifier *v, fbei_fault fault, uint64_t offset, ...) {
   va_list ap;
   va_start(ap, offset);
-  fbe_fault_vset(v->err, fault, (size_t)offset, ap);
+  fbei_fault_vset(v->err, fault, (size_t)offset, ap);
   va_end(ap);
   return -1;
 }
@@ -58,7 +58,7 @@ COLD static int over_budget(verifier *v, uint64_t offset) {
 
 COLD static int bad_pointer(verifier *v, uint64_t slot, uint64_t base) {
   uint32_t pointer = fbe_load32(v->p + slot);
-  fbe_fault_bad_pointer(v->err, slot, pointer, base + pointer);
+  fbei_fault_bad_pointer(v->err, slot, pointer, base + pointer);
   return -1;
 }
 
@@ -67,19 +67,19 @@ COLD static int bad_size(verifier *v, uint64_t at) {
 }
 
 COLD static int bad_text(verifier *v, const uint8_t *s, uint32_t n, size_t at) {
-  fbe_utf8_error(v->err, FBE_ERR_MALFORMED, (size_t)(s - v->p), s, n, at);
+  fbei_utf8_error(v->err, FBE_ERR_MALFORMED, (size_t)(s - v->p), s, n, at);
   return -1;
 }
 
 /* A string's bytes must be UTF-8 (fbe_utf8_check's rule); ASCII is checked inline. */
 static inline int check_text(verifier *v, const uint8_t *s, uint32_t n) {
-  if (fbe_utf8_ascii(s, n)) return 0;
-  size_t ok = fbe_utf8_valid_prefix(s, n);
+  if (fbei_utf8_ascii(s, n)) return 0;
+  size_t ok = fbei_utf8_valid_prefix(s, n);
   return ok == n ? 0 : bad_text(v, s, n, ok);
 }
 
 COLD static int bad_decimal(verifier *v, uint64_t at) {
-  fbe_decimal_error(v->err, (size_t)at, v->p + at);
+  fbei_decimal_error(v->err, (size_t)at, v->p + at);
   return -1;
 }
 
@@ -122,7 +122,7 @@ static inline int std_blob(verifier *v, uint64_t slot, uint64_t base, int text, 
   uint32_t n;
   if (!fbe_std_read_blob(&r, slot, base, &data, &n)) { /* pointer 0 reads as the default */
     if (!data) return f ? charge(v, slot, f->default_cost) : 0;
-    return charge(v, slot, fbe_cost_bytes(n)) || (text && check_text(v, data, n)) ? -1 : 0;
+    return charge(v, slot, fbei_cost_bytes(n)) || (text && check_text(v, data, n)) ? -1 : 0;
   }
   uint64_t at = 0;
   return follow(v, slot, base, 4, &at) ? -1 : bad_size(v, at); /* which check failed */
@@ -151,12 +151,12 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
     case FBE_KIND_STRING: case FBE_KIND_BYTES:
       return std_blob(v, slot, base, t->wire == FBE_KIND_STRING, f);
     case FBE_KIND_STRUCT: return std_struct(v, slot, base, t->st);
-    case FBE_KIND_DECIMAL: return fbe_decimal_bad(v->p + slot) ? bad_decimal(v, slot) : 0;
+    case FBE_KIND_DECIMAL: return fbei_decimal_bad(v->p + slot) ? bad_decimal(v, slot) : 0;
     case FBE_KIND_OPTIONAL: {
       if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
       if (fbe_load32(v->p + slot + 1) == 0)
         return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
-      if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, fbe_cost_optional(t)))
+      if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, fbei_cost_optional(t)))
         return -1;
       if (t->elem->wire != FBE_KIND_STRUCT) v->visits++;
       int rc = t->elem->wire == FBE_KIND_STRUCT ? std_struct(v, at, at, t->elem->st)
@@ -169,7 +169,7 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       if (t->elem->wire != FBE_KIND_STRUCT) v->visits += t->array_size;
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (std_value(v, t->elem, slot + (uint64_t)i * t->elem->wire_size, base, NULL)) {
-          fbe_error_prepend_index(v->err, i);
+          fbei_error_prepend_index(v->err, i);
           return -1;
         }
       }
@@ -181,7 +181,7 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       uint32_t n = 0;
       if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
       if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(v, slot, base);
-      if (enter(v, at - 4, fbe_cost_sequence(t, n))) return -1;
+      if (enter(v, at - 4, fbei_cost_sequence(t, n))) return -1;
       if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
       int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       if (!structs) v->visits += n;
@@ -190,7 +190,7 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
         if (structs ? std_struct(v, item, base, t->elem->st)
                     : (k && std_value(v, k, item, base, NULL)) ||
                           std_value(v, t->elem, item + (k ? k->wire_size : 0), base, NULL)) {
-          fbe_error_prepend_index(v->err, i);
+          fbei_error_prepend_index(v->err, i);
           return -1;
         }
       }
@@ -205,14 +205,14 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
 /* A body at least as large as the schema's: every field is there; only the steps
  * holding pointers need checking. */
 static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b) {
-  for (const fbe_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
+  for (const fbei_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
     uint64_t slot = b + op->wire_offset;
     int rc = op->code == FBE_OP_BLOB
                  ? std_blob(v, slot, b, op->field->type->wire == FBE_KIND_STRING, op->field)
              : op->code == FBE_OP_STRUCT ? std_struct(v, slot, b, op->field->type->st)
                                          : std_value(v, op->field->type, slot, b, op->field);
     if (rc) {
-      fbe_error_prepend_field(v->err, op->path);
+      fbei_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
@@ -228,19 +228,19 @@ static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_
     const fbe_field *f = &st->fields[i];
     if (f->wire_offset + f->type->wire_size > size) break;
     if (std_value(v, f->type, b + f->wire_offset, b, f)) {
-      fbe_error_prepend_field(v->err, f->name);
+      fbei_error_prepend_field(v->err, f->name);
       return -1;
     }
   }
-  return charge(v, b, fbe_cost_defaults(st, 0, first) + fbe_cost_defaults(st, i, st->nfields));
+  return charge(v, b, fbei_cost_defaults(st, 0, first) + fbei_cost_defaults(st, i, st->nfields));
 }
 
 /* The budget of a model of `total` bytes, and the root value's share of it. */
 static int start_budget(verifier *v, const fbe_struct *st, uint32_t total) {
   v->end = total;
-  v->limit = fbe_limits_budget(v->limits, total);
+  v->limit = fbei_limits_budget(v->limits, total);
   v->budget = v->start = v->limit > INT64_MAX ? INT64_MAX : (int64_t)v->limit;
-  return charge(v, 0, fbe_cost_root(st));
+  return charge(v, 0, fbei_cost_root(st));
 }
 
 static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
@@ -272,14 +272,14 @@ static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) 
   if (n > v->end - *pos - 4) return bad_size(v, *pos);
   /* no body is shared in the final model: all strings together are at most its size,
    * so their charge is checked once, at the end (verify_final) */
-  v->budget -= (int64_t)fbe_cost_bytes(n);
+  v->budget -= (int64_t)fbei_cost_bytes(n);
   if (text && check_text(v, v->p + *pos + 4, n)) return -1;
   *pos += (uint64_t)n + room;
   return 0;
 }
 
 static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  for (const fbe_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
+  for (const fbei_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
     if (FBE_OP_IS_FIXED(op->code)) { /* a whole run of fixed fields */
       *pos += op->room;
       continue;
@@ -287,7 +287,7 @@ static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct 
     int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos, op->room, op->field->type->wire == FBE_KIND_STRING)
                                      : fin_value(v, op->field->type, pos);
     if (rc) {
-      fbe_error_prepend_field(v->err, op->path);
+      fbei_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
@@ -304,13 +304,13 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
     case FBE_KIND_STRUCT: return fin_struct(v, t->st, pos);
     case FBE_KIND_DECIMAL:
       if (*pos + 16 > v->end) return fin_short(v, *pos, 16);
-      if (fbe_decimal_bad(v->p + *pos)) return bad_decimal(v, *pos);
+      if (fbei_decimal_bad(v->p + *pos)) return bad_decimal(v, *pos);
       *pos += 16;
       return 0;
     case FBE_KIND_OPTIONAL: {
       if (*pos >= v->end) return fin_short(v, *pos, 1);
       if (!v->p[(*pos)++]) return 0;
-      if (enter(v, *pos, fbe_cost_optional(t))) return -1;
+      if (enter(v, *pos, fbei_cost_optional(t))) return -1;
       int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct_inline(v, t->elem->st, pos)
                                                 : fin_value(v, t->elem, pos);
       v->depth--;
@@ -323,7 +323,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       }
       for (uint32_t i = 0; i < t->array_size; i++) {
         if (fin_value(v, t->elem, pos)) {
-          fbe_error_prepend_index(v->err, i);
+          fbei_error_prepend_index(v->err, i);
           return -1;
         }
       }
@@ -334,7 +334,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
       if (least * n > v->end - *pos - 4) return fail(v, FBE_FAULT_ELEMENTS, *pos, U(n), "model");
-      if (enter(v, *pos, fbe_cost_sequence(t, n))) return -1;
+      if (enter(v, *pos, fbei_cost_sequence(t, n))) return -1;
       *pos += 4;
       if (!k && t->elem->copyable) { /* fixed-size elements: their area was checked above */
         *pos += least * n;
@@ -345,7 +345,7 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       for (uint32_t i = 0; i < n; i++) {
         if (structs ? fin_struct_inline(v, t->elem->st, pos)
                     : (k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
-          fbe_error_prepend_index(v->err, i);
+          fbei_error_prepend_index(v->err, i);
           return -1;
         }
       }
@@ -374,17 +374,17 @@ static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *
   return 0;
 }
 
-fbe_status fbe_verify_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
+fbe_status fbei_verify_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
                              size_t size, const fbe_limits *limits, size_t *model_size,
-                             fbe_cost_report *report, fbe_error *err) {
+                             fbei_cost_report *report, fbe_error *err) {
   fbe_error local;
   if (!err) err = &local;
   if (!type || (!data && size))
-    return fbe_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
-  uint64_t max_size = fbe_limits_size(limits);
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no type or data");
+  uint64_t max_size = fbei_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
-    return fbe_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
-  verifier v = {data, 0, 0, fbe_limits_depth(limits), 0, 0, 0, 0, limits, err};
+    return fbei_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
+  verifier v = {data, 0, 0, fbei_limits_depth(limits), 0, 0, 0, 0, limits, err};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
                                     : verify_standard(&v, type, size, model_size);
   if (report) {
@@ -396,5 +396,5 @@ fbe_status fbe_verify_report(const fbe_struct *type, fbe_model model, const uint
 
 fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits, size_t *model_size, fbe_error *err) {
-  return fbe_verify_report(type, model, data, size, limits, model_size, NULL, err);
+  return fbei_verify_report(type, model, data, size, limits, model_size, NULL, err);
 }

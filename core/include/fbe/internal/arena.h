@@ -7,13 +7,13 @@
 #include <stdint.h>
 #include "fbe/arena.h"
 
-typedef struct fbe_arena_block {
-  struct fbe_arena_block *next;
+typedef struct fbei_arena_block {
+  struct fbei_arena_block *next;
   size_t size; /* usable bytes after the header */
-} fbe_arena_block;
+} fbei_arena_block;
 
 struct fbe_arena {
-  fbe_arena_block *head; /* current block (newest) */
+  fbei_arena_block *head; /* current block (newest) */
   uint8_t *ptr;          /* next free byte in head */
   uint8_t *end;          /* end of head */
   size_t reserved;       /* total bytes malloc'd for blocks */
@@ -30,7 +30,7 @@ struct fbe_arena {
 #endif
 
 /* Same contract as fbe_arena_alloc; the common case stays inline. */
-static inline void *fbe_arena_alloc_inline(fbe_arena *a, size_t size) {
+static inline void *fbei_arena_alloc_inline(fbe_arena *a, size_t size) {
 #ifdef FBE_ARENA_ASAN
   return fbe_arena_alloc(a, size);
 #endif

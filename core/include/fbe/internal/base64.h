@@ -7,15 +7,15 @@
 #include <stdint.h>
 
 /* Length of the encoding of n bytes (4 * ceil(n / 3)); SIZE_MAX when it would overflow. */
-size_t fbe_base64_encoded_size(size_t n);
+size_t fbei_base64_encoded_size(size_t n);
 
-/* Writes fbe_base64_encoded_size(n) characters to out (no NUL). */
-void fbe_base64_encode(const uint8_t *in, size_t n, char *out);
+/* Writes fbei_base64_encoded_size(n) characters to out (no NUL). */
+void fbei_base64_encode(const uint8_t *in, size_t n, char *out);
 
 /* Decodes padded Base64 text into out, which must hold at least 3 * (n / 4) bytes.
  * Returns the number of bytes written, or -1 (with *bad = offset of the first bad
  * character in text) on a character outside the alphabet, misplaced padding or a
  * length that is not a multiple of 4. Bits after the last byte are ignored. */
-ptrdiff_t fbe_base64_decode(const char *text, size_t n, uint8_t *out, size_t *bad);
+ptrdiff_t fbei_base64_decode(const char *text, size_t n, uint8_t *out, size_t *bad);
 
 #endif

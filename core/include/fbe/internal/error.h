@@ -15,21 +15,21 @@
 
 /* Sets code, offset and message (printf-style) and clears the path; returns code.
  * err may be NULL. */
-fbe_status fbe_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
+fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
     FBE_PRINTF(4, 5);
 
 /* Prepends one path component to err->path: ".name" for a field (no dot at the
  * start), "[i]" for an element, "[key]" for a map key. Used while unwinding out of
  * nested values (the core's walks and the bindings' converters); no-ops when err is
  * NULL or holds no error. */
-void fbe_error_prepend_field(fbe_error *err, const char *name);
-void fbe_error_prepend_index(fbe_error *err, size_t index);
-void fbe_error_prepend_key(fbe_error *err);
+void fbei_error_prepend_field(fbe_error *err, const char *name);
+void fbei_error_prepend_index(fbe_error *err, size_t index);
+void fbei_error_prepend_key(fbe_error *err);
 
 /* The converters' own errors, one wording in every language:
  * "value 300 does not fit uint8" and "decimal 1e99 does not fit FBE's decimal (...)".
  * value_text: the host value as the host prints it. Return FBE_ERR_RANGE. */
-fbe_status fbe_error_range(fbe_error *err, const char *value_text, fbe_kind kind);
-fbe_status fbe_error_decimal_range(fbe_error *err, const char *value_text);
+fbe_status fbei_error_range(fbe_error *err, const char *value_text, fbe_kind kind);
+fbe_status fbei_error_decimal_range(fbe_error *err, const char *value_text);
 
 #endif

@@ -58,25 +58,25 @@
   X(FBE_FAULT_GEN_OPEN, FBE_ERR_MALFORMED,                                                     \
     "%llu bytes do not start with a %s model (size field too small or past the end)")
 
-typedef enum fbe_fault {
+typedef enum fbei_fault {
 #define FBE_FAULT_ENUM_(id, status, format) id,
   FBE_FAULT_LIST(FBE_FAULT_ENUM_)
 #undef FBE_FAULT_ENUM_
   FBE_FAULT_COUNT_
-} fbe_fault;
+} fbei_fault;
 
 /* The status and the format of a fault. */
-fbe_status fbe_fault_status(fbe_fault fault);
-const char *fbe_fault_format(fbe_fault fault);
+fbe_status fbei_fault_status(fbei_fault fault);
+const char *fbei_fault_format(fbei_fault fault);
 
 /* Sets err to the fault at offset, the arguments filling its format (see above); clears
  * the path. Returns the fault's status. err may be NULL. */
-fbe_status fbe_fault_set(fbe_error *err, fbe_fault fault, size_t offset, ...);
-fbe_status fbe_fault_vset(fbe_error *err, fbe_fault fault, size_t offset, va_list ap);
+fbe_status fbei_fault_set(fbe_error *err, fbei_fault fault, size_t offset, ...);
+fbe_status fbei_fault_vset(fbe_error *err, fbei_fault fault, size_t offset, va_list ap);
 
 /* The fault of a pointer refused by fbe_std_target (target = the pointer's base +
  * pointer), at its slot: FBE_FAULT_POINTER_BACK when it does not lead forward (writers
  * put a value after its pointer), else FBE_FAULT_POINTER_OUTSIDE of the model. */
-fbe_status fbe_fault_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target);
+fbe_status fbei_fault_bad_pointer(fbe_error *err, uint64_t slot, uint32_t pointer, uint64_t target);
 
 #endif

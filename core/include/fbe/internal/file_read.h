@@ -9,31 +9,31 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum fbe_file_status {
+typedef enum fbei_file_status {
   FBE_FILE_OK,
   FBE_FILE_MISSING,     /* no such file (ENOENT/ENOTDIR) */
   FBE_FILE_UNREADABLE,  /* cannot be opened or read: errno_value says why */
   FBE_FILE_NOT_REGULAR, /* a device, FIFO, socket or directory */
   FBE_FILE_TOO_LARGE,   /* size says how large */
   FBE_FILE_NOMEM
-} fbe_file_status;
+} fbei_file_status;
 
-typedef struct fbe_file_result {
-  fbe_file_status status;
-  uint8_t *data;        /* FBE_FILE_OK: size bytes plus a NUL, free with fbe_mem_free */
+typedef struct fbei_file_result {
+  fbei_file_status status;
+  uint8_t *data;        /* FBE_FILE_OK: size bytes plus a NUL, free with fbei_mem_free */
   uint64_t size;        /* bytes read, or the size found when too large */
   int at_least;         /* too large, read from a stream: size is only a lower bound */
   int errno_value;
-} fbe_file_result;
+} fbei_file_result;
 
 /* Reads the file at path (at most max_size bytes). */
-fbe_file_result fbe_file_read(const char *path, uint64_t max_size);
+fbei_file_result fbei_file_read(const char *path, uint64_t max_size);
 
 /* Reads an open stream (stdin) to its end, at most max_size bytes. */
-fbe_file_result fbe_file_read_stream(FILE *f, uint64_t max_size);
+fbei_file_result fbei_file_read_stream(FILE *f, uint64_t max_size);
 
 /* "not a regular file (a device, FIFO or directory)", "too large: N bytes, the limit is
  * M", "out of memory (N bytes)", "no such file" or the system's reason, into out. */
-void fbe_file_describe(const fbe_file_result *r, uint64_t max_size, char *out, size_t out_size);
+void fbei_file_describe(const fbei_file_result *r, uint64_t max_size, char *out, size_t out_size);
 
 #endif

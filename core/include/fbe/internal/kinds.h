@@ -44,33 +44,33 @@
   X(FBE_KIND_MAP, "map", 0, 0, 0, 0)                \
   X(FBE_KIND_HASH, "hash", 0, 0, 0, 0)
 
-typedef struct fbe_kind_facts {
+typedef struct fbei_kind_facts {
   const char *name;
   uint8_t size, bits;
   bool is_signed, is_integer;
-} fbe_kind_facts;
+} fbei_kind_facts;
 
-extern const fbe_kind_facts fbe_kinds[FBE_KIND_COUNT_];
+extern const fbei_kind_facts fbei_kinds[FBE_KIND_COUNT_];
 
 /* Signed integer kinds (enums and flags: ask about their wire kind). */
-static inline bool fbe_kind_is_signed(fbe_kind k) {
-  return (unsigned)k < FBE_KIND_COUNT_ && fbe_kinds[k].is_signed;
+static inline bool fbei_kind_is_signed(fbe_kind k) {
+  return (unsigned)k < FBE_KIND_COUNT_ && fbei_kinds[k].is_signed;
 }
 
 /* Bit width of a bool, integer, char, wchar or timestamp kind (1 for bool; 64 for a
  * kind with no width, as the 64-bit patterns of the walks treat them). */
-static inline unsigned fbe_kind_bits(fbe_kind k) {
-  return (unsigned)k < FBE_KIND_COUNT_ && fbe_kinds[k].bits ? fbe_kinds[k].bits : 64;
+static inline unsigned fbei_kind_bits(fbe_kind k) {
+  return (unsigned)k < FBE_KIND_COUNT_ && fbei_kinds[k].bits ? fbei_kinds[k].bits : 64;
 }
 
 /* Bytes of a fixed-size scalar kind on the wire, 0 for the others. */
-static inline unsigned fbe_kind_size(fbe_kind k) {
-  return (unsigned)k < FBE_KIND_COUNT_ ? fbe_kinds[k].size : 0;
+static inline unsigned fbei_kind_size(fbe_kind k) {
+  return (unsigned)k < FBE_KIND_COUNT_ ? fbei_kinds[k].size : 0;
 }
 
-bool fbe_is_integer_kind(fbe_kind kind);          /* byte, int8 ... uint64 */
-bool fbe_int_fits(fbe_kind kind, bool neg, uint64_t mag);
-uint64_t fbe_int_pattern(bool neg, uint64_t mag); /* two's complement 64-bit pattern */
-uint64_t fbe_int_limit(fbe_kind kind, bool max);  /* pattern of the kind's min or max */
+bool fbei_is_integer_kind(fbe_kind kind);          /* byte, int8 ... uint64 */
+bool fbei_int_fits(fbe_kind kind, bool neg, uint64_t mag);
+uint64_t fbei_int_pattern(bool neg, uint64_t mag); /* two's complement 64-bit pattern */
+uint64_t fbei_int_limit(fbe_kind kind, bool max);  /* pattern of the kind's min or max */
 
 #endif

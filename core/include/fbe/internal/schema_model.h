@@ -13,7 +13,7 @@
 #include "fbe/internal/kinds.h"
 
 /* A default value, already type-checked against its field type by the loader. */
-typedef enum fbe_default_kind {
+typedef enum fbei_default_kind {
   FBE_DEF_NONE,    /* implicit default (SCHEMA.md 7.4) */
   FBE_DEF_NULL,    /* "= null" on an optional */
   FBE_DEF_BOOL,    /* u = 0/1 */
@@ -26,16 +26,16 @@ typedef enum fbe_default_kind {
   FBE_DEF_UTC,     /* current time, evaluated when a value is materialised */
   FBE_DEF_UUID1,   /* new time-based uuid, idem */
   FBE_DEF_UUID4    /* new random uuid, idem */
-} fbe_default_kind;
+} fbei_default_kind;
 
-typedef struct fbe_default {
-  fbe_default_kind kind;
+typedef struct fbei_default {
+  fbei_default_kind kind;
   uint64_t u;
   double d;
   uint8_t bytes[16];
   const char *str;
   uint32_t len;
-} fbe_default;
+} fbei_default;
 
 struct fbe_type {
   fbe_kind kind;
@@ -67,7 +67,7 @@ struct fbe_type {
  * copyable scalars become one copy (a single load/store pair for 1, 2, 4 and 8 bytes);
  * the rest is one step per field. Built by layout.c; walked by encode.c, decode.c and
  * verify.c. */
-typedef enum fbe_op_code {
+typedef enum fbei_op_code {
   FBE_OP_COPY1,    /* copies: `size` bytes, identical in memory and on the wire */
   FBE_OP_COPY2,
   FBE_OP_COPY4,
@@ -80,7 +80,7 @@ typedef enum fbe_op_code {
   FBE_OP_SEQUENCE, /* vector, list, set, map, hash */
   FBE_OP_VALUE     /* anything else (arrays): the generic per-type path; codecs without
                       their own optional/sequence steps take those this way too */
-} fbe_op_code;
+} fbei_op_code;
 
 #define FBE_OP_IS_FIXED(code) ((code) <= FBE_OP_BOOL) /* copies and bools */
 
@@ -93,8 +93,8 @@ typedef enum fbe_op_code {
   case FBE_OP_COPY8: memcpy((dst), (src), 8); break;                \
   case FBE_OP_COPYN: fbe_copy_small((dst), (src), (op)->size); break;
 
-typedef struct fbe_op {
-  fbe_op_code code;
+typedef struct fbei_op {
+  fbei_op_code code;
   uint32_t size;             /* bytes of a copy (or of the field) */
   uint32_t mem_offset;       /* of the first field, from the start of the struct value */
   uint32_t wire_offset;      /* of the first field in the standard body (standard program) */
@@ -103,14 +103,14 @@ typedef struct fbe_op {
   uint32_t room;             /* final program: fixed bytes from this step through the fixed
                                 steps right after it, checked once here (0: covered by an
                                 earlier step); a string adds its data size */
-} fbe_op;
+} fbei_op;
 
-typedef struct fbe_enum_value {
+typedef struct fbei_enum_value {
   const char *name;
   uint64_t value;            /* 64-bit pattern, sign-extended for signed bases */
   uint32_t line, col;
   bool hidden, deprecated;
-} fbe_enum_value;
+} fbei_enum_value;
 
 struct fbe_enum {
   const char *name;          /* "State" */
@@ -120,7 +120,7 @@ struct fbe_enum {
   bool is_flags;
   fbe_kind base;             /* integer/char/wchar kind, FBE_KIND_INT32 by default */
   uint32_t nvalues;
-  fbe_enum_value *values;    /* declaration order */
+  fbei_enum_value *values;    /* declaration order */
   uint32_t line, col;
   bool hidden, deprecated;
 };
@@ -129,7 +129,7 @@ struct fbe_field {
   const char *name;
   uint32_t index;            /* position in the owning struct's flattened list */
   const fbe_type *type;
-  fbe_default def;
+  fbei_default def;
   const fbe_struct *declared_in; /* struct that declares it (a base for inherited fields) */
   bool is_key, is_id, hidden, deprecated;
   uint32_t line, col;
@@ -174,14 +174,14 @@ struct fbe_struct {
   uint32_t *name_index;      /* field indexes sorted by name, for fbe_struct_field */
   uint8_t layout_state;      /* layout.c bookkeeping: 0 todo, 1 in progress, 2 done */
   uint32_t nops;
-  fbe_op *ops;               /* the codec program over all fields */
+  fbei_op *ops;               /* the codec program over all fields */
   uint32_t nptr_ops;
-  fbe_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
+  fbei_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
   uint32_t nfinal_ops;
-  fbe_op *final_ops;         /* final-model program: nested plain structs spliced in, since
+  fbei_op *final_ops;         /* final-model program: nested plain structs spliced in, since
                                 the final model writes them inline with no header */
   uint32_t nfinal_checks;
-  fbe_op *final_checks;      /* the steps of final_ops with room or pointers: what the
+  fbei_op *final_checks;      /* the steps of final_ops with room or pointers: what the
                                 final verifier visits (a fixed run is one `room` skip) */
 };
 
@@ -219,6 +219,6 @@ struct fbe_schema {
  * -2 when a type is too large (a size over 16 MiB, or default images over 64 MiB),
  * or -3 when the final-model steps of all structs pass FBE_SCHEMA_MAX_STEPS; then
  * *too_large is the struct being laid out (-3: the one that crossed the cap). */
-int fbe_layout_compute(fbe_schema *schema, const fbe_struct **too_large);
+int fbei_layout_compute(fbe_schema *schema, const fbe_struct **too_large);
 
 #endif

@@ -20,38 +20,38 @@
  * at least this many bytes: below it, the release costs more than it lets others do. */
 #define FBE_RELEASE_LOCK_BYTES ((size_t)64 * 1024)
 
-typedef struct fbe_scratch {
+typedef struct fbei_scratch {
   fbe_arena *arena;  /* reset when given back (keeps one block) */
   fbe_buffer buf;    /* reset when given back; freed when it grew past 1 MiB */
   void **keep;       /* host objects the call's values borrow from: the binding holds a
-                        reference to each and drops them before fbe_scratch_put */
+                        reference to each and drops them before fbei_scratch_put */
   size_t nkeep, keep_cap;
-} fbe_scratch;
+} fbei_scratch;
 
 #define FBE_SCRATCH_POOL_SIZE 8
-typedef struct fbe_scratch_pool {
-  _Atomic(fbe_scratch *) idle[FBE_SCRATCH_POOL_SIZE];
-} fbe_scratch_pool;
+typedef struct fbei_scratch_pool {
+  _Atomic(fbei_scratch *) idle[FBE_SCRATCH_POOL_SIZE];
+} fbei_scratch_pool;
 
 /* An idle scratch of the pool, or a new one; NULL when out of memory. */
-fbe_scratch *fbe_scratch_get(fbe_scratch_pool *pool);
+fbei_scratch *fbei_scratch_get(fbei_scratch_pool *pool);
 
 /* Appends a host object to s->keep. 0, or -1 when out of memory. */
-int fbe_scratch_keep(fbe_scratch *s, void *host_object);
+int fbei_scratch_keep(fbei_scratch *s, void *host_object);
 
 /* Resets s (s->keep must be empty: the binding dropped its references and set nkeep
  * to 0) and gives it back to the pool, or frees it when the pool is full. */
-void fbe_scratch_put(fbe_scratch_pool *pool, fbe_scratch *s);
+void fbei_scratch_put(fbei_scratch_pool *pool, fbei_scratch *s);
 
 /* The same for hosts that call into the pool only while holding one lock that every
  * such call holds (Python's GIL, Ruby's GVL): no atomic read-modify-write, which costs
- * about as much as a small message's decode. Never mix them with fbe_scratch_get/put
- * on one pool; a free-threaded host uses fbe_scratch_get/put. */
-fbe_scratch *fbe_scratch_get_locked(fbe_scratch_pool *pool);
-void fbe_scratch_put_locked(fbe_scratch_pool *pool, fbe_scratch *s);
+ * about as much as a small message's decode. Never mix them with fbei_scratch_get/put
+ * on one pool; a free-threaded host uses fbei_scratch_get/put. */
+fbei_scratch *fbei_scratch_get_locked(fbei_scratch_pool *pool);
+void fbei_scratch_put_locked(fbei_scratch_pool *pool, fbei_scratch *s);
 
 /* Frees every idle scratch (at module unload; scratches still taken are not the
  * pool's until given back). */
-void fbe_scratch_pool_drain(fbe_scratch_pool *pool);
+void fbei_scratch_pool_drain(fbei_scratch_pool *pool);
 
 #endif

@@ -40,47 +40,47 @@
 #include <stdint.h>
 #include "fbe/fbe.h"
 
-typedef enum fbe_tape_format {
+typedef enum fbei_tape_format {
   FBE_TAPE_INT64,
   FBE_TAPE_DOUBLE
-} fbe_tape_format;
+} fbei_tape_format;
 
-typedef union fbe_tape_slot {
+typedef union fbei_tape_slot {
   int64_t i; /* FBE_TAPE_INT64 numbers, counts and lengths */
   double d;  /* FBE_TAPE_DOUBLE numbers, counts and lengths */
-} fbe_tape_slot;
+} fbei_tape_slot;
 
 /* The host's arrays (borrowed for the call). */
-typedef struct fbe_tape {
-  fbe_tape_slot *num;
+typedef struct fbei_tape {
+  fbei_tape_slot *num;
   uint32_t num_cap;
   uint8_t *bytes;
   uint32_t bytes_cap;
-} fbe_tape;
+} fbei_tape;
 
-typedef struct fbe_tape_programs fbe_tape_programs;
+typedef struct fbei_tape_programs fbei_tape_programs;
 
 /* The tape programs of every struct of schema, for tapes of the given format. NULL
  * when out of memory. The schema must outlive them. */
-fbe_tape_programs *fbe_tape_compile(const fbe_schema *schema, fbe_tape_format format);
-void fbe_tape_programs_free(fbe_tape_programs *progs);
+fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format);
+void fbei_tape_programs_free(fbei_tape_programs *progs);
 
 /* A message of struct st (of the compiled schema) read from the tape at slot *n, byte
  * *p (both advanced past it), in arena. Strings and bytes point into the byte tape: use
  * the message before the tape changes. NULL with err set (the value's path in it). */
-fbe_msg *fbe_tape_read(const fbe_tape_programs *progs, const fbe_tape *tp, const fbe_struct *st,
+fbe_msg *fbei_tape_read(const fbei_tape_programs *progs, const fbei_tape *tp, const fbe_struct *st,
                        uint32_t *n, uint32_t *p, fbe_arena *arena, fbe_error *err);
 
 /* Writes m onto the tape from slot n, byte p. 0, or -1 when the tape is too small;
  * either way *need_n and *need_p say how many slots and bytes from n and p the value
  * takes (grow the tape and write again). A message of another schema writes nothing. */
-int fbe_tape_write(const fbe_tape_programs *progs, fbe_tape *tp, const fbe_msg *m, uint32_t n,
+int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_msg *m, uint32_t n,
                    uint32_t p, uint64_t *need_n, uint64_t *need_p);
 
 /* The error of a value nested deeper than FBE_DEFAULT_MAX_DEPTH optionals and
  * collections (the core's encode rule): what the reader fails with, and what a host
  * that counts the same levels while it flattens throws first (before its own stack can
  * overflow). Returns FBE_ERR_LIMIT. */
-fbe_status fbe_tape_too_deep(fbe_error *err);
+fbe_status fbei_tape_too_deep(fbe_error *err);
 
 #endif

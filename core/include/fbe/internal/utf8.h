@@ -12,7 +12,7 @@
 
 /* Length (1..4) of the well-formed UTF-8 sequence at s[0..n), or 0 when it is not one
  * (stray continuation byte, overlong form, surrogate, above U+10FFFF, truncated). */
-static inline size_t fbe_utf8_sequence(const uint8_t *s, size_t n) {
+static inline size_t fbei_utf8_sequence(const uint8_t *s, size_t n) {
   uint8_t c = s[0];
   if (c < 0x80) return 1;
   size_t len;
@@ -34,25 +34,25 @@ static inline size_t fbe_utf8_sequence(const uint8_t *s, size_t n) {
 }
 
 /* 1 when s[0..n) is all ASCII, the common case (inline, no loop up to 16 bytes). */
-static inline int fbe_utf8_ascii(const uint8_t *s, size_t n) { return fbe_is_ascii(s, n); }
+static inline int fbei_utf8_ascii(const uint8_t *s, size_t n) { return fbe_is_ascii(s, n); }
 
 /* How many bytes of s[0..n) are well-formed UTF-8 from the start: n when all are, else
  * the offset of the first bad sequence (the first bad byte). */
-size_t fbe_utf8_valid_prefix(const uint8_t *s, size_t n);
+size_t fbei_utf8_valid_prefix(const uint8_t *s, size_t n);
 
 /* 1 when s[0..n) is well-formed UTF-8 (ASCII inline, the rest out of line). */
-static inline int fbe_utf8_valid(const uint8_t *s, size_t n) {
-  return fbe_utf8_ascii(s, n) || fbe_utf8_valid_prefix(s, n) == n;
+static inline int fbei_utf8_valid(const uint8_t *s, size_t n) {
+  return fbei_utf8_ascii(s, n) || fbei_utf8_valid_prefix(s, n) == n;
 }
 
-/* Sets err to `code` for the bad sequence at s[at] (found by fbe_utf8_valid_prefix),
+/* Sets err to `code` for the bad sequence at s[at] (found by fbei_utf8_valid_prefix),
  * saying what is wrong ("a UTF-16 surrogate (U+D800) at byte 3 of the string"), with
  * err->offset = base + at (FBE_NO_OFFSET when base is). Returns code. */
-fbe_status fbe_utf8_error(fbe_error *err, fbe_status code, size_t base, const uint8_t *s, size_t n,
+fbe_status fbei_utf8_error(fbe_error *err, fbe_status code, size_t base, const uint8_t *s, size_t n,
                           size_t at);
 
 /* Writes a Unicode scalar value (not a surrogate, <= U+10FFFF) as UTF-8; returns 1..4. */
-static inline size_t fbe_utf8_encode(uint32_t cp, uint8_t *out) {
+static inline size_t fbei_utf8_encode(uint32_t cp, uint8_t *out) {
   if (cp < 0x80) {
     out[0] = (uint8_t)cp;
     return 1;

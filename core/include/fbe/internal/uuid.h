@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-uint64_t fbe_now_ns(void);
-void fbe_uuid_v1(uint8_t out[16]);
-void fbe_uuid_v4(uint8_t out[16]);
+uint64_t fbei_now_ns(void);
+void fbei_uuid_v1(uint8_t out[16]);
+void fbei_uuid_v4(uint8_t out[16]);
 
 #endif

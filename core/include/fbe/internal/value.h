@@ -4,12 +4,12 @@
  *   wchar, int32, uint32, float          4 bytes      int64, uint64, double, timestamp 8
  *   enum / flags                         the slot of their base kind
  *   decimal, uuid                        16 bytes, wire layout (fbe_decimal / fbe_uuid)
- *   string, bytes                        fbe_str (data borrowed from the arena or schema)
+ *   string, bytes                        fbei_str (data borrowed from the arena or schema)
  *   struct                               inline: the struct's fields at their mem_offset
  *   optional                             void*: NULL = absent, else a slot of the element type
  *   array T[N]                           N element slots back to back (stride elem->mem_size)
- *   vector, list, set                    fbe_vec of element slots
- *   map, hash                            fbe_vec of pairs (key at 0, value at pair_value_offset,
+ *   vector, list, set                    fbei_vec of element slots
+ *   map, hash                            fbei_vec of pairs (key at 0, value at pair_value_offset,
  *                                        stride pair_stride)
  * Values are immutable once shared: setters replace pointers, never write through them,
  * so default images may point at schema-owned strings and optional slots. */
@@ -23,16 +23,16 @@
 #include "fbe/internal/uuid.h"
 #include "fbe/message.h"
 
-typedef struct fbe_str {
+typedef struct fbei_str {
   const uint8_t *data;
   uint32_t size;
-} fbe_str;
+} fbei_str;
 
-typedef struct fbe_vec {
+typedef struct fbei_vec {
   void *data;
   uint32_t count;
   uint32_t cap;
-} fbe_vec;
+} fbei_vec;
 
 /* A message header; the struct's in-memory value follows, 8-aligned. */
 struct fbe_msg {
@@ -40,12 +40,12 @@ struct fbe_msg {
   fbe_arena *arena;
 };
 
-static inline void *fbe_msg_data(const fbe_msg *m) { return (void *)(m + 1); }
+static inline void *fbei_msg_data(const fbe_msg *m) { return (void *)(m + 1); }
 
 /* A message of `type` in `arena` whose slots are NOT initialised: for a binding's
  * converter that fills every field itself (fbe_msg_new writes the defaults first).
  * NULL when out of memory. */
-fbe_msg *fbe_msg_shell(fbe_arena *arena, const fbe_struct *type);
+fbe_msg *fbei_msg_shell(fbe_arena *arena, const fbe_struct *type);
 
 /* Writes the default value of `type` into slot (mem_size bytes): struct default
  * images with utc/uuid defaults evaluated (optional ones allocated in arena), zero for
@@ -53,25 +53,25 @@ fbe_msg *fbe_msg_shell(fbe_arena *arena, const fbe_struct *type);
 int fbe_value_init(const fbe_type *type, void *slot, fbe_arena *arena);
 
 /* Initialises a struct slot from its default image and evaluates dynamic defaults. */
-int fbe_struct_init(const fbe_struct *st, void *slot, fbe_arena *arena);
+int fbei_struct_init(const fbe_struct *st, void *slot, fbe_arena *arena);
 
 /* Evaluates the utc/uuid1/uuid4 defaults of fields [from, to) of st (and of inline
  * nested structs) into the value at slot. -1 when out of memory. */
-int fbe_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t from,
+int fbei_struct_apply_dynamic_defaults(const fbe_struct *st, void *slot, uint32_t from,
                                       uint32_t to, fbe_arena *arena);
 
 /* Evaluates one field's utc/uuid1/uuid4 default into its slot (optional fields get a
  * new slot in arena). -1 when out of memory. */
-int fbe_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena);
+int fbei_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena);
 
 /* Deep equality of two slots of type t (equal.c: floats by bits, decimals by value). */
-int fbe_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b);
+int fbei_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b);
 /* Two decimals (16 wire bytes each) by numeric value: 1.5 equals 1.50, -0 equals 0. */
-int fbe_decimal_value_equal(const uint8_t *a, const uint8_t *b);
+int fbei_decimal_value_equal(const uint8_t *a, const uint8_t *b);
 
 /* Loads a scalar slot (bool, integer, char, wchar, enum/flags via their base kind,
  * timestamp) as a 64-bit pattern, sign-extended for signed kinds. */
-static inline uint64_t fbe_scalar_load(fbe_kind wire, const void *slot) {
+static inline uint64_t fbei_scalar_load(fbe_kind wire, const void *slot) {
   switch (wire) {
     case FBE_KIND_BOOL: case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8:
       return *(const uint8_t *)slot;
@@ -85,7 +85,7 @@ static inline uint64_t fbe_scalar_load(fbe_kind wire, const void *slot) {
 }
 
 /* Stores the low bits of a 64-bit pattern into a scalar slot of the given kind. */
-static inline void fbe_scalar_store(fbe_kind wire, void *slot, uint64_t v) {
+static inline void fbei_scalar_store(fbe_kind wire, void *slot, uint64_t v) {
   switch (wire) {
     case FBE_KIND_BOOL: *(uint8_t *)slot = v != 0; break;
     case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: case FBE_KIND_INT8:
@@ -103,10 +103,10 @@ static inline void fbe_scalar_store(fbe_kind wire, void *slot, uint64_t v) {
  * returns a pointer to the first new one (NULL on OOM or count overflow); the caller
  * initialises them (fbe_value_init for struct elements). Storage grows geometrically
  * inside the arena. */
-void *fbe_vec_grow(fbe_vec *v, fbe_arena *arena, uint32_t elem_size, uint32_t count);
+void *fbei_vec_grow(fbei_vec *v, fbe_arena *arena, uint32_t elem_size, uint32_t count);
 
 /* Copies size bytes into the arena and points s at them. -1 on OOM. */
-int fbe_str_assign(fbe_str *s, fbe_arena *arena, const void *data, size_t size);
+int fbei_str_assign(fbei_str *s, fbe_arena *arena, const void *data, size_t size);
 
 
 
