@@ -164,6 +164,13 @@ static void test_walk_errors(void **state) {
   char text[512];
   fbe_error_format(&err, text, sizeof text);
   assert_string_equal(text, "value 300 does not fit uint8 at 'orders[2][key]'");
+  char where[64];
+  fbe_error_format_where("orders[2]", 17, where, sizeof where); /* what host code appends */
+  assert_string_equal(where, " at 'orders[2]' (offset 17)");
+  fbe_error_format_where(NULL, FBE_NO_OFFSET, where, sizeof where);
+  assert_string_equal(where, "");
+  fbe_error_format_where("", 0, where, sizeof where);
+  assert_string_equal(where, " (offset 0)");
   fbei_error_decimal_range(&err, "1e99");
   assert_string_equal(err.message,
                       "decimal 1e99 does not fit FBE's decimal (96-bit coefficient, scale 0..28)");

@@ -15,10 +15,8 @@ jbyteArray jf_bytes(JNIEnv *env, const void *data, size_t n) {
 
 int jf_check_range(JNIEnv *env, jbyteArray data, jint off, jint len) {
   jsize n = data ? (*env)->GetArrayLength(env, data) : 0;
-  if (!data) jf_throw_status(env, FBE_ERR_ARGUMENT, "data is null");
-  else if (off < 0 || len < 0 || off > n || len > n - off)
-    jf_throw_status(env, FBE_ERR_ARGUMENT, "offset/length out of the array's bounds");
-  else return 0;
+  if (data && off >= 0 && len >= 0 && off <= n && len <= n - off) return 0;
+  jf_throw_status(env, FBE_ERR_ARGUMENT, data ? "offset/length out of the array's bounds" : "data is null");
   return -1;
 }
 

@@ -28,26 +28,19 @@ void jf_throw_status(JNIEnv *env, fbe_status code, const char *message) {
   jf_throw(env, &err);
 }
 
-/* a's UTF-8 into out[cap], cut at a character boundary when longer (the record's size). */
-static void record_text(JNIEnv *env, jbyteArray a, char *out, size_t cap) {
-  size_t n = a ? (size_t)(*env)->GetArrayLength(env, a) : 0;
-  if (n >= cap) {
-    (*env)->GetByteArrayRegion(env, a, 0, (jsize)cap, (jbyte *)out);
-    for (n = cap - 1; n && (out[n] & 0xC0) == 0x80; n--) {}
+/* Walk.errorWhere: what the core's text puts after the message of an error Java raised
+ * itself (FbeException keeps the message whole), so the format lives only in the core. */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_errorWhere(JNIEnv *env, jclass cls, jbyteArray path,
+                                                                     jlong offset) {
+  char p[sizeof ((fbe_error *)0)->path], where[sizeof p + 48];
+  size_t n = path ? (size_t)(*env)->GetArrayLength(env, path) : 0;
+  if (n >= sizeof p) { /* the record's size: cut as the core cuts, at a character boundary */
+    (*env)->GetByteArrayRegion(env, path, 0, (jsize)sizeof p, (jbyte *)p);
+    for (n = sizeof p - 1; n && (p[n] & 0xC0) == 0x80; n--) {}
   } else if (n) {
-    (*env)->GetByteArrayRegion(env, a, 0, (jsize)n, (jbyte *)out);
+    (*env)->GetByteArrayRegion(env, path, 0, (jsize)n, (jbyte *)p);
   }
-  out[n] = 0;
-}
-
-/* Walk.errorText: the core's text of an error Java raised itself, so the format lives
- * only in the core. */
-JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_errorText(JNIEnv *env, jclass cls, jbyteArray message,
-                                                                    jbyteArray path, jlong offset) {
-  fbe_error err = {FBE_ERR_ARGUMENT, offset < 0 ? FBE_NO_OFFSET : (size_t)offset, "", ""};
-  record_text(env, message, err.message, sizeof err.message);
-  record_text(env, path, err.path, sizeof err.path);
-  char text[sizeof err.message + sizeof err.path + 40];
-  fbe_error_format(&err, text, sizeof text);
-  return jf_bytes(env, text, strlen(text));
+  p[n] = 0;
+  fbe_error_format_where(p, offset < 0 ? FBE_NO_OFFSET : (size_t)offset, where, sizeof where);
+  return jf_bytes(env, where, strlen(where));
 }

@@ -20,18 +20,16 @@ napi_value statuses_cb(napi_env env, napi_callback_info info) {
   return (arr = array_of(env, rows, FBE_STATUS_COUNT)) ? arr : napi_failure(env, "statuses");
 }
 
-/* fbe_error_format(err) with message for err's (lib/'s errors: a message longer than an
- * fbe_error holds stays whole, the core formatting what follows it). */
-static napi_value error_text(napi_env env, const char *message, size_t len, fbe_error *err) {
-  char rest[sizeof err->path + 48];
-  napi_value v = NULL;
-  err->message[0] = 0;
-  fbe_error_format(err, rest, sizeof rest);
-  size_t n = strlen(rest);
+/* message, then what fbe_error_format writes after one (for err's path and offset). */
+static napi_value error_text(napi_env env, const char *message, size_t len, const fbe_error *err) {
+  char where[sizeof err->path + 48];
+  fbe_error_format_where(err->path, err->offset, where, sizeof where);
+  size_t n = strlen(where);
   char *text = fbei_mem_alloc(len + n + 1);
+  napi_value v = NULL;
   if (!text) return napi_throw_error(env, NULL, "out of memory"), NULL;
   memcpy(text, message, len);
-  memcpy(text + len, rest, n + 1);
+  memcpy(text + len, where, n + 1);
   napi_create_string_utf8(env, text, len + n, &v);
   fbei_mem_free(text);
   return v;

@@ -164,10 +164,10 @@ PyObject *pf_new_default(const pf_struct *si, PyTypeObject *cls);
 PyObject *pf_field_default(const pf_struct *si, uint32_t i);
 
 /* ---- ops.c */
-/* A read-only view of bytes-like data (not str); view->obj NULL: nothing to release.
+/* A read-only view of bytes-like data (not str), released with PyBuffer_Release (which
+ * does nothing for bytes: view->obj NULL).
  * -1 with fbe.TypeMismatchError raised. */
 int pf_get_data(PyObject *data, Py_buffer *view);
-void pf_put_data(Py_buffer *view);
 /* The limits of a limits= argument (NULL or None: every member 0, the defaults); -1
  * with a TypeError for anything else. */
 int pf_limits_from(PyObject *obj, fbe_limits *out);

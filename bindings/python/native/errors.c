@@ -3,7 +3,6 @@
  * exception's str() is the core's fbe_error_format text, for the ones raised here and,
  * through error_text, for the ones Python code raises: the format lives in the core. */
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include "binding.h"
 
@@ -37,20 +36,18 @@ void pf_raise(const fbe_error *e) {
 }
 
 int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) {
-  fbei_error_set(e, code, FBE_NO_OFFSET, "%s", "");
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  fbei_error_vset(e, code, FBE_NO_OFFSET, fmt, ap);
   va_end(ap);
   return -1;
 }
 
 void pf_raisef(fbe_status code, const char *fmt, ...) {
   fbe_error e;
-  fbei_error_set(&e, code, FBE_NO_OFFSET, "%s", "");
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  fbei_error_vset(&e, code, FBE_NO_OFFSET, fmt, ap);
   va_end(ap);
   pf_raise(&e);
 }
@@ -91,8 +88,7 @@ PyObject *pf_set_error_classes(PyObject *self, PyObject *seq) {
 }
 
 /* error_text(message, path, offset) -> str: fbe_error_format's text of an error Python
- * code raises (Error.__init__). A message longer than the core's record holds goes in
- * front of the core's text of the rest. */
+ * code raises (Error.__init__): the message, then what the core writes after one. */
 PyObject *pf_error_text(PyObject *self, PyObject *args) {
   (void)self;
   const char *message, *path;
@@ -101,17 +97,11 @@ PyObject *pf_error_text(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "s#sO", &message, &n, &path, &offset)) return NULL;
   size_t at = offset == Py_None ? FBE_NO_OFFSET : PyLong_AsSize_t(offset);
   if (at == (size_t)-1 && PyErr_Occurred()) return NULL;
-  fbe_error e;
-  int whole = (size_t)n < sizeof e.message;
-  fbei_error_set(&e, FBE_ERR_ARGUMENT, at, "%s", whole ? message : "");
-  snprintf(e.path, sizeof e.path, "%s", path);
-  char text[sizeof e.message + sizeof e.path + 48];
-  fbe_error_format(&e, text, sizeof text);
-  PyObject *rest = text_object(text);
-  if (whole || !rest) return rest;
-  PyObject *head = PyUnicode_DecodeUTF8(message, n, "replace");
-  PyObject *out = head ? PyUnicode_Concat(head, rest) : NULL;
+  char where[sizeof ((fbe_error *)0)->path + 48];
+  fbe_error_format_where(path, at, where, sizeof where);
+  PyObject *head = PyUnicode_DecodeUTF8(message, n, "replace"), *tail = head ? text_object(where) : NULL;
+  PyObject *out = tail ? PyUnicode_Concat(head, tail) : NULL;
   Py_XDECREF(head);
-  Py_DECREF(rest);
+  Py_XDECREF(tail);
   return out;
 }

@@ -1,7 +1,6 @@
 /* fbe._core, hand-written part: init and registration (init_walk adds the walk's types
  * and functions to the SWIG module), the scratch pool of the calls, and fbe.Struct, the
  * base class of every generated struct class (__init__, ==, hash, value[name]). */
-#include <string.h>
 #include "binding.h"
 
 PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown;

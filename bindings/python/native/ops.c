@@ -64,10 +64,6 @@ int pf_get_data(PyObject *data, Py_buffer *view) {
   return -1;
 }
 
-void pf_put_data(Py_buffer *view) {
-  if (view->obj) PyBuffer_Release(view);
-}
-
 /* ------------------------------------------------------------------ operations */
 /* Each op_run(cls, a): a[0] the value (or data, text), a[1...] the options in the
  * order of op_names[2...]. */
@@ -126,7 +122,7 @@ static PyObject *read_run(PyObject *cls, PyObject *data, int json, int final, in
   if (s && st) pf_raise(&err);
   else if (s) out = pf_message_object(si, (PyTypeObject *)cls, m, ordered);
   if (s) pf_give(s);
-  pf_put_data(&view);
+  PyBuffer_Release(&view); /* nothing to release for bytes (obj NULL) */
   return out;
 }
 
@@ -153,7 +149,7 @@ static Py_ssize_t verify_size(PyObject *cls, PyObject *const *a, fbe_error *err)
   fbe_status st;
   PF_RUN((size_t)view.len >= FBE_RELEASE_LOCK_BYTES,
          st = fbe_verify(si->st, MODEL(final), view.buf, (size_t)view.len, &limits, &size, err));
-  pf_put_data(&view);
+  PyBuffer_Release(&view);
   return st ? 0 : (Py_ssize_t)size;
 }
 
@@ -320,36 +316,6 @@ static PyObject *limits_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
   return (PyObject *)self;
 }
 
-/* (max_depth, max_model_size, max_memory): for hash() and repr(). */
-static PyObject *limits_tuple(PyObject *self) {
-  const fbe_limits *l = &((pf_limits *)self)->limits;
-  return Py_BuildValue("(IKK)", l->max_depth, (unsigned long long)l->max_model_size,
-                       (unsigned long long)l->max_memory);
-}
-
-static PyObject *limits_repr(PyObject *self) {
-  PyObject *t = limits_tuple(self);
-  PyObject *r = t ? PyUnicode_FromFormat("fbe.Limits(max_depth=%S, max_model_size=%S, max_memory=%S)",
-                                         PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2))
-                  : NULL;
-  Py_XDECREF(t);
-  return r;
-}
-
-static PyObject *limits_richcompare(PyObject *a, PyObject *b, int op) {
-  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &pf_limits_type)) Py_RETURN_NOTIMPLEMENTED;
-  const fbe_limits *x = &((pf_limits *)a)->limits, *y = &((pf_limits *)b)->limits;
-  int eq = x->max_depth == y->max_depth && x->max_model_size == y->max_model_size && x->max_memory == y->max_memory;
-  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
-}
-
-static Py_hash_t limits_hash(PyObject *self) {
-  PyObject *t = limits_tuple(self);
-  Py_hash_t h = t ? PyObject_Hash(t) : -1;
-  Py_XDECREF(t);
-  return h;
-}
-
 static PyMemberDef limits_members[] = {
     {"max_depth", T_UINT, offsetof(pf_limits, limits.max_depth), READONLY,
      "nesting through optionals and collections (0: the default, 256)"},
@@ -359,19 +325,18 @@ static PyMemberDef limits_members[] = {
      "bytes one operation may cost (0: the default, 16 x the input + 1 MiB)"},
     {NULL, 0, 0, 0, NULL}};
 
+/* fbe.Limits is a Python subclass of this type (fbe/_schema.py adds repr, == and
+ * hash, and refuses further subclasses): the value and its checks are here. */
 PyTypeObject pf_limits_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "fbe.Limits",
+    .tp_name = "fbe._core.Limits",
     .tp_doc = "Limits(*, max_depth=0, max_model_size=0, max_memory=0)\n--\n\n"
               "The limits against hostile input of decode, verify, validate, from_json and the\n"
               "Receiver (0: the default).\n"
               "The core checks each value: out of range raises fbe.RangeError.",
     .tp_basicsize = sizeof(pf_limits),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_new = limits_new,
-    .tp_repr = limits_repr,
-    .tp_richcompare = limits_richcompare,
-    .tp_hash = limits_hash,
     .tp_members = limits_members,
 };
 

@@ -196,14 +196,14 @@ static PyObject *receiver_feed(PyObject *o, PyObject *data) {
   if (e->busy) return refused("Receiver.feed called again while feeding");
   if (pf_get_data(data, &view)) return NULL;
   if (!e->callback && !(e->collected = PyList_New(0))) {
-    pf_put_data(&view);
+    PyBuffer_Release(&view);
     return NULL;
   }
   fbe_error err;
   e->busy = 1;
   fbe_status st = fbe_receiver_feed(e->engine, view.buf, (size_t)view.len, &err);
   e->busy = 0;
-  pf_put_data(&view);
+  PyBuffer_Release(&view);
   PyObject *got = e->collected;
   e->collected = NULL;
   if (st == FBE_OK) {

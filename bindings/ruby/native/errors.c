@@ -2,8 +2,6 @@
  * code, FBE::Error at 0), raising the core's errors as them, and the one error text:
  * fbe_error_format, for the errors of C and of Ruby code alike. */
 #include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 #include "binding.h"
 
 static VALUE classes = Qnil; /* Array indexed by fbe_status */
@@ -20,10 +18,10 @@ VALUE rf_error_new(const fbe_error *err) {
 void rf_raise(const fbe_error *err) { rb_exc_raise(rf_error_new(err)); }
 
 void rf_raisef(fbe_status code, const char *fmt, ...) {
-  fbe_error err = {.code = code, .offset = FBE_NO_OFFSET};
+  fbe_error err;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err.message, sizeof err.message, fmt, ap);
+  fbei_error_vset(&err, code, FBE_NO_OFFSET, fmt, ap);
   va_end(ap);
   rf_raise(&err);
 }
@@ -36,17 +34,12 @@ static VALUE native_set_error_classes(VALUE self, VALUE list) {
   return Qnil;
 }
 
-/* Native.error_text(reason, path, offset) -> "reason at 'path' (offset N)" (FBE::Error#message),
- * in fbe_error_format's words; a reason longer than fbe_error holds is kept whole. */
+/* Native.error_text(reason, path, offset) -> "reason at 'path' (offset N)" (FBE::Error#message):
+ * the reason, then what fbe_error_format writes after one. */
 static VALUE native_error_text(VALUE self, VALUE reason, VALUE path, VALUE offset) {
-  fbe_error err = {.code = FBE_ERR_ARGUMENT, .offset = NIL_P(offset) ? FBE_NO_OFFSET : NUM2SIZET(offset)};
-  StringValue(reason);
-  StringValue(path);
-  snprintf(err.message, sizeof err.message, "%.*s", (int)RSTRING_LEN(reason), RSTRING_PTR(reason));
-  snprintf(err.path, sizeof err.path, "%.*s", (int)RSTRING_LEN(path), RSTRING_PTR(path));
-  char text[sizeof err.message + sizeof err.path + 40];
-  fbe_error_format(&err, text, sizeof text);
-  return rb_str_cat_cstr(rb_str_dup(reason), text + strlen(err.message)); /* what the core puts after it */
+  char where[sizeof ((fbe_error *)0)->path + 48];
+  fbe_error_format_where(StringValueCStr(path), NIL_P(offset) ? FBE_NO_OFFSET : NUM2SIZET(offset), where, sizeof where);
+  return rb_str_cat_cstr(rb_str_dup(StringValue(reason)), where);
 }
 
 void rf_init_errors(VALUE native) {

@@ -60,6 +60,10 @@ FBE_API fbe_status fbe_status_parent(fbe_status code);
 /* The one text of an error in every language: "message at 'path' (offset N)", the
  * path and the offset only when set (always NUL-terminated). Bindings show it as is. */
 FBE_API void fbe_error_format(const fbe_error *err, char *out, size_t out_size);
+/* The part of that text after the message: " at 'path'" and " (offset N)" when set ("":
+ * neither; path may be NULL). For host code that shows an error of its own message, of
+ * any length, in the core's words. */
+FBE_API void fbe_error_format_where(const char *path, size_t offset, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

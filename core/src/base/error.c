@@ -48,14 +48,19 @@ fbe_status fbe_status_parent(fbe_status code) {
 _Static_assert(0 FBE_STATUS_LIST(FBE_STATUS_ONE_) == FBE_STATUS_COUNT, "FBE_STATUS_COUNT");
 #undef FBE_STATUS_ONE_
 
-fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
+fbe_status fbei_error_vset(fbe_error *err, fbe_status code, size_t offset, const char *fmt, va_list ap) {
   if (!err) return code;
   err->code = code;
   err->offset = offset;
   err->path[0] = '\0';
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  return code;
+}
+
+fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  fbei_error_vset(err, code, offset, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -83,17 +88,17 @@ void fbei_error_prepend_index(fbe_error *err, size_t index) {
   prepend(err, part);
 }
 
+void fbe_error_format_where(const char *path, size_t offset, char *out, size_t out_size) {
+  if (!out_size) return;
+  int n = path && path[0] ? snprintf(out, out_size, " at '%s'", path) : (out[0] = '\0', 0);
+  if (n < 0 || (size_t)n >= out_size) return;
+  if (offset != FBE_NO_OFFSET) snprintf(out + n, out_size - (size_t)n, " (offset %zu)", offset);
+}
+
 void fbe_error_format(const fbe_error *err, char *out, size_t out_size) {
   if (!out_size) return;
   int n = snprintf(out, out_size, "%s", err->message);
-  if (n < 0 || (size_t)n >= out_size) return;
-  if (err->path[0]) {
-    int m = snprintf(out + n, out_size - (size_t)n, " at '%s'", err->path);
-    if (m < 0 || (size_t)(n + m) >= out_size) return;
-    n += m;
-  }
-  if (err->offset != FBE_NO_OFFSET)
-    snprintf(out + n, out_size - (size_t)n, " (offset %zu)", err->offset);
+  if (n >= 0 && (size_t)n < out_size) fbe_error_format_where(err->path, err->offset, out + n, out_size - (size_t)n);
 }
 
 fbe_status fbei_error_range(fbe_error *err, const char *value_text, fbe_kind kind) {

@@ -26,7 +26,34 @@ from ._enum import Enum, make_enum
 from ._errors import NotFoundError, SchemaError, TypeMismatchError
 
 Struct = _core.Struct
-Limits = _core.Limits
+
+
+class Limits(_core.Limits):
+    """Limits(*, max_depth=0, max_model_size=0, max_memory=0): the limits against hostile
+    input of decode, verify, validate, from_json and the Receiver (0: the default). The
+    core checks each value (fbe_limits_set): out of range raises fbe.RangeError."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError("fbe.Limits is an immutable value, not a base class")
+
+    def _members(self) -> Tuple[int, int, int]:
+        return (self.max_depth, self.max_model_size, self.max_memory)
+
+    def __repr__(self) -> str:
+        return "fbe.Limits(max_depth=%d, max_model_size=%d, max_memory=%d)" % self._members()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Limits):
+            return NotImplemented
+        return self._members() == other._members()
+
+    def __hash__(self) -> int:
+        return hash(self._members())
+
+
+Limits.__module__ = "fbe"
 
 # Every class any loaded schema made, by full name ("proto.Account"): unpickling finds
 # the class here, so a fresh interpreter can load a pickle after loading the schema.

@@ -3,6 +3,7 @@
 #ifndef FBE_ERROR_INTERNAL_H
 #define FBE_ERROR_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include "fbe/error.h"
 #include "fbe/schema.h"
@@ -15,6 +16,7 @@
 
 /* Sets code, offset and message (printf-style) and clears the path; returns code.
  * err may be NULL. */
+fbe_status fbei_error_vset(fbe_error *err, fbe_status code, size_t offset, const char *fmt, va_list ap);
 fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const char *fmt, ...)
     FBE_PRINTF(4, 5);
 

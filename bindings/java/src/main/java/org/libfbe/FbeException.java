@@ -45,15 +45,14 @@ public class FbeException extends RuntimeException {
   /**
    * The core's text of the error, the same in every language: "message at 'path' (offset
    * N)", the path and the offset only when set (fbe_error_format; for an error Java raised
-   * itself, through Walk.errorText, so the format lives only in the core; the core's
-   * record holds 255 bytes of message and 159 of path, so longer ones are cut there).
+   * itself, the message and then what the core writes after it, Walk.errorWhere, so the
+   * format lives only in the core).
    */
   @Override
   public String getMessage() {
     String t = text;
     if (t == null) {
-      byte[] m = reason.getBytes(StandardCharsets.UTF_8), p = path.getBytes(StandardCharsets.UTF_8);
-      text = t = utf8(Walk.errorText(m, p, offset));
+      text = t = reason + utf8(Walk.errorWhere(path.getBytes(StandardCharsets.UTF_8), offset));
     }
     return t;
   }

@@ -37,8 +37,9 @@ public final class Walk {
    */
   public static native void limitsSet(long[] limits, String name, long value);
 
-  /** The core's text of an error (fbe_error_format): message and path in UTF-8, offset -1 for none. */
-  public static native byte[] errorText(byte[] message, byte[] path, long offset);
+  /** What the core's text of an error (fbe_error_format) puts after the message: " at 'path'
+   *  (offset N)" for a path in UTF-8 ("": none) and an offset (-1: none). */
+  public static native byte[] errorWhere(byte[] path, long offset);
 
   // The calls below take the three members of org.libfbe.Limits (all 0: the defaults).
 
