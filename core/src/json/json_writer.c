@@ -29,10 +29,7 @@ typedef struct writer {
   int pretty;
   unsigned depth; /* open JSON containers */
   fbe_error *err;
-  size_t start;     /* out->size before this value */
-  uint64_t max_out; /* bytes of text allowed so far */
-  int by_cost;      /* max_out is the floor until the value's cost is known */
-  fbe_ref value;    /* what is written (for its cost) */
+  fbei_out_budget budget;
   uint32_t levels, max_levels; /* optionals and collections (the core's depth rule) */
 } writer;
 
@@ -49,19 +46,10 @@ static fbe_status no_memory(writer *w) {
 }
 
 /* Whether n more bytes of text fit the output budget (FBE_ERR_LIMIT when not). */
-static fbe_status too_long(writer *w, size_t n) {
-  if (w->by_cost) { /* past the floor: the default budget needs the value's cost */
-    w->by_cost = 0;
-    w->max_out = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(w->value.type, w->value.slot));
-    if ((uint64_t)(w->out->size - w->start) + n <= w->max_out) return FBE_OK;
-  }
-  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET,
-                       "JSON output larger than %llu bytes (max_memory)",
-                       (unsigned long long)w->max_out);
-}
-
 static inline fbe_status room(writer *w, size_t n) {
-  return (uint64_t)(w->out->size - w->start) + n <= w->max_out ? FBE_OK : too_long(w, n);
+  if (fbei_out_fits(&w->budget, w->out->size, n)) return FBE_OK;
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "JSON output larger than %llu bytes (max_memory)",
+                        (unsigned long long)w->budget.max);
 }
 
 static fbe_status put(writer *w, const void *data, size_t n) {
@@ -351,11 +339,10 @@ fbe_status fbe_json_write_limited(fbe_ref value, int pretty, const fbe_limits *l
   if (!value.type || !value.slot || !out)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_write: no value or no buffer");
-  int by_cost = !limits || !limits->max_memory;
-  writer w = {out, pretty, 0, err, out->size, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : limits->max_memory,
-              by_cost, value, 0, fbei_limits_depth(limits)};
+  writer w = {out, pretty, 0, err, fbei_out_budget_of(limits, out->size, value.type, value.slot), 0,
+              fbei_limits_depth(limits)};
   fbe_status s = write_value(&w, value.type, value.slot);
-  if (s) out->size = w.start; /* no half-written JSON */
+  if (s) out->size = w.budget.start; /* no half-written JSON */
   return s;
 }
 

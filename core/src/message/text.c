@@ -23,11 +23,7 @@
 typedef struct writer {
   fbe_buffer *out;
   fbe_error *err;
-  size_t start;     /* out->size before this value */
-  uint64_t max_out; /* bytes of text allowed so far */
-  int by_cost;      /* max_out is the floor until the value's cost is known */
-  const fbe_type *type; /* what is written (for its cost) */
-  const void *slot;
+  fbei_out_budget budget;
   uint32_t levels, max_levels; /* optionals and collections (the core's depth rule) */
   unsigned nesting;            /* open brackets */
 } writer;
@@ -45,18 +41,10 @@ static fbe_status no_memory(writer *w) {
 }
 
 /* Whether n more bytes fit the output budget (FBE_ERR_LIMIT when not). */
-static fbe_status too_long(writer *w, size_t n) {
-  if (w->by_cost) { /* past the floor: the default budget needs the value's cost */
-    w->by_cost = 0;
-    w->max_out = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(w->type, w->slot));
-    if ((uint64_t)(w->out->size - w->start) + n <= w->max_out) return FBE_OK;
-  }
-  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "text larger than %llu bytes (max_memory)",
-                       (unsigned long long)w->max_out);
-}
-
 static inline fbe_status room(writer *w, size_t n) {
-  return (uint64_t)(w->out->size - w->start) + n <= w->max_out ? FBE_OK : too_long(w, n);
+  if (fbei_out_fits(&w->budget, w->out->size, n)) return FBE_OK;
+  return fbei_error_set(w->err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "text larger than %llu bytes (max_memory)",
+                        (unsigned long long)w->budget.max);
 }
 
 static fbe_status put(writer *w, const void *data, size_t n) {
@@ -380,11 +368,10 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
 fbe_status fbe_text_write(fbe_ref value, const fbe_limits *limits, fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write: no value or no buffer");
-  int by_cost = !limits || !limits->max_memory;
-  writer w = {out, err, out->size, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : limits->max_memory, by_cost,
-              value.type, value.slot, 0, fbei_limits_depth(limits), 0};
+  writer w = {out, err, fbei_out_budget_of(limits, out->size, value.type, value.slot), 0,
+              fbei_limits_depth(limits), 0};
   fbe_status s = write_value(&w, value.type, value.slot);
-  if (s) out->size = w.start; /* no half-written text */
+  if (s) out->size = w.budget.start; /* no half-written text */
   return s;
 }
 
@@ -403,13 +390,13 @@ fbe_status fbe_text_write_enum(const fbe_enum *type, uint64_t value, fbe_buffer 
   if (!type || !out)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_text_write_enum: no type or no buffer");
   /* bounded by the declaration's names: no budget */
-  writer w = {out, err, out->size, UINT64_MAX, 0, NULL, NULL, 0, 0, 0};
+  writer w = {out, err, {out->size, UINT64_MAX, 0, NULL, NULL}, 0, 0, 0};
   uint64_t slot = 0; /* the value at the base's width, sign-extended as the schema keeps it */
   fbei_scalar_store(type->base, &slot, value);
   uint64_t pattern = fbei_scalar_load(type->base, &slot);
   fbe_status s = type->hidden ? put_str(&w, "***")
                  : type->is_flags ? write_flags(&w, type, pattern)
                                   : write_enum(&w, type, pattern);
-  if (s) out->size = w.start;
+  if (s) out->size = w.budget.start;
   return s;
 }

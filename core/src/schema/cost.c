@@ -69,3 +69,10 @@ uint64_t fbei_value_cost(const fbe_type *t, const void *slot) {
 uint64_t fbei_msg_cost(const fbe_msg *msg) {
   return fbei_cost_root(msg->type) + dynamic_cost(msg->type->self_type, fbei_msg_data(msg));
 }
+
+int fbei_out_grow(fbei_out_budget *b, size_t size, size_t n) {
+  if (!b->by_cost) return 0;
+  b->by_cost = 0; /* past the floor: the default budget needs the value's cost */
+  b->max = fbei_cost_scale(FBE_DEFAULT_OUTPUT_FACTOR, fbei_value_cost(b->type, b->slot));
+  return (uint64_t)(size - b->start) + n <= b->max;
+}

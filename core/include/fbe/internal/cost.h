@@ -63,6 +63,32 @@ uint64_t fbei_cost_image(const fbe_type *t);
  * included): what decoding it was charged, to the byte; what reading it from JSON was
  * charged at least. fbei_msg_cost adds the message header and root slot. */
 uint64_t fbei_value_cost(const fbe_type *t, const void *slot);
+
+/* The output budget of a writer of text (JSON, the text form: codec.h max_memory):
+ * max_memory when the caller set it, else FBE_DEFAULT_OUTPUT_FACTOR x the value's cost
+ * + the floor, the cost worked out only once the text passes the floor. */
+typedef struct fbei_out_budget {
+  size_t start;         /* the buffer's size before this value */
+  uint64_t max;         /* bytes of text allowed so far */
+  int by_cost;          /* max is the floor until the value's cost is known */
+  const fbe_type *type; /* what is written (for its cost) */
+  const void *slot;
+} fbei_out_budget;
+
+static inline fbei_out_budget fbei_out_budget_of(const fbe_limits *l, size_t start, const fbe_type *t,
+                                                 const void *slot) {
+  int by_cost = !l || !l->max_memory;
+  fbei_out_budget b = {start, by_cost ? FBE_DEFAULT_MEMORY_FLOOR : l->max_memory, by_cost, t, slot};
+  return b;
+}
+
+/* The cold part of fbei_out_fits (schema/cost.c). */
+int fbei_out_grow(fbei_out_budget *b, size_t size, size_t n);
+
+/* Whether text now `size` bytes long may grow by n: 1, or 0 (b->max: the budget). */
+static inline int fbei_out_fits(fbei_out_budget *b, size_t size, size_t n) {
+  return (uint64_t)(size - b->start) + n <= b->max || fbei_out_grow(b, size, n);
+}
 uint64_t fbei_msg_cost(const fbe_msg *msg);
 
 /* What one verify or decode was charged, and the values verify's walk of the standard
