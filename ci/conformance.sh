@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# ci/conformance.sh [--testees c,python,...] [--known-failures FILE] [FILE.jsonl...]:
-# the cross-language conformance matrix (tests/conformance/README.md). Builds what the
+# ci/conformance.sh [--testees c,python,...] [--known-failures FILE] [--no-behaviour] [--no-text] [--no-native]
+# [FILE.jsonl...]: the cross-language conformance matrix (tests/conformance/README.md). Builds what the
 # named testees need (default: all of c, python, node, ruby, java) — the fbe tool
 # (build/release; always, as it also gives the runner the field types by `describe`),
 # the Python package into build/python/venv, the Node addon, the gem, the jar —
 # registers every named testee that is built plus those of FBE_EXTRA_TESTEES (lines of
 # NAME=COMMAND) (ci/testees.sh), and runs tests/conformance/runner over the given vectors
 # files and regression directories (default: tests/conformance/vectors.jsonl and every
-# tests/regressions/differential/NAME/). Prints the matrix; exits non-zero when a
+# tests/regressions/differential/NAME/), with the text check (--text: every testee's text
+# of every decoded record, the C testee's) and the behaviour records (--behaviour
+# tests/conformance/behaviour.jsonl: every bad input refused with its status, through the
+# JSON and the native path) and the native encode (--native: every record's value built
+# through each language's own constructors gives the record's bytes); --no-text,
+# --no-behaviour, --no-native leave them out (an outside testee without the text request
+# or the native path). Prints the matrix; exits non-zero when a
 # check failed, a listed known failure now passes (the runner's status 3), the C tool
 # could not be built or a testee named by --testees could not (without --testees, one
 # that cannot be built is left out with a warning).
@@ -21,13 +27,19 @@ wanted=c,python,node,ruby,java
 named=0 # 1: --testees given, so a testee that cannot be built fails the run
 runner_options=()
 files=()
+behaviour=(--behaviour tests/conformance/behaviour.jsonl)
+text=(--text)
+native=(--native)
 while (($#)); do
   case $1 in
     --testees) wanted=${2:?--testees wants a list like c,python}; named=1; shift 2 ;;
     --testees=*) wanted=${1#*=}; named=1; shift ;;
     --known-failures) runner_options+=(--known-failures "${2:?--known-failures wants a file}"); shift 2 ;;
     --known-failures=*) runner_options+=(--known-failures "${1#*=}"); shift ;;
-    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE)" >&2; exit 2 ;;
+    --no-behaviour) behaviour=(); shift ;;
+    --no-text) text=(); shift ;;
+    --no-native) native=(); shift ;;
+    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE, --no-behaviour, --no-text, --no-native)" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -39,7 +51,7 @@ if ((${#files[@]} == 0)); then
 fi
 
 . ci/testees.sh
-runner_options+=("${describe_options[@]}")
+runner_options+=("${describe_options[@]}" "${text[@]}" "${native[@]}" "${behaviour[@]}")
 
 status=0
 python3 tests/conformance/runner "${runner_options[@]}" "${testees[@]}" "${files[@]}" || status=$?

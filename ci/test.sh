@@ -240,7 +240,10 @@ if bash ci/dist.sh; then stage_end ok; else stage_end FAILED; fi
 # the malformed buffers (malformed-extra.jsonl: strings that are not UTF-8 and bad decimals,
 # checked to be what gen/malformed_extra.py writes), the versioning records, the generated vectors and every shrunk
 # regression of the differential run (tests/regressions/differential/*/); X encodes,
-# Y decodes, for every pair. Then the random schema generator's self-test (300 sets, each
+# Y decodes, for every pair; every testee's text of every decoded record must be the C
+# testee's (and TEXT.md's, lossless: check_text_lossless.py), and every bad input of
+# behaviour.jsonl (checked to be what gen/behaviour.py writes) refused with its status
+# through the JSON and the native path. Then the random schema generator's self-test (300 sets, each
 # must load; every construct generated), the differential batch (50 random schema sets x
 # 20 values through every testee, fixed seed, ci/differential.sh --batch), both with the
 # known failures of tests/conformance/known-failures/differential.txt, and the runner's
@@ -255,6 +258,9 @@ if python3 tests/conformance/gen/generate.py -o build/conformance/generated.json
    python3 tests/conformance/gen/generate.py -o build/conformance/generated-again.jsonl &&
    cmp build/conformance/generated.jsonl build/conformance/generated-again.jsonl &&
    python3 tests/conformance/gen/malformed_extra.py --check &&
+   python3 tests/conformance/gen/behaviour.py --check &&
+   python3 tests/conformance/check_text_lossless.py build/release/bin/fbe tests/conformance/vectors.jsonl \
+     tests/conformance/versioning.jsonl build/conformance/generated.jsonl "${regressions[@]}" &&
    bash ci/conformance.sh --known-failures tests/conformance/known-failures/differential.txt \
      tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
      tests/conformance/versioning.jsonl build/conformance/generated.jsonl "${regressions[@]}" &&

@@ -233,22 +233,22 @@ static inline fbe_ref t_append(fbe_ref r, const char *path) {
   } while (0)
 
 static inline void t_set_int(fbe_ref r, const char *path, int64_t v) {
-  T_CHECK(fbe_ref_set_int(*path ? t_path(r, path) : r, v), path);
+  T_CHECK(fbe_ref_set_int(*path ? t_path(r, path) : r, v, NULL), path);
 }
 static inline void t_set_uint(fbe_ref r, const char *path, uint64_t v) {
-  T_CHECK(fbe_ref_set_uint(*path ? t_path(r, path) : r, v), path);
+  T_CHECK(fbe_ref_set_uint(*path ? t_path(r, path) : r, v, NULL), path);
 }
 static inline void t_set_dbl(fbe_ref r, const char *path, double v) {
-  T_CHECK(fbe_ref_set_double(*path ? t_path(r, path) : r, v), path);
+  T_CHECK(fbe_ref_set_double(*path ? t_path(r, path) : r, v, NULL), path);
 }
 static inline void t_set_bool(fbe_ref r, const char *path, int v) {
-  T_CHECK(fbe_ref_set_bool(*path ? t_path(r, path) : r, v), path);
+  T_CHECK(fbe_ref_set_bool(*path ? t_path(r, path) : r, v, NULL), path);
 }
 static inline void t_set_str(fbe_ref r, const char *path, const char *v) {
-  T_CHECK(fbe_ref_set_string(*path ? t_path(r, path) : r, v), path);
+  T_CHECK(fbe_ref_set_string(*path ? t_path(r, path) : r, v, NULL), path);
 }
 static inline void t_set_bytes(fbe_ref r, const char *path, const void *v, size_t n) {
-  T_CHECK(fbe_ref_set_bytes(*path ? t_path(r, path) : r, v, n), path);
+  T_CHECK(fbe_ref_set_bytes(*path ? t_path(r, path) : r, v, n, NULL), path);
 }
 static inline fbe_decimal t_dec(const char *text) {
   fbe_decimal d;
@@ -257,7 +257,7 @@ static inline fbe_decimal t_dec(const char *text) {
 }
 static inline void t_set_dec(fbe_ref r, const char *path, const char *text) {
   fbe_decimal d = t_dec(text);
-  T_CHECK(fbe_ref_set_decimal(*path ? t_path(r, path) : r, &d), path);
+  T_CHECK(fbe_ref_set_decimal(*path ? t_path(r, path) : r, &d, NULL), path);
 }
 static inline fbe_uuid t_uuid(const char *text) {
   fbe_uuid u;
@@ -266,7 +266,7 @@ static inline fbe_uuid t_uuid(const char *text) {
 }
 static inline void t_set_uuid(fbe_ref r, const char *path, const char *text) {
   fbe_uuid u = t_uuid(text);
-  T_CHECK(fbe_ref_set_uuid(*path ? t_path(r, path) : r, &u), path);
+  T_CHECK(fbe_ref_set_uuid(*path ? t_path(r, path) : r, &u, NULL), path);
 }
 
 /* ------------------------------------------------------------------ getters */
@@ -433,7 +433,7 @@ static inline fbe_msg *t_build_bytes(fbe_arena *a, const fbe_struct *st) {
   fbe_ref r = fbe_msg_ref(m);
   t_set_bytes(r, "f1", "ABC", 3);
   t_set_bytes(t_emplace(r, "f2"), "", "xy", 2);
-  T_CHECK(fbe_ref_set_null(t_path(r, "f3")), "f3");
+  T_CHECK(fbe_ref_set_null(t_path(r, "f3"), NULL), "f3");
   return m;
 }
 

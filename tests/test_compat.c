@@ -457,9 +457,9 @@ static void test_verdicts_on_the_wire(void **state) {
   const fbe_struct *bal = fbe_schema_find_struct(p, "Balance");
   const fbe_struct *balx = fbe_schema_find_struct(px, "Balance");
   m = fbe_msg_new(a, balx);
-  assert_int_equal(fbe_ref_set_string(fbe_ref_field(fbe_msg_ref(m), "currency"), "USD"), FBE_OK);
-  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "amount"), 1000.0), FBE_OK);
-  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "locked"), 12.5), FBE_OK);
+  assert_int_equal(fbe_ref_set_string(fbe_ref_field(fbe_msg_ref(m), "currency"), "USD", NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "amount"), 1000.0, NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "locked"), 12.5, NULL), FBE_OK);
   encode(m, FBE_MODEL_STANDARD, &buf);
   assert_int_equal(verify_as(bal, FBE_MODEL_STANDARD, &buf), FBE_OK);
   assert_int_equal(decode_as(bal, &buf, a, &back), FBE_OK);
@@ -467,7 +467,7 @@ static void test_verdicts_on_the_wire(void **state) {
   encode(m, FBE_MODEL_FINAL, &buf);
   assert_int_not_equal(verify_as(bal, FBE_MODEL_FINAL, &buf), FBE_OK);
   m = fbe_msg_new(a, bal);
-  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "amount"), 5.0), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "amount"), 5.0, NULL), FBE_OK);
   encode(m, FBE_MODEL_STANDARD, &buf);
   assert_int_equal(verify_as(balx, FBE_MODEL_STANDARD, &buf), FBE_OK);
   assert_int_equal(decode_as(balx, &buf, a, &back), FBE_OK);
@@ -495,7 +495,7 @@ static void test_verdicts_on_the_wire(void **state) {
   o = load(FBE_TESTS_DIR "/compat", "field_inserted.old.fbe");
   n = load(FBE_TESTS_DIR "/compat", "field_inserted.new.fbe");
   m = fbe_msg_new(a, fbe_schema_find_struct(o, "Order"));
-  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "price"), 2.5), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(fbe_ref_field(fbe_msg_ref(m), "price"), 2.5, NULL), FBE_OK);
   encode(m, FBE_MODEL_STANDARD, &buf);
   fbe_status st = decode_as(fbe_schema_find_struct(n, "Order"), &buf, a, &back);
   assert_true(st != FBE_OK || get_double(back, "price") != 2.5);

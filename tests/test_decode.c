@@ -327,7 +327,7 @@ static void test_optional_null_with_default(void **state) {
   fbe_msg *m = t_new(f->arena, st);
   fbe_ref r = fbe_msg_ref(m);
   const char *with_default[] = {"f101", "f104", "f107", "f146", "f149", "f152"};
-  for (size_t i = 0; i < 6; i++) T_CHECK(fbe_ref_set_null(t_path(r, with_default[i])), "null");
+  for (size_t i = 0; i < 6; i++) T_CHECK(fbe_ref_set_null(t_path(r, with_default[i]), NULL), "null");
   t_set_int(t_emplace(r, "f124"), "", 3); /* one present optional without default */
 
   fbe_buffer b = t_encode(m, FBE_MODEL_STANDARD);

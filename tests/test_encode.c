@@ -330,7 +330,7 @@ static void test_optional_slots(void **state) {
   fbe_ref r = fbe_msg_ref(m);
   t_set_int(t_emplace(r, "f124"), "", 5);
   t_set_str(t_emplace(r, "f145"), "", "xy");
-  T_CHECK(fbe_ref_set_null(t_path(r, "f101")), "f101");
+  T_CHECK(fbe_ref_set_null(t_path(r, "f101"), NULL), "f101");
   fbe_buffer b = t_encode(m, FBE_MODEL_STANDARD);
   const size_t body = 8;
   assert_int_equal(t_get32(b.data, body), 567);

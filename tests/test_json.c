@@ -21,6 +21,7 @@ typedef struct fixture {
   fbe_schema *protoex; /* protoex.fbe */
   fbe_schema *enums;   /* enums.fbe */
   fbe_schema *keys;    /* KEYS_SCHEMA below */
+  fbe_schema *opts;    /* OPTS_SCHEMA below */
   fbe_arena *arena;
 } fixture;
 
@@ -36,6 +37,17 @@ static const char KEYS_SCHEMA[] =
     "  int32<bool> bools; int32<double> doubles; int32<bytes> blobs;\n"
     "  double d; float f; E e;\n"
     "}\n";
+
+/* The writer options and the forms every reader takes (json.h: fbe_json_options). */
+static const char OPTS_SCHEMA[] =
+    "package opts\n"
+    "enum Side : byte { buy; sell; }\n"
+    "enum Big : uint64 { small = 1; huge = 0xFFFFFFFFFFFFFFFF; }\n"
+    "flags State : byte { unknown = 0; invalid = 1; initialized = 2; calculated = 4;\n"
+    "  good = initialized | calculated; }\n"
+    "flags Bits : uint16 { x = 1; y = 2; }\n"
+    "struct O { Side side; State state; Bits bits; Big big; int64 i; uint64 u; timestamp ts;\n"
+    "  int32 n; Side? os; int32<Side> ms; int32<Big> mb; Side[] sides; }\n";
 
 static fbe_schema *load(const char *file) {
   const char *dirs[] = {FBE_SCHEMAS_DIR};
@@ -54,6 +66,8 @@ static int group_setup(void **state) {
   f->enums = load("enums.fbe");
   f->keys = fbe_schema_load_string(KEYS_SCHEMA, sizeof KEYS_SCHEMA - 1, "keys.fbe", NULL, NULL);
   if (!f->keys) fail_msg("cannot load the keys schema");
+  f->opts = fbe_schema_load_string(OPTS_SCHEMA, sizeof OPTS_SCHEMA - 1, "opts.fbe", NULL, NULL);
+  if (!f->opts) fail_msg("cannot load the opts schema");
   *state = f;
   return 0;
 }
@@ -65,6 +79,7 @@ static int group_teardown(void **state) {
   fbe_schema_release(f->protoex);
   fbe_schema_release(f->enums);
   fbe_schema_release(f->keys);
+  fbe_schema_release(f->opts);
   free(f);
   return 0;
 }
@@ -87,6 +102,7 @@ static const fbe_struct *type_of(const fixture *f, const char *name) {
   const fbe_schema *s = !strncmp(name, "protoex.", 8) ? f->protoex
                         : !strncmp(name, "enums.", 6) ? f->enums
                         : !strncmp(name, "keys.", 5)  ? f->keys
+                        : !strncmp(name, "opts.", 5)  ? f->opts
                                                       : f->test;
   const fbe_struct *st = fbe_schema_find_struct(s, name);
   if (!st) fail_msg("no struct %s", name);
@@ -140,19 +156,43 @@ static void assert_rewrites(fixture *f, const char *type, const char *json, cons
   free(out);
 }
 
-/* Reading must fail with code, path and offset (offset (size_t)-2: don't check). */
-static fbe_error read_error(fixture *f, const char *type, const char *json, fbe_status code,
-                            const char *path, size_t offset) {
+/* Reading with opts must fail with code, path and offset (offset (size_t)-2: don't check). */
+static fbe_error read_error_opts(fixture *f, const char *type, const char *json, const fbe_json_options *opts,
+                                 fbe_status code, const char *path, size_t offset) {
   fbe_msg *m = (fbe_msg *)1;
   fbe_error err;
   memset(&err, 0, sizeof err);
-  fbe_status s = fbe_msg_from_json(type_of(f, type), json, strlen(json), f->arena, &m, &err);
+  fbe_status s = fbe_msg_from_json_opts(type_of(f, type), json, strlen(json), f->arena, opts, &m, &err);
   if (s != code || strcmp(err.path, path) || (offset != (size_t)-2 && err.offset != offset))
     fail_msg("%s: got %s '%s' at '%s' offset %zu; want %s at '%s' offset %zu", json,
              fbe_status_name(s), err.message, err.path, err.offset, fbe_status_name(code), path,
              offset);
   assert_null(m);
   return err;
+}
+
+/* The same with the defaults (fbe_msg_from_json). */
+static fbe_error read_error(fixture *f, const char *type, const char *json, fbe_status code,
+                            const char *path, size_t offset) {
+  fbe_msg *m = (fbe_msg *)1;
+  fbe_error err;
+  memset(&err, 0, sizeof err);
+  fbe_status s = fbe_msg_from_json(type_of(f, type), json, strlen(json), f->arena, &m, &err);
+  fbe_error again = read_error_opts(f, type, json, NULL, code, path, offset);
+  if (s != again.code || strcmp(err.message, again.message)) fail_msg("%s: the defaults differ", json);
+  assert_null(m);
+  return err;
+}
+
+static const fbe_json_options LAX = {0, 0, 0, 1, NULL}; /* ignore_unknown */
+
+/* A message read with ignore_unknown. */
+static fbe_msg *from_json_lax(fixture *f, const char *type, const char *json) {
+  fbe_msg *m = NULL;
+  fbe_error err;
+  if (fbe_msg_from_json_opts(type_of(f, type), json, strlen(json), f->arena, &LAX, &m, &err))
+    fail_msg("from_json(%s, ignore_unknown) failed: %s", type, err.message);
+  return m;
 }
 
 /* Reads more JSON into an existing message. */
@@ -470,7 +510,7 @@ static void test_floats(void **state) {
 
   /* non-finite values have no JSON form */
   m = from_json(f, "keys.K", "{}");
-  assert_int_equal(fbe_ref_set_double(field(m, "d"), NAN), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(field(m, "d"), NAN, NULL), FBE_OK);
   fbe_buffer b;
   fbe_buffer_init(&b);
   fbe_buffer_append(&b, "xyz", 3);
@@ -478,7 +518,7 @@ static void test_floats(void **state) {
   assert_int_equal(fbe_msg_to_json(m, 0, &b, &err), FBE_ERR_RANGE);
   assert_string_equal(err.path, "d");
   assert_int_equal(b.size, 3); /* nothing half-written left behind */
-  assert_int_equal(fbe_ref_set_double(field(m, "d"), -INFINITY), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(field(m, "d"), -INFINITY, NULL), FBE_OK);
   assert_int_equal(fbe_msg_to_json(m, 0, &b, &err), FBE_ERR_RANGE);
   fbe_buffer_free(&b);
 }
@@ -503,13 +543,13 @@ static void test_decimals(void **state) {
     if (!strstr(text, want)) fail_msg("%s: got %s", cases[i].in, text);
     free(text);
   }
-  fbe_error e = read_error(f, "test.StructSimple", "{\"f30\":\"abc\"}", FBE_ERR_JSON, "f30", 7);
-  assert_string_equal(e.message, "\"abc\" is not a decimal number");
+  fbe_error e = read_error(f, "test.StructSimple", "{\"f30\":\"abc\"}", FBE_ERR_ARGUMENT, "f30", 7);
+  assert_string_equal(e.message, "'abc' is not a decimal number");
   read_error(f, "test.StructSimple", "{\"f30\":\"79228162514264337593543950336\"}", FBE_ERR_RANGE,
              "f30", 7);
   read_error(f, "test.StructSimple", "{\"f30\":1e-29}", FBE_ERR_RANGE, "f30", 7);
   read_error(f, "test.StructSimple", "{\"f30\":true}", FBE_ERR_TYPE, "f30", 7);
-  read_error(f, "test.StructSimple", "{\"f30\":\"1 \"}", FBE_ERR_JSON, "f30", 7);
+  read_error(f, "test.StructSimple", "{\"f30\":\"1 \"}", FBE_ERR_ARGUMENT, "f30", 7);
 }
 
 static void test_timestamp_uuid(void **state) {
@@ -524,7 +564,8 @@ static void test_timestamp_uuid(void **state) {
   fbe_error e = read_error(f, "test.StructSimple", "{\"f36\":12}", FBE_ERR_TYPE, "f36", 7);
   assert_string_equal(e.message, "expected a string for a uuid field, found a number");
   e = read_error(f, "test.StructSimple", "{\"f36\":\"123e4567-e89b-12d3-a456-42665544000\"}",
-                 FBE_ERR_JSON, "f36", 7);
+                 FBE_ERR_ARGUMENT, "f36", 7);
+  assert_string_equal(e.message, "'123e4567-e89b-12d3-a456-42665544000' is not a uuid (8-4-4-4-12 hexadecimal digits)");
   read_error(f, "test.StructSimple", "{\"f33\":1.5}", FBE_ERR_TYPE, "f33", 7);
   read_error(f, "test.StructSimple", "{\"f33\":18446744073709551616}", FBE_ERR_RANGE, "f33", 7);
 }
@@ -551,9 +592,11 @@ static void test_bytes(void **state) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char json[64];
     snprintf(json, sizeof json, "{\"f1\":\"%s\"}", bad[i]);
-    read_error(f, "test.StructBytes", json, FBE_ERR_JSON, "f1", 6);
+    read_error(f, "test.StructBytes", json, FBE_ERR_ARGUMENT, "f1", 6);
   }
-  fbe_error e = read_error(f, "test.StructBytes", "{\"f1\":[65]}", FBE_ERR_TYPE, "f1", 6);
+  fbe_error e = read_error(f, "test.StructBytes", "{\"f1\":\"QUJ!\"}", FBE_ERR_ARGUMENT, "f1", 6);
+  assert_string_equal(e.message, "'QUJ!' is not Base64 (at character 3)");
+  e = read_error(f, "test.StructBytes", "{\"f1\":[65]}", FBE_ERR_TYPE, "f1", 6);
   assert_string_equal(e.message, "expected a Base64 string for a bytes field, found an array");
 }
 
@@ -583,12 +626,12 @@ static void test_strings(void **state) {
 
   /* the setters refuse bytes that are not UTF-8 in a string (not in bytes) */
   m = from_json(f, "test.StructSimple", "{\"f31\":\"ok\"}");
-  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "a\xff", 2), FBE_ERR_ARGUMENT);
-  assert_int_equal(fbe_ref_set_string(field(m, "f31"), "\xed\xa0\x80"), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "a\xff", 2, NULL), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_ref_set_string(field(m, "f31"), "\xed\xa0\x80", NULL), FBE_ERR_ARGUMENT);
   assert_int_equal(fbe_ref_get_bytes(field(m, "f31"), &data, &size), FBE_OK);
   assert_int_equal(size, 2); /* unchanged */
   fbe_msg *raw = from_json(f, "test.StructBytes", "{\"f1\":\"\"}");
-  assert_int_equal(fbe_ref_set_bytes(field(raw, "f1"), "a\xff", 2), FBE_OK);
+  assert_int_equal(fbe_ref_set_bytes(field(raw, "f1"), "a\xff", 2, NULL), FBE_OK);
 
   /* a value built past the setters with bytes that are not UTF-8: the writer refuses it */
   fbe_ref f31 = field(m, "f31");
@@ -602,7 +645,7 @@ static void test_strings(void **state) {
   fbe_buffer_free(&b);
 
   /* a string with 4-byte characters and NULs round-trips */
-  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "\xf0\x9f\x98\x80\0\xf4\x8f\xbf\xbf", 9),
+  assert_int_equal(fbe_ref_set_bytes(field(m, "f31"), "\xf0\x9f\x98\x80\0\xf4\x8f\xbf\xbf", 9, NULL),
                    FBE_OK);
   out = to_json(m, 0);
   fbe_msg *back = from_json(f, "test.StructSimple", out);
@@ -672,8 +715,19 @@ static void test_members(void **state) {
   assert_non_null(strstr(out, "\"f32\":\"Initial string!\","));
   assert_non_null(strstr(out, "\"f44\":{\"id\":0,\"name\":\"\",\"state\":11,"));
   free(out);
-  /* unknown members are skipped, whatever JSON they hold */
-  m = from_json(f, "proto.Order",
+  /* unknown members are an error by default, with the nearest name, the offset of the
+   * member and the path of its struct */
+  fbe_error e = read_error(f, "proto.Order", "{\"id\":5,\"symbl\":\"x\"}", FBE_ERR_UNKNOWN_FIELD, "", 8);
+  assert_string_equal(e.message, "unknown field 'symbl' of proto.Order (did you mean 'symbol'?)");
+  e = read_error(f, "proto.Account", "{\"orders\":[{},{\"zzz\":1}]}", FBE_ERR_UNKNOWN_FIELD, "orders[1]", 15);
+  assert_string_equal(e.message, "unknown field 'zzz' of proto.Order");
+  read_error(f, "proto.Order", "{\"id\\u0000\":9}", FBE_ERR_UNKNOWN_FIELD, "", 1);
+  e = read_error(f, "proto.Order", "{\"Id\":8}", FBE_ERR_UNKNOWN_FIELD, "", 1);
+  assert_string_equal(e.message, "unknown field 'Id' of proto.Order"); /* 1 edit of 2 letters: not near */
+  e = read_error(f, "proto.Order", "{\"Symbol\":\"x\"}", FBE_ERR_UNKNOWN_FIELD, "", 1);
+  assert_string_equal(e.message, "unknown field 'Symbol' of proto.Order (did you mean 'symbol'?)");
+  /* with ignore_unknown they are skipped, whatever JSON they hold */
+  m = from_json_lax(f, "proto.Order",
                 "{\"zzz\":{\"a\":[1,-2.5e-3,{\"b\":null,\"c\":[[],{}]}],\"d\":\"x\\\"y\\u1234\"},"
                 "\"id\":5,\"yyy\":[[true,false]],\"xxx\":-1.5e3,\"www\":true,\"vvv\":null,"
                 "\"id\\u0000\":9,\"Id\":8}");
@@ -684,10 +738,10 @@ static void test_members(void **state) {
   /* whitespace anywhere between tokens */
   assert_rewrites(f, "proto.Balance", " \t\r\n{ \"currency\" :\n\"X\" , \"amount\" : 2 }\n ",
                   "{\"currency\":\"X\",\"amount\":2.0}");
-  /* JSON errors in unknown members are still errors */
-  read_error(f, "proto.Order", "{\"zzz\":[1,}", FBE_ERR_JSON, "", 10);
-  read_error(f, "proto.Order", "{\"zzz\":tru}", FBE_ERR_JSON, "", 7);
-  read_error(f, "proto.Order", "{\"zzz\":{1:2}}", FBE_ERR_JSON, "", 8);
+  /* JSON errors in skipped members are still errors */
+  read_error_opts(f, "proto.Order", "{\"zzz\":[1,}", &LAX, FBE_ERR_JSON, "", 10);
+  read_error_opts(f, "proto.Order", "{\"zzz\":tru}", &LAX, FBE_ERR_JSON, "", 7);
+  read_error_opts(f, "proto.Order", "{\"zzz\":{1:2}}", &LAX, FBE_ERR_JSON, "", 8);
   read_error(f, "proto.Order", "{\"id\":1,}", FBE_ERR_JSON, "", 8);
   read_error(f, "proto.Order", "{\"id\" 1}", FBE_ERR_JSON, "", 6);
   read_error(f, "proto.Order", "{\"id\":1 \"symbol\":\"x\"}", FBE_ERR_JSON, "", 8);
@@ -696,7 +750,7 @@ static void test_members(void **state) {
   read_error(f, "proto.Order", "{}{}", FBE_ERR_JSON, "", 2);
   read_error(f, "proto.Order", "", FBE_ERR_JSON, "", 0);
   read_error(f, "proto.Order", "   ", FBE_ERR_JSON, "", 3);
-  fbe_error e = read_error(f, "proto.Order", "[]", FBE_ERR_TYPE, "", 0);
+  e = read_error(f, "proto.Order", "[]", FBE_ERR_TYPE, "", 0);
   assert_string_equal(e.message, "expected an object for a struct proto.Order field, found an array");
   read_error(f, "proto.Order", "null", FBE_ERR_TYPE, "", 0);
   read_error(f, "proto.Account", "{\"wallet\":null}", FBE_ERR_TYPE, "wallet", 10);
@@ -784,12 +838,12 @@ static void test_maps(void **state) {
   fbe_msg *m = from_json(f, "test.StructMap", "{\"f1\":{\"1\":1,\"2\":2}}");
   assert_int_equal(fbe_ref_count(field(m, "f1")), 2);
   /* bad keys */
-  fbe_error e = read_error(f, "test.StructMap", "{\"f1\":{\"1\":1,\"x\":2}}", FBE_ERR_JSON,
+  fbe_error e = read_error(f, "test.StructMap", "{\"f1\":{\"1\":1,\"x\":2}}", FBE_ERR_ARGUMENT,
                            "f1[1]", 13);
-  assert_string_equal(e.message, "\"x\" is not an integer");
-  read_error(f, "test.StructMap", "{\"f1\":{\"1.5\":2}}", FBE_ERR_JSON, "f1[0]", 7);
-  read_error(f, "test.StructMap", "{\"f1\":{\" 1\":2}}", FBE_ERR_JSON, "f1[0]", 7);
-  read_error(f, "test.StructMap", "{\"f1\":{\"\":2}}", FBE_ERR_JSON, "f1[0]", 7);
+  assert_string_equal(e.message, "'x' is not an int32");
+  read_error(f, "test.StructMap", "{\"f1\":{\"1.5\":2}}", FBE_ERR_ARGUMENT, "f1[0]", 7);
+  read_error(f, "test.StructMap", "{\"f1\":{\" 1\":2}}", FBE_ERR_ARGUMENT, "f1[0]", 7);
+  read_error(f, "test.StructMap", "{\"f1\":{\"\":2}}", FBE_ERR_ARGUMENT, "f1[0]", 7);
   read_error(f, "test.StructMap", "{\"f1\":{\"2147483648\":2}}", FBE_ERR_RANGE, "f1[0]", 7);
   read_error(f, "test.StructMap", "{\"f1\":{\"1\":256}}", FBE_ERR_RANGE, "f1[0]", 11);
   read_error(f, "test.StructMap", "{\"f1\":[]}", FBE_ERR_TYPE, "f1", 6);
@@ -810,7 +864,7 @@ static void test_maps(void **state) {
                   "\"times\":{},\"uuids\":{\"e7854072-f0a5-11e8-8f69-ac220bcdd8e0\":2},"
                   "\"decimals\":{},\"enums\":{},\"bits\":{},\"strings\":{},\"bools\":{},"
                   "\"doubles\":{},\"blobs\":{},\"d\":0.0,\"f\":0.0,\"e\":0}");
-  read_error(f, "keys.K", "{\"uuids\":{\"x\":1}}", FBE_ERR_JSON, "uuids[0]", 10);
+  read_error(f, "keys.K", "{\"uuids\":{\"x\":1}}", FBE_ERR_ARGUMENT, "uuids[0]", 10);
   read_error(f, "keys.K", "{\"decimals\":{\"1E-29\":1}}", FBE_ERR_RANGE, "decimals[0]", 13);
   read_error(f, "keys.K", "{\"chars\":{\"256\":1}}", FBE_ERR_RANGE, "chars[0]", 10);
 
@@ -828,7 +882,8 @@ static void test_maps(void **state) {
     assert_int_equal(b.size, 0);
     fbe_buffer_free(&b);
   }
-  read_error(f, "keys.K", "{\"bools\":{\"yes\":1}}", FBE_ERR_JSON, "bools[0]", 10);
+  e = read_error(f, "keys.K", "{\"bools\":{\"yes\":1}}", FBE_ERR_ARGUMENT, "bools[0]", 10);
+  assert_string_equal(e.message, "'yes' is not a bool");
   read_error(f, "keys.K", "{\"doubles\":{\"1e999\":1}}", FBE_ERR_RANGE, "doubles[0]", 12);
 }
 
@@ -912,8 +967,8 @@ static void test_depth_limit(void **state) {
     for (int i = 0; i < extra; i++) json[n++] = ']';
     json[n++] = '}';
     json[n] = 0;
-    if (extra == 831) from_json(f, "proto.Order", json);
-    else read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 831);
+    if (extra == 831) from_json_lax(f, "proto.Order", json);
+    else read_error_opts(f, "proto.Order", json, &LAX, FBE_ERR_LIMIT, "", 5 + 831);
   }
   free(json);
   /* far deeper input fails the same way without exhausting the stack */
@@ -922,9 +977,9 @@ static void test_depth_limit(void **state) {
   memcpy(json, "{\"x\":", 5);
   memset(json + 5, '[', big);
   json[big + 5] = 0;
-  read_error(f, "proto.Order", json, FBE_ERR_LIMIT, "", 5 + 831);
+  read_error_opts(f, "proto.Order", json, &LAX, FBE_ERR_LIMIT, "", 5 + 831);
   memset(json + 5, '{', big);
-  read_error(f, "proto.Order", json, FBE_ERR_JSON, "", 6);
+  read_error_opts(f, "proto.Order", json, &LAX, FBE_ERR_JSON, "", 6);
   free(json);
 }
 
@@ -1058,6 +1113,136 @@ static void test_api_edges(void **state) {
   assert_int_equal(fbe_json_read(none, "{}", 2, &err), FBE_ERR_ARGUMENT);
 }
 
+
+/* ---------------------------------------------------------------- options */
+
+/* The JSON of m with opts, NUL-terminated (malloc'd). */
+static char *to_json_opts(const fbe_msg *m, const fbe_json_options *opts) {
+  fbe_buffer b;
+  fbe_buffer_init(&b);
+  fbe_error err;
+  if (fbe_msg_to_json_opts(m, opts, &b, &err)) fail_msg("to_json_opts: %s at '%s'", err.message, err.path);
+  char *text = malloc(b.size + 1);
+  assert_non_null(text);
+  memcpy(text, b.data, b.size);
+  text[b.size] = '\0';
+  fbe_buffer_free(&b);
+  return text;
+}
+
+static void test_options(void **state) {
+  fixture *f = *state;
+  const fbe_struct *o = type_of(f, "opts.O");
+  const char *plain =
+      "{\"side\":1,\"state\":6,\"bits\":0,\"big\":18446744073709551615,\"i\":-5,\"u\":18446744073709551615,"
+      "\"ts\":1543145597933000000,\"n\":7,\"os\":7,\"ms\":{\"1\":1,\"7\":2},\"mb\":{\"5\":1},"
+      "\"sides\":[0,1,7]}";
+  fbe_msg *m = NULL, *back = NULL;
+  fbe_error err;
+  assert_int_equal(fbe_msg_from_json(o, plain, strlen(plain), f->arena, &m, &err), FBE_OK);
+
+  /* the defaults: what fbe_msg_to_json writes */
+  char *out = to_json_opts(m, NULL);
+  assert_string_equal(out, plain);
+  free(out);
+  fbe_json_options pretty = {1, 0, 0, 0, NULL};
+  out = to_json_opts(m, &pretty);
+  char *expected = to_json(m, 1);
+  assert_string_equal(out, expected);
+  free(out);
+  free(expected);
+
+  /* enum_names: the text form's names; a value with no name stays a number */
+  fbe_json_options names = {0, 1, 0, 0, NULL};
+  static const char named[] =
+      "{\"side\":\"sell\",\"state\":\"initialized|calculated|good\",\"bits\":0,\"big\":\"huge\",\"i\":-5,"
+      "\"u\":18446744073709551615,\"ts\":1543145597933000000,\"n\":7,\"os\":7,"
+      "\"ms\":{\"sell\":1,\"7\":2},\"mb\":{\"5\":1},\"sides\":[\"buy\",\"sell\",7]}";
+  out = to_json_opts(m, &names);
+  assert_string_equal(out, named);
+  assert_int_equal(fbe_msg_from_json(o, out, strlen(out), f->arena, &back, &err), FBE_OK);
+  assert_true(fbe_msg_equal(m, back));
+  free(out);
+  /* flags: leftover bits after the names, a lone number, a zero name */
+  static const struct { const char *in, *out; } flags[] = {
+      {"{\"state\":70}", "\"state\":\"initialized|calculated|good|64\""},
+      {"{\"state\":64}", "\"state\":64"},
+      {"{\"state\":0}", "\"state\":\"unknown\""},
+      {"{\"bits\":3}", "\"bits\":\"x|y\""},
+      {"{\"bits\":5}", "\"bits\":\"x|4\""},
+  };
+  for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+    assert_int_equal(fbe_msg_from_json(o, flags[i].in, strlen(flags[i].in), f->arena, &m, &err), FBE_OK);
+    out = to_json_opts(m, &names);
+    if (!strstr(out, flags[i].out)) fail_msg("%s: %s", flags[i].in, out);
+    assert_int_equal(fbe_msg_from_json(o, out, strlen(out), f->arena, &back, &err), FBE_OK);
+    assert_true(fbe_msg_equal(m, back));
+    free(out);
+  }
+
+  /* int64_strings: the 64-bit kinds as digit strings (enums on 64-bit bases too) */
+  assert_int_equal(fbe_msg_from_json(o, plain, strlen(plain), f->arena, &m, &err), FBE_OK);
+  fbe_json_options strings = {0, 0, 1, 0, NULL};
+  static const char stringed[] =
+      "{\"side\":1,\"state\":6,\"bits\":0,\"big\":\"18446744073709551615\",\"i\":\"-5\","
+      "\"u\":\"18446744073709551615\",\"ts\":\"1543145597933000000\",\"n\":7,\"os\":7,"
+      "\"ms\":{\"1\":1,\"7\":2},\"mb\":{\"5\":1},\"sides\":[0,1,7]}";
+  out = to_json_opts(m, &strings);
+  assert_string_equal(out, stringed);
+  assert_int_equal(fbe_msg_from_json(o, out, strlen(out), f->arena, &back, &err), FBE_OK);
+  assert_true(fbe_msg_equal(m, back));
+  free(out);
+  fbe_json_options both = {0, 1, 1, 0, NULL};
+  assert_int_equal(fbe_msg_from_json(o, "{\"big\":5}", 9, f->arena, &m, &err), FBE_OK);
+  out = to_json_opts(m, &both);
+  assert_non_null(strstr(out, "\"big\":\"5\""));
+  assert_non_null(strstr(out, "\"side\":\"buy\""));
+  assert_int_equal(fbe_msg_from_json(o, out, strlen(out), f->arena, &back, &err), FBE_OK);
+  assert_true(fbe_msg_equal(m, back));
+  free(out);
+
+  /* the readers take names and digit strings always, and refuse bad ones */
+  static const char *accepted[] = {
+      "{\"side\":\"sell\",\"state\":\" good | 64 \",\"bits\":\"x|2\",\"ms\":{\"sell\":2,\"0\":1},\"os\":\"buy\"}",
+      "{\"i\":\"-9223372036854775808\",\"u\":\"18446744073709551615\",\"ts\":\"0\",\"big\":\"1\"}",
+  };
+  for (size_t i = 0; i < 2; i++)
+    assert_int_equal(fbe_msg_from_json(o, accepted[i], strlen(accepted[i]), f->arena, &m, &err), FBE_OK);
+  int64_t v;
+  assert_int_equal(fbe_ref_get_int(fbe_ref_field(fbe_msg_ref(m), "i"), &v), FBE_OK);
+  assert_int_equal(v, INT64_MIN);
+  static const struct { const char *json, *path, *message; fbe_status code; size_t offset; } bad[] = {
+      {"{\"side\":\"sideways\"}", "side", "'sideways' is not a value of opts.Side", FBE_ERR_ARGUMENT, 8},
+      {"{\"side\":\"sel\"}", "side", "'sel' is not a value of opts.Side (did you mean 'sell'?)", FBE_ERR_ARGUMENT, 8},
+      {"{\"side\":\"1\"}", "side", "'1' is not a value of opts.Side", FBE_ERR_ARGUMENT, 8},
+      {"{\"state\":\"good|bad\"}", "state", "'bad' is not a value of opts.State", FBE_ERR_ARGUMENT, 9},
+      {"{\"ms\":{\"sideways\":1}}", "ms[0]", "'sideways' is not a value of opts.Side", FBE_ERR_ARGUMENT, 7},
+      {"{\"side\":true}", "side", "expected an integer or a name for an enum opts.Side field, found a boolean",
+       FBE_ERR_TYPE, 8},
+      {"{\"n\":\"5\"}", "n", "expected an integer for an int32 field, found a string", FBE_ERR_TYPE, 5},
+      {"{\"i\":\"x\"}", "i", "'x' is not an int64", FBE_ERR_ARGUMENT, 5},
+      {"{\"i\":\"1.5\"}", "i", "'1.5' is not an int64", FBE_ERR_ARGUMENT, 5},
+      {"{\"i\":\" 1\"}", "i", "' 1' is not an int64", FBE_ERR_ARGUMENT, 5},
+      {"{\"u\":\"18446744073709551616\"}", "u", "18446744073709551616 is out of range for a uint64 field",
+       FBE_ERR_RANGE, 5},
+      {"{\"big\":\"huger\"}", "big", "'huger' is not a value of opts.Big (did you mean 'huge'?)", FBE_ERR_ARGUMENT, 7},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    fbe_error e = read_error(f, "opts.O", bad[i].json, bad[i].code, bad[i].path, bad[i].offset);
+    assert_string_equal(e.message, bad[i].message);
+  }
+  /* ignore_unknown and limits through the options */
+  fbe_json_options lax = {0, 0, 0, 1, NULL};
+  assert_int_equal(fbe_msg_from_json_opts(o, "{\"new\":[1],\"n\":3}", 17, f->arena, &lax, &m, &err), FBE_OK);
+  assert_int_equal(fbe_ref_get_int(fbe_ref_field(fbe_msg_ref(m), "n"), &v), FBE_OK);
+  assert_int_equal(v, 3);
+  fbe_limits tiny = {0, 4, 0};
+  fbe_json_options limited = {0, 0, 0, 0, &tiny};
+  assert_int_equal(fbe_msg_from_json_opts(o, "{\"n\":3}", 7, f->arena, &limited, &m, &err), FBE_ERR_LIMIT);
+  assert_int_equal(fbe_json_read_opts(fbe_msg_ref(back), "{\"zz\":1}", 8, NULL, &err), FBE_ERR_UNKNOWN_FIELD);
+  assert_int_equal(fbe_json_read_opts(fbe_msg_ref(back), "{\"zz\":1}", 8, &lax, &err), FBE_OK);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
   const struct CMUnitTest tests[] = {
@@ -1081,6 +1266,7 @@ int main(void) {
     T(test_write_depth_limit),
     T(test_truncated_and_mutated),
     T(test_api_edges),
+    T(test_options),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

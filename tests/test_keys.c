@@ -93,13 +93,13 @@ static void test_decode_keeps_one_per_key(void **state) {
   for (size_t i = 0; i < 5; i++) {
     fbe_ref e = fbe_ref_append(ss);
     assert_true(fbe_ref_ok(e));
-    assert_int_equal(fbe_ref_set_string(e, items[i]), FBE_OK);
+    assert_int_equal(fbe_ref_set_string(e, items[i], NULL), FBE_OK);
   }
   fbe_ref mm = fbe_ref_field(fbe_msg_ref(m), "m");
   for (int32_t i = 0; i < 4; i++) { /* four entries of the default key "" */
     fbe_ref value;
     assert_true(fbe_ref_ok(fbe_ref_map_append(mm, &value)));
-    assert_int_equal(fbe_ref_set_int(value, i), FBE_OK);
+    assert_int_equal(fbe_ref_set_int(value, i, NULL), FBE_OK);
   }
   for (int model = 0; model < 2; model++) {
     fbe_buffer b = t_encode(m, (fbe_model)model);

@@ -176,6 +176,49 @@ static void test_walk_errors(void **state) {
                       "decimal 1e99 does not fit FBE's decimal (96-bit coefficient, scale 0..28)");
 }
 
+/* A path too long for fbe_error.path keeps its inner parts, marked as cut ("..."), and
+ * nothing goes in front of it after that: not even a short part that would fit. */
+static void test_path_cut(void **state) {
+  (void)state;
+  fbe_error err;
+  fbei_error_range(&err, "300", FBE_KIND_UINT8);
+  fbei_error_prepend_field(&err, "symbol");
+  fbei_error_prepend_index(&err, 3);
+  char expected[sizeof err.path];
+  size_t levels = 0;
+  while (strlen(err.path) + strlen("abcdefghij.") < sizeof err.path - 1) { /* fill, part by part */
+    fbei_error_prepend_field(&err, "abcdefghij");
+    levels++;
+  }
+  strcpy(expected, err.path); /* "abcdefghij.abcdefghij.[...][3].symbol": whole */
+  assert_true(levels > 10);
+  assert_int_equal(strncmp(err.path, "abcdefghij.", 11), 0);
+  fbei_error_prepend_field(&err, "a_name_that_does_not_fit_any_more");
+  assert_int_equal(strncmp(err.path, "...", 3), 0); /* cut */
+  assert_true(strlen(err.path) < sizeof err.path);
+  assert_non_null(strstr(err.path, "[3].symbol"));
+  /* the inner part is what it was, from a whole part on */
+  assert_non_null(strstr(expected, err.path + 3));
+  assert_true(err.path[3] == 'a');
+  char before[sizeof err.path];
+  strcpy(before, err.path);
+  fbei_error_prepend_index(&err, 1); /* short, would fit: not put in front */
+  fbei_error_prepend_field(&err, "x");
+  assert_string_equal(err.path, before);
+  char text[512];
+  fbe_error_format(&err, text, sizeof text);
+  assert_int_equal(strncmp(text, "value 300 does not fit uint8 at '...abcdefghij.", 47), 0);
+
+  /* one part longer than the whole room: only the mark and what fits */
+  fbei_error_range(&err, "300", FBE_KIND_UINT8);
+  char huge[400];
+  memset(huge, 'q', sizeof huge - 1);
+  huge[sizeof huge - 1] = 0;
+  fbei_error_prepend_field(&err, "inner");
+  fbei_error_prepend_field(&err, huge);
+  assert_string_equal(err.path, "...inner");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_packages_and_dense_index),
@@ -185,6 +228,7 @@ int main(void) {
       cmocka_unit_test(test_scratch_pool),
       cmocka_unit_test(test_message_shell),
       cmocka_unit_test(test_walk_errors),
+      cmocka_unit_test(test_path_cut),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

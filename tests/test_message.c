@@ -270,7 +270,7 @@ static void test_navigation(void **state) {
   /* writes through one path are visible through the other */
   t_set_str(cur, "", "CHF");
   t_assert_str(r, "f44.wallet.currency", "CHF");
-  T_CHECK(fbe_ref_set_int(fbe_ref_field_at(r, 0), 77), "id");
+  T_CHECK(fbe_ref_set_int(fbe_ref_field_at(r, 0), 77, NULL), "id");
   assert_int_equal(t_int(r, "id"), 77);
   /* nested value is a different struct from the outer one (inline, not shared) */
   t_set_str(r, "f42.currency", "EUR");
@@ -292,19 +292,19 @@ static void test_setter_ranges(void **state) {
   };
   for (size_t i = 0; i < sizeof sig / sizeof *sig; i++) {
     fbe_ref x = t_path(r, sig[i].field);
-    assert_int_equal(fbe_ref_set_int(x, sig[i].ok_hi), FBE_OK);
+    assert_int_equal(fbe_ref_set_int(x, sig[i].ok_hi, NULL), FBE_OK);
     assert_int_equal(t_int(x, ""), sig[i].ok_hi);
-    assert_int_equal(fbe_ref_set_int(x, sig[i].bad_hi), FBE_ERR_RANGE);
-    assert_int_equal(fbe_ref_set_uint(x, (uint64_t)sig[i].bad_hi), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_int(x, sig[i].bad_hi, NULL), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_uint(x, (uint64_t)sig[i].bad_hi, NULL), FBE_ERR_RANGE);
     assert_int_equal(t_int(x, ""), sig[i].ok_hi); /* unchanged */
-    assert_int_equal(fbe_ref_set_int(x, sig[i].ok_lo), FBE_OK);
+    assert_int_equal(fbe_ref_set_int(x, sig[i].ok_lo, NULL), FBE_OK);
     assert_int_equal(t_int(x, ""), sig[i].ok_lo);
-    assert_int_equal(fbe_ref_set_int(x, sig[i].bad_lo), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_int(x, sig[i].bad_lo, NULL), FBE_ERR_RANGE);
     assert_int_equal(t_int(x, ""), sig[i].ok_lo);
   }
   /* the brief's examples: int8 128, uint8 -1 */
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f9"), 128), FBE_ERR_RANGE);
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f11"), -1), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f9"), 128, NULL), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f11"), -1, NULL), FBE_ERR_RANGE);
 
   struct {
     const char *field;
@@ -314,44 +314,120 @@ static void test_setter_ranges(void **state) {
              {"f39", 0xff},       {"f43", 0xff}}; /* byte enum, byte flags */
   for (size_t i = 0; i < sizeof uns / sizeof *uns; i++) {
     fbe_ref x = t_path(r, uns[i].field);
-    assert_int_equal(fbe_ref_set_uint(x, uns[i].max), FBE_OK);
+    assert_int_equal(fbe_ref_set_uint(x, uns[i].max, NULL), FBE_OK);
     assert_true(t_uint(x, "") == uns[i].max);
-    assert_int_equal(fbe_ref_set_uint(x, uns[i].max + 1), FBE_ERR_RANGE);
-    assert_int_equal(fbe_ref_set_int(x, (int64_t)uns[i].max + 1), FBE_ERR_RANGE);
-    assert_int_equal(fbe_ref_set_int(x, -1), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_uint(x, uns[i].max + 1, NULL), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_int(x, (int64_t)uns[i].max + 1, NULL), FBE_ERR_RANGE);
+    assert_int_equal(fbe_ref_set_int(x, -1, NULL), FBE_ERR_RANGE);
     assert_true(t_uint(x, "") == uns[i].max);
   }
   /* 64-bit edges */
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f21"), INT64_MIN), FBE_OK);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f21"), INT64_MIN, NULL), FBE_OK);
   assert_true(t_int(r, "f21") == INT64_MIN);
-  assert_int_equal(fbe_ref_set_uint(t_path(r, "f21"), (uint64_t)INT64_MAX + 1), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_uint(t_path(r, "f21"), (uint64_t)INT64_MAX + 1, NULL), FBE_ERR_RANGE);
   assert_true(t_int(r, "f21") == INT64_MIN);
-  assert_int_equal(fbe_ref_set_uint(t_path(r, "f23"), UINT64_MAX), FBE_OK);
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f23"), -1), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_uint(t_path(r, "f23"), UINT64_MAX, NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f23"), -1, NULL), FBE_ERR_RANGE);
   assert_true(t_uint(r, "f23") == UINT64_MAX);
   /* timestamps are unsigned nanoseconds (FORMAT.md 3.3) */
-  assert_int_equal(fbe_ref_set_uint(t_path(r, "f33"), UINT64_MAX), FBE_OK);
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f33"), -1), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_uint(t_path(r, "f33"), UINT64_MAX, NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f33"), -1, NULL), FBE_ERR_RANGE);
   /* getters that cannot represent the value refuse it */
   int64_t i64;
   uint64_t u64;
   assert_int_not_equal(fbe_ref_get_int(t_path(r, "f23"), &i64), FBE_OK); /* 2^64-1 */
-  T_CHECK(fbe_ref_set_int(t_path(r, "f9"), -5), "f9");
+  T_CHECK(fbe_ref_set_int(t_path(r, "f9"), -5, NULL), "f9");
   assert_int_not_equal(fbe_ref_get_uint(t_path(r, "f9"), &u64), FBE_OK);
   /* bool goes through int too: 0/1 fit, 2 does not */
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f1"), 1), FBE_OK);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f1"), 1, NULL), FBE_OK);
   assert_int_equal(t_bool(r, "f1"), 1);
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f1"), 2), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f1"), 2, NULL), FBE_ERR_RANGE);
   /* unknown enum values are legal (FORMAT.md 3.6 / 8.3) */
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f39"), 200), FBE_OK);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f39"), 200, NULL), FBE_OK);
   assert_int_equal(t_uint(r, "f39"), 200);
   /* a decimal scale above 28 is not a decimal (FORMAT.md 3.2) */
   fbe_decimal bad = t_dec("1");
   bad.bytes[14] = 29;
-  assert_int_not_equal(fbe_ref_set_decimal(t_path(r, "f29"), &bad), FBE_OK);
+  assert_int_not_equal(fbe_ref_set_decimal(t_path(r, "f29"), &bad, NULL), FBE_OK);
 }
 
 /* message.h: a setter or getter of the wrong kind fails with FBE_ERR_TYPE. */
+/* The setters' errors (message.h): status and text in the input vocabulary's words. */
+static void expect_error(fbe_status got, const fbe_error *err, fbe_status status, const char *text) {
+  assert_int_equal(got, status);
+  assert_int_equal(err->code, status);
+  assert_string_equal(err->message, text);
+}
+
+static void test_setter_errors(void **state) {
+  fixture *f = *state;
+  fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple));
+  fbe_error e;
+  fbe_decimal dv = t_dec("1.5");
+  fbe_uuid uv = t_uuid("123e4567-e89b-12d3-a456-426655440000");
+  /* wrong kind: the ref's type in the vocabulary's words */
+  expect_error(fbe_ref_set_int(t_path(r, "f32"), 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_int: the value is a string, not an integer kind (integers, bool, char, wchar, "
+               "enums, flags, timestamp)");
+  expect_error(fbe_ref_set_uint(t_path(r, "f44.orders"), 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_uint: the value is a vector of proto.Order, not an integer kind (integers, bool, "
+               "char, wchar, enums, flags, timestamp)");
+  expect_error(fbe_ref_set_double(t_path(r, "f29"), 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_double: the value is a decimal, not a float or double");
+  expect_error(fbe_ref_set_bool(t_path(r, "id"), 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_bool: the value is an int32, not a bool");
+  expect_error(fbe_ref_set_string(t_path(r, "f41"), "x", &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_string: the value is a proto.Order, not a string or bytes");
+  expect_error(fbe_ref_set_bytes(t_path(r, "f39"), "x", 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_bytes: the value is a proto.OrderSide, not a string or bytes");
+  expect_error(fbe_ref_set_decimal(t_path(r, "f36"), &dv, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_decimal: the value is a uuid, not a decimal");
+  expect_error(fbe_ref_set_uuid(t_path(r, "f29"), &uv, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_uuid: the value is a decimal, not a uuid");
+  expect_error(fbe_ref_set_null(t_path(r, "id"), &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_null: the value is an int32, not an optional");
+  expect_error(fbe_ref_clear(t_path(r, "f41"), &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_clear: the value is a proto.Order, not a vector, list, set, map or hash");
+  fbe_ref o = fbe_msg_ref(t_new(f->arena, f->optional));
+  expect_error(fbe_ref_set_int(t_path(o, "f124"), 5, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_int: the value is an int32 or null, not an integer kind (integers, bool, char, "
+               "wchar, enums, flags, timestamp)");
+  expect_error(fbe_ref_set_int(fbe_ref_field(r, "nope"), 1, &e), &e, FBE_ERR_TYPE,
+               "fbe_ref_set_int: no value (a ref that navigation did not find)");
+  /* out of range: the vocabulary's words, enums and flags by their base */
+  expect_error(fbe_ref_set_int(t_path(r, "f11"), 300, &e), &e, FBE_ERR_RANGE, "value 300 does not fit uint8");
+  expect_error(fbe_ref_set_int(t_path(r, "f11"), -1, &e), &e, FBE_ERR_RANGE, "value -1 does not fit uint8");
+  expect_error(fbe_ref_set_int(t_path(r, "f9"), INT64_MIN, &e), &e, FBE_ERR_RANGE,
+               "value -9223372036854775808 does not fit int8");
+  expect_error(fbe_ref_set_uint(t_path(r, "f21"), UINT64_MAX, &e), &e, FBE_ERR_RANGE,
+               "value 18446744073709551615 does not fit int64");
+  expect_error(fbe_ref_set_int(t_path(r, "f1"), 2, &e), &e, FBE_ERR_RANGE, "value 2 does not fit bool");
+  expect_error(fbe_ref_set_int(t_path(r, "f39"), 256, &e), &e, FBE_ERR_RANGE, "value 256 does not fit byte");
+  expect_error(fbe_ref_set_int(t_path(r, "f33"), -1, &e), &e, FBE_ERR_RANGE, "value -1 does not fit timestamp");
+  expect_error(fbe_ref_set_uint(t_path(r, "f7"), 0x110000000ull, &e), &e, FBE_ERR_RANGE,
+               "value 4563402752 does not fit wchar");
+  fbe_decimal bad = dv;
+  bad.bytes[14] = 29;
+  expect_error(fbe_ref_set_decimal(t_path(r, "f29"), &bad, &e), &e, FBE_ERR_RANGE,
+               "fbe_ref_set_decimal: scale 29 is above 28");
+  bad = dv;
+  bad.bytes[12] = 1;
+  expect_error(fbe_ref_set_decimal(t_path(r, "f29"), &bad, &e), &e, FBE_ERR_RANGE,
+               "fbe_ref_set_decimal: reserved bits are set");
+  /* a string that is not UTF-8: fbe_utf8_check's words and the bad byte's offset */
+  assert_int_equal(fbe_ref_set_bytes(t_path(r, "f32"), "ab\xff", 3, &e), FBE_ERR_ARGUMENT);
+  assert_int_equal(e.offset, 2);
+  fbe_error check;
+  fbe_utf8_check("ab\xff", 3, &check);
+  assert_string_equal(e.message, check.message);
+  /* success leaves err alone; NULL is allowed */
+  e.code = FBE_ERR_IO;
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f11"), 255, &e), FBE_OK);
+  assert_int_equal(e.code, FBE_ERR_IO);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f11"), 256, NULL), FBE_ERR_RANGE);
+  assert_int_equal(t_int(r, "f11"), 255);
+}
+
 static void test_setter_wrong_kind(void **state) {
   fixture *f = *state;
   fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple));
@@ -363,36 +439,36 @@ static void test_setter_wrong_kind(void **state) {
   size_t size;
   fbe_decimal dv = t_dec("1.5");
   fbe_uuid uv = t_uuid("123e4567-e89b-12d3-a456-426655440000");
-  assert_int_equal(fbe_ref_set_double(id, 1.0), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_double(id, 1.0, NULL), FBE_ERR_TYPE);
   assert_int_equal(fbe_ref_get_double(id, &d), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_int(dbl, 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_uint(flt, 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_int(str, 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_string(id, "1"), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(dbl, 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_uint(flt, 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(str, 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_string(id, "1", NULL), FBE_ERR_TYPE);
   assert_int_equal(fbe_ref_get_bytes(id, &data, &size), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_bytes(st, "x", 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_int(st, 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_bool(id, 1), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_decimal(uid, &dv), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_uuid(dec, &uv), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_decimal(dbl, &dv), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_double(dec, 1.5), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f36"), 0), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_bytes(st, "x", 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(st, 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_bool(id, 1, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_decimal(uid, &dv, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_uuid(dec, &uv, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_decimal(dbl, &dv, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_double(dec, 1.5, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f36"), 0, NULL), FBE_ERR_TYPE);
   /* an optional is not its value: deref/emplace first */
   fbe_ref o = fbe_msg_ref(t_new(f->arena, f->optional));
-  assert_int_equal(fbe_ref_set_int(t_path(o, "f124"), 5), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_string(t_path(o, "f145"), "x"), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(t_path(o, "f124"), 5, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_string(t_path(o, "f145"), "x", NULL), FBE_ERR_TYPE);
   /* collections are not scalars */
-  assert_int_equal(fbe_ref_set_int(t_path(r, "f44.orders"), 1), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_int(t_path(r, "f44.orders"), 1, NULL), FBE_ERR_TYPE);
   /* failed setters left the values alone */
   assert_int_equal(t_int(r, "id"), 0);
   t_assert_str(r, "f32", "Initial string!");
   /* operations on a ref that does not exist fail instead of crashing */
   fbe_ref none = fbe_ref_field(r, "nope");
-  assert_int_not_equal(fbe_ref_set_int(none, 1), FBE_OK);
-  assert_int_not_equal(fbe_ref_set_string(none, "x"), FBE_OK);
-  assert_int_not_equal(fbe_ref_set_null(none), FBE_OK);
-  assert_int_not_equal(fbe_ref_clear(none), FBE_OK);
+  assert_int_not_equal(fbe_ref_set_int(none, 1, NULL), FBE_OK);
+  assert_int_not_equal(fbe_ref_set_string(none, "x", NULL), FBE_OK);
+  assert_int_not_equal(fbe_ref_set_null(none, NULL), FBE_OK);
+  assert_int_not_equal(fbe_ref_clear(none, NULL), FBE_OK);
   assert_false(fbe_ref_ok(fbe_ref_append(none)));
   assert_false(fbe_ref_ok(fbe_ref_emplace(none)));
   assert_int_equal(fbe_ref_count(none), 0);
@@ -418,7 +494,7 @@ static void test_optionals(void **state) {
   assert_int_equal(t_bool(t_deref(r, "f100"), ""), 1);
   /* emplace on a present value keeps the value */
   assert_int_equal(t_bool(fbe_ref_emplace(f100), ""), 1);
-  assert_int_equal(fbe_ref_set_null(f100), FBE_OK);
+  assert_int_equal(fbe_ref_set_null(f100, NULL), FBE_OK);
   assert_true(fbe_ref_is_null(f100));
   assert_false(fbe_ref_ok(fbe_ref_deref(f100)));
 
@@ -436,7 +512,7 @@ static void test_optionals(void **state) {
   assert_int_equal(t_uint(t_deref(r2, "f104"), ""), 255);
   t_assert_str(t_deref(r2, "f146"), "", "Initial string!");
   /* set_null on an optional with a default makes it null (in memory) */
-  assert_int_equal(fbe_ref_set_null(t_path(r2, "f101")), FBE_OK);
+  assert_int_equal(fbe_ref_set_null(t_path(r2, "f101"), NULL), FBE_OK);
   t_assert_null(r2, "f101");
 
   /* optional struct: emplace materialises the struct default */
@@ -458,7 +534,7 @@ static void test_optionals(void **state) {
   assert_false(fbe_ref_is_null(plain));
   assert_false(fbe_ref_ok(fbe_ref_emplace(plain)));
   assert_false(fbe_ref_ok(fbe_ref_deref(plain)));
-  assert_int_not_equal(fbe_ref_set_null(plain), FBE_OK);
+  assert_int_not_equal(fbe_ref_set_null(plain, NULL), FBE_OK);
 }
 
 /* message.h collections: append / count / at / clear on vector, list and set. */
@@ -482,7 +558,7 @@ static void test_vectors(void **state) {
   t_assert_str(r, "orders[2].symbol", "GBPUSD");
   assert_int_equal(t_uint(r, "orders[2].type"), 2);
   assert_false(fbe_ref_ok(fbe_ref_at(orders, 3)));
-  assert_int_equal(fbe_ref_clear(orders), FBE_OK);
+  assert_int_equal(fbe_ref_clear(orders, NULL), FBE_OK);
   assert_int_equal(fbe_ref_count(orders), 0);
   /* after clear, a new element is a fresh default, not the old content */
   fbe_ref again = fbe_ref_append(orders);
@@ -523,7 +599,7 @@ static void test_vectors(void **state) {
   t_set_uint(t_append(s, "f1"), "", 1);
   t_set_uint(t_append(s, "f1"), "", 2);
   assert_int_equal(fbe_ref_count(t_path(s, "f1")), 2);
-  assert_int_equal(fbe_ref_clear(t_path(s, "f1")), FBE_OK);
+  assert_int_equal(fbe_ref_clear(t_path(s, "f1"), NULL), FBE_OK);
   assert_int_equal(fbe_ref_count(t_path(s, "f1")), 0);
 
   /* append/clear on things that are not vectors */
@@ -532,8 +608,8 @@ static void test_vectors(void **state) {
   assert_false(fbe_ref_ok(fbe_ref_append(t_path(mp, "f1"))));
   fbe_ref ar = fbe_msg_ref(t_new(f->arena, f->array));
   assert_false(fbe_ref_ok(fbe_ref_append(t_path(ar, "f1"))));
-  assert_int_not_equal(fbe_ref_clear(t_path(r, "id")), FBE_OK);
-  assert_int_not_equal(fbe_ref_clear(t_path(ar, "f1")), FBE_OK);
+  assert_int_not_equal(fbe_ref_clear(t_path(r, "id"), NULL), FBE_OK);
+  assert_int_not_equal(fbe_ref_clear(t_path(ar, "f1"), NULL), FBE_OK);
 }
 
 /* message.h maps: map_append / count / key_at / value_at on map and hash. */
@@ -565,7 +641,7 @@ static void test_maps(void **state) {
   assert_int_equal(t_uint(fbe_ref_value_at(m1, 99), ""), 99);
   assert_false(fbe_ref_ok(fbe_ref_key_at(m1, 100)));
   assert_false(fbe_ref_ok(fbe_ref_value_at(m1, 100)));
-  assert_int_equal(fbe_ref_clear(m1), FBE_OK);
+  assert_int_equal(fbe_ref_clear(m1, NULL), FBE_OK);
   assert_int_equal(fbe_ref_count(m1), 0);
   assert_false(fbe_ref_ok(fbe_ref_key_at(m1, 0)));
 
@@ -647,7 +723,7 @@ static void test_arrays(void **state) {
 /* Gives b the same utc/uuid1 values as a, so two fresh StructSimple compare equal. */
 static void copy_dynamic(fbe_ref a, fbe_ref b) {
   fbe_uuid u = get_uuid(a, "f37");
-  T_CHECK(fbe_ref_set_uuid(t_path(b, "f37"), &u), "f37");
+  T_CHECK(fbe_ref_set_uuid(t_path(b, "f37"), &u, NULL), "f37");
   t_set_uint(b, "f35", t_uint(a, "f35"));
 }
 
@@ -750,6 +826,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_navigation, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_setter_ranges, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_setter_wrong_kind, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_setter_errors, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_optionals, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_vectors, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_maps, test_setup, test_teardown),

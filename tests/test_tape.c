@@ -193,7 +193,9 @@ static void read_fails(const fbei_tape_programs *progs, const fbei_tape *tp, con
 }
 
 /* A DOUBLE number that does not fit its field is the core's range error, with the
- * value's path; a tape that ends early is an error, not a read past it. */
+ * value's path, and one that is not whole the core's type error (docs/INPUT.md: a float
+ * for an integer); bad uuid text the core's argument error; a tape that ends early is an
+ * error, not a read past it. */
 static void test_range_and_overrun(void **state) {
   (void)state;
   fbe_schema *s = t_load_text(SCHEMA, "t.fbe");
@@ -210,7 +212,7 @@ static void test_range_and_overrun(void **state) {
   read_fails(nums, &tp, st, FBE_ERR_RANGE, "value 300 does not fit int8 at 'a'");
   tp.num[0].d = -5;
   tp.num[8].d = 1.5;
-  read_fails(nums, &tp, st, FBE_ERR_RANGE, "value 1.5 does not fit int32 at 'inner.v[1]'");
+  read_fails(nums, &tp, st, FBE_ERR_TYPE, "expected int32, got a float at 'inner.v[1]'");
   tp.num[8].d = -8;
   tp.num[10].d = 40000;
   read_fails(nums, &tp, st, FBE_ERR_RANGE, "value 40000 does not fit int16 at 'm[0][key]'");
@@ -218,7 +220,11 @@ static void test_range_and_overrun(void **state) {
   tp.num[1].d = -1;
   read_fails(nums, &tp, st, FBE_ERR_RANGE, "value -1 does not fit uint32 at 'b'");
   tp.num[1].d = NAN;
-  read_fails(nums, &tp, st, FBE_ERR_RANGE, "value NaN does not fit uint32 at 'b'");
+  read_fails(nums, &tp, st, FBE_ERR_TYPE, "expected uint32, got a float at 'b'");
+  tp.num[1].d = -INFINITY;
+  read_fails(nums, &tp, st, FBE_ERR_TYPE, "expected uint32, got a float at 'b'");
+  tp.num[1].d = 4294967296.0;
+  read_fails(nums, &tp, st, FBE_ERR_RANGE, "value 4294967296 does not fit uint32 at 'b'");
   tp.num[1].d = 4294967295.0;
   tp.num[2].d = 1e39;
   read_fails(nums, &tp, st, FBE_ERR_RANGE, "value 1e+39 does not fit float at 'c'");
@@ -231,7 +237,8 @@ static void test_range_and_overrun(void **state) {
   read_fails(nums, &tp, st, FBE_ERR_ARGUMENT, want);
   tp.bytes[0] = 0xd1;
   tp.num[4].d = 35; /* the uuid text one short */
-  read_fails(nums, &tp, st, FBE_ERR_TYPE, "\"123e4567-e89b-12d3-a456-42665544000\" is not a uuid at 'u'");
+  read_fails(nums, &tp, st, FBE_ERR_ARGUMENT,
+             "'123e4567-e89b-12d3-a456-42665544000' is not a uuid (8-4-4-4-12 hexadecimal digits) at 'u'");
   tp.num[4].d = 36;
   { /* the whole value reads again */
     uint32_t n = 0, p = 0;
@@ -250,6 +257,34 @@ static void test_range_and_overrun(void **state) {
 
   t_tape_free(&tp);
   fbei_tape_programs_free(nums);
+  fbe_arena_free(arena);
+  fbe_schema_release(s);
+}
+
+/* A decimal crosses as text: text that is not a decimal is the core's argument error,
+ * one beyond 96 bits its decimal range error (docs/INPUT.md). */
+static void test_decimal_text(void **state) {
+  (void)state;
+  fbe_schema *s = t_load_text("package d\nstruct D { decimal x; }\n", "d.fbe");
+  const fbe_struct *st = t_struct(s, "d.D");
+  fbe_arena *arena = fbe_arena_new();
+  fbe_msg *m = t_new(arena, st);
+  t_set_dec(fbe_msg_ref(m), "x", "1.50");
+  for (size_t f = 0; f < 2; f++) {
+    fbei_tape_programs *progs = fbei_tape_compile(s, FORMATS[f]);
+    fbei_tape tp = t_tape(8, 64);
+    uint64_t need_n, need_p;
+    assert_int_equal(fbei_tape_write(progs, &tp, m, 0, 0, &need_n, &need_p), 0);
+    assert_int_equal(need_p, 4);
+    assert_memory_equal(tp.bytes, "1.50", 4);
+    memcpy(tp.bytes, "1,50", 4);
+    read_fails(progs, &tp, st, FBE_ERR_ARGUMENT, "'1,50' is not a decimal number at 'x'");
+    memcpy(tp.bytes, "9E99", 4);
+    read_fails(progs, &tp, st, FBE_ERR_RANGE,
+               "decimal 9E99 does not fit FBE's decimal (96-bit coefficient, scale 0..28) at 'x'");
+    t_tape_free(&tp);
+    fbei_tape_programs_free(progs);
+  }
   fbe_arena_free(arena);
   fbe_schema_release(s);
 }
@@ -323,6 +358,7 @@ int main(void) {
       cmocka_unit_test(test_vectors_round_trip),
       cmocka_unit_test(test_slot_formats),
       cmocka_unit_test(test_range_and_overrun),
+      cmocka_unit_test(test_decimal_text),
       cmocka_unit_test(test_need_space),
       cmocka_unit_test(test_depth),
   };

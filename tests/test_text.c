@@ -555,7 +555,7 @@ static void test_budget(void **state) {
   assert_string_equal(err.message, expected);
   assert_int_equal(b.size, 0);
   /* a tenth of it fits */
-  fbe_ref_clear(all);
+  fbe_ref_clear(all, NULL);
   for (int i = 0; i < 10000; i++) t_set_uint(t_append(all, ""), "", 255);
   assert_int_equal(fbe_msg_to_text(big, &b, &err), FBE_OK);
   assert_true(b.size > 3000000 && b.size <= budget);

@@ -610,7 +610,7 @@ static void test_depth_boundary(void **state) {
     fbe_msg *m = fbe_msg_new(arena, w);
     fbe_ref r = fbe_msg_ref(m);
     for (int i = 0; i < levels - 1; i++) r = fbe_ref_emplace(fbe_ref_field(r, "next"));
-    assert_int_equal(fbe_ref_set_int(fbe_ref_append(fbe_ref_field(r, "xs")), 7), FBE_OK);
+    assert_int_equal(fbe_ref_set_int(fbe_ref_append(fbe_ref_field(r, "xs")), 7, NULL), FBE_OK);
     int ok = levels == 256;
     fbe_error err;
     for (int model = 0; model < 2; model++) {
@@ -752,9 +752,9 @@ static void test_value_rules(void **state) {
   fbe_ref dr = fbe_msg_ref(dm);
   fbe_decimal value;
   memcpy(value.bytes, dec, 16);
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_append(fbe_ref_field(dr, "v")), &value), FBE_OK);
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_emplace(fbe_ref_field(dr, "o")), &value), FBE_OK);
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_at(fbe_ref_field(dr, "a"), 1), &value), FBE_OK);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_append(fbe_ref_field(dr, "v")), &value, NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_emplace(fbe_ref_field(dr, "o")), &value, NULL), FBE_OK);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_at(fbe_ref_field(dr, "a"), 1), &value, NULL), FBE_OK);
   for (int model = 0; model < 2; model++) {
     fbe_buffer b = t_encode(m, (fbe_model)model);
     size_t at = find_bytes(b.data, b.size, dec, 16);
@@ -794,11 +794,11 @@ static void test_value_rules(void **state) {
   }
   /* the setter keeps the same rule */
   value.bytes[14] = 29;
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_field(dr, "o"), &value), FBE_ERR_TYPE);
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_field(dr, "o"), &value, NULL), FBE_ERR_TYPE);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value, NULL), FBE_ERR_RANGE);
   value.bytes[14] = 6;
   value.bytes[12] = 1;
-  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_decimal(fbe_ref_deref(fbe_ref_field(dr, "o")), &value, NULL), FBE_ERR_RANGE);
   fbe_schema_release(s);
   fbe_arena_free(arena);
 }

@@ -37,7 +37,11 @@ export interface LimitOptions {
 /** Options of verify and validate. */
 export interface VerifyOptions extends EncodeOptions, LimitOptions {}
 /** Options of fromJsonString. */
-export interface FromJsonOptions extends LimitOptions {}
+export interface FromJsonOptions extends LimitOptions {
+  /** Skip members the struct does not have (JSON of a newer schema); default false: they
+   * are an UnknownFieldError. */
+  ignoreUnknown?: boolean;
+}
 export interface DecodeOptions extends EncodeOptions, LimitOptions {
   /** Decode without verifying, for bytes you trust or verified already (default false:
    * the core verifies first and bytes verify rejects throw verify's FbeError). */
@@ -86,7 +90,8 @@ export type StatusName =
   | 'FBE_ERR_TYPE' | 'FBE_ERR_RANGE' | 'FBE_ERR_MALFORMED' | 'FBE_ERR_JSON' | 'FBE_ERR_LIMIT'
   | 'FBE_ERR_IO' | 'FBE_ERR_UNKNOWN_FIELD';
 
-/** Every failure: bad schemas, wrong JavaScript types, numbers out of range, malformed
+/** Every failure: bad schemas, values the input table refuses (docs/INPUT.md: wrong
+ * JavaScript types, numbers out of range, bad text, unknown field names), malformed
  * bytes, bad JSON, protocol errors. Each is an instance of its status's class below
  * (generated from the core's status table); the message is the core's text,
  * "reason at 'path' (offset N)". */
@@ -130,13 +135,20 @@ export declare abstract class Struct {
   encode(options?: EncodeOptions): Buffer;
   /** The value as JSON text, with the reference's conventions. */
   toJsonString(options?: JsonOptions): string;
-  /** Equality on the [key] fields (on every field when the struct has none). */
+  /** Deep equality by the core: every field (floats by bit pattern, decimals by value);
+   * false for anything but a value of the schema's structs. */
   equals(other: unknown): boolean;
-  /** The reference's form: Account(id=1,name="Test",...). */
+  /** The hash of the [key] fields (equal values, equal hashes); 0n without [key] fields. */
+  hashKey(): bigint;
+  /** The core's text form: Account(id=1,name="Test",...); a value that cannot be
+   * converted shows Account(<invalid: the error>). util.inspect shows the same. */
   toString(): string;
   /** A JSON-safe plain object (64-bit integers as strings, bytes as Base64). */
   toJSON(): { [field: string]: JsonValue };
-  /** A deep copy. */
+  /** Plain data: nested structs as plain objects, arrays and sets as Arrays, maps as Maps,
+   * 64-bit integers and timestamps as bigints (Cls.fromObject reads it back). */
+  toObject(): { [field: string]: any };
+  /** A deep copy (as the core reads the value: checked, sets without duplicates). */
   clone(): this;
 }
 
@@ -146,8 +158,15 @@ export type Instance<T extends object = Record<string, any>> = T & Struct;
 /** A struct class (made when first asked for). T describes the fields when you know them
  * (schema.struct<T>(name)); without it fields are `any`. */
 export interface StructClass<T extends object = Record<string, any>> {
-  /** A new value: the given fields, the schema's defaults for the others. */
+  /** A new value: the given fields, the schema's defaults for the others. A name the
+   * struct does not have throws UnknownFieldError at once; the values are checked when
+   * encoded. */
   new (init?: Partial<T>): Instance<T>;
+  /** A new value from plain data (what toObject gives), every value checked now. */
+  fromObject(data: object): Instance<T>;
+  /** -1, 0 or 1 by the [key] fields (for sort); TypeMismatchError for a struct without
+   * [key] fields. */
+  compare(a: object, b: object): -1 | 0 | 1;
   readonly prototype: Instance<T>;
   /** Decodes bytes of this type, verified first unless options.trusted (bytes verify
    * rejects throw verify's FbeError: its reason, offset and path). */
@@ -175,9 +194,11 @@ export declare class Enum<V extends number | bigint = number | bigint> {
   readonly isFlags: boolean;
   /** The member name of a value, or undefined. */
   nameOf(value: V): string | undefined;
-  /** The reference's text: a name ('<unknown>' when none), or 'a|b|c' for flags. */
+  /** The core's text: the member's name (the number when none has it); flags: the names
+   * of every member whose bits are set joined by '|', then any bits left as a number. */
   format(value: V): string;
-  /** The value of a name, or of names joined by '|' for flags. */
+  /** The value of a name; for flags names or numbers joined by '|' ('good|64').
+   * ArgumentError for a name the type does not have. */
   parse(text: string): V;
   /** Flags: whether every bit of flag is set in value. */
   has(value: V, flag: V): boolean;
@@ -196,8 +217,11 @@ export declare class Schema {
   readonly packages: readonly PackageInfo[];
   /** Warnings the schema loaded with. */
   readonly warnings: readonly string[];
-  /** A struct class or enum object by "Name" or "package.Name". */
-  get(name: string): StructClass | Enum | undefined;
+  /** A struct class or enum object by "Name" or "package.Name"; NotFoundError when the
+   * schema has none. */
+  get(name: string): StructClass | Enum;
+  /** Whether get(name) finds a type. */
+  has(name: string): boolean;
   /** Every name get() knows. */
   names(): string[];
   /** A struct class by name (throws FbeError when there is none). */

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 'use strict';
 // The Node testee of the cross-language conformance runner: one JSON request per stdin
-// line, one JSON response per stdout line (tests/conformance/README.md): load, encode,
-// decode, verify, stream-encode, stream-decode. A thin loop over the public API of fbe,
-// through the calls no schema name can shadow (README.md, "Names"): the Schema's
+// line, one JSON response per stdout line (docs/TESTEE.md): load, encode (from JSON, or
+// with "native": true through the classes' constructors), decode, text, verify,
+// stream-encode, stream-decode. A thin loop over the public API of fbe, through the
+// calls no schema name can shadow (README.md, "Names"): the Schema's
 // encode/decode/validate/toJsonString/fromJsonString with the type's full name, never
 // the methods of values and classes, which a field or type of the same name hides.
+// An error response carries the core's status name ("status": "FBE_ERR_TYPE").
 //
 // JSON values are passed to and from the binding as text (never through JSON.parse),
 // so 64-bit integers keep every digit.
@@ -14,6 +16,7 @@ const os = require('os');
 const path = require('path');
 const readline = require('readline');
 const fbe = require('./index.js');
+const native = require('./testee_native.js');
 
 // The raw text of member `name` of the top-level object in `line`, or undefined.
 function rawMember(line, name) {
@@ -91,15 +94,20 @@ function handle(line) {
       for (const file of req.files || []) fbe.load(file, { include });
       return '{"ok":true}';
     case 'encode': {
+      // "native": true builds the value the way a program does, through the classes
+      // (testee_native.js), not through fromJsonString
       const schema = schemaFor(req.package);
-      const value = schema.fromJsonString(typeOf(req), rawMember(line, 'json'));
+      const value = req.native === true ? native.build(schema, typeOf(req), rawMember(line, 'json'))
+        : schema.fromJsonString(typeOf(req), rawMember(line, 'json'));
       return JSON.stringify({ ok: true, hex: schema.encode(typeOf(req), value, finalOf(req)).toString('hex') });
     }
-    case 'decode': {
+    case 'decode': case 'text': {
       // verified unless the request says "trusted": true (a reader of another schema version
-      // reads a sibling type whose root type id differs, FORMAT.md 8)
+      // reads a sibling type whose root type id differs, FORMAT.md 8); text: the value as
+      // the binding prints it (String(value), through the method no field can hide)
       const schema = schemaFor(req.package);
       const value = schema.decode(typeOf(req), Buffer.from(req.hex, 'hex'), { ...finalOf(req), trusted: req.trusted === true });
+      if (req.op === 'text') return JSON.stringify({ ok: true, text: fbe.Struct.prototype.toString.call(value) });
       return `{"ok":true,"json":${schema.toJsonString(typeOf(req), value)}}`;
     }
     case 'verify': {
@@ -189,7 +197,9 @@ rl.on('line', (line) => {
     if (JSON.parse(line).op === 'quit') { rl.close(); return; }
     response = handle(line);
   } catch (e) {
-    response = JSON.stringify({ ok: false, error: `${e && e.name}: ${e && e.message}` });
+    // an fbe error: its status name and the core's text; anything else is a bug here
+    response = e instanceof fbe.FbeError ? JSON.stringify({ ok: false, status: e.code, error: e.message })
+      : JSON.stringify({ ok: false, error: `${e && e.name}: ${e && e.message}` });
   }
   process.stdout.write(response + '\n');
 });

@@ -13,6 +13,8 @@ Gem::Specification.new do |s|
   s.license = "MIT"
   s.homepage = "https://github.com/libfbe/libfbe"
   s.required_ruby_version = ">= 2.7"
+  # Decimals are BigDecimals: a default gem up to Ruby 3.3, a bundled one from 3.4 on.
+  s.add_dependency "bigdecimal", ">= 2.0"
   # ext/fbe carries copies of core/ and native/ and the SWIG output made by tools/build_gem.sh.
   s.files = Dir["lib/**/*.rb", "ext/fbe/**/*.{c,h,rb}", "ext/fbe/core/sources.txt", "bin/*", "README.md", "LICENSE"]
   s.extensions = ["ext/fbe/extconf.rb"]

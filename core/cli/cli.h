@@ -20,6 +20,9 @@ typedef struct cli_options {
   int pretty;               /* --pretty */
   int text;                 /* --text: decode prints the text form (docs/TEXT.md) */
   int trusted;              /* --trusted: decode without verifying */
+  int enum_names;           /* --enum-names: JSON out with enum and flags names */
+  int int64_strings;        /* --int64-strings: JSON out with 64-bit integers as strings */
+  int ignore_unknown;       /* --ignore-unknown: JSON in may hold members of a newer schema */
   fbe_limits limits;        /* --max-depth, --max-size, --max-memory (0: the default) */
   const char *positional[64];
   size_t positional_count;
@@ -29,6 +32,12 @@ typedef struct cli_options {
 typedef fbe_status (*cli_decode_fn)(const fbe_struct *type, fbe_model model, const uint8_t *data,
                                     size_t size, fbe_arena *arena, const fbe_limits *limits,
                                     fbe_msg **out, size_t *model_size, fbe_error *err);
+
+/* The JSON options the flags give (json.h), with limits. */
+static inline fbe_json_options cli_json_options(const cli_options *o, const fbe_limits *limits) {
+  fbe_json_options j = {o->pretty, o->enum_names, o->int64_strings, o->ignore_unknown, limits};
+  return j;
+}
 
 /* Parses argv (after the command name). Prints the problem and returns -1 on a bad option. */
 int cli_parse(int argc, char **argv, cli_options *o);

@@ -42,7 +42,7 @@ static fbe_model job_model(const job *j) { return j->o.final ? FBE_MODEL_FINAL :
 int cmd_encode(int argc, char **argv) {
   job j;
   int rc = job_open(&j, argc, argv,
-                    "encode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [IN.json] [-o OUT]");
+                    "encode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [--ignore-unknown] [IN.json] [-o OUT]");
   if (rc) {
     job_close(&j);
     return rc;
@@ -52,8 +52,8 @@ int cmd_encode(int argc, char **argv) {
   fbe_buffer_init(&out);
   fbe_error err;
   fbe_msg *msg = NULL;
-  if (fbe_msg_from_json_limited(j.type, (const char *)j.input, j.input_size, arena, &j.o.limits, &msg,
-                                &err)) {
+  fbe_json_options in = cli_json_options(&j.o, &j.o.limits);
+  if (fbe_msg_from_json_opts(j.type, (const char *)j.input, j.input_size, arena, &in, &msg, &err)) {
     cli_print_error("invalid JSON input", &err);
     rc = 1;
   } else if (fbe_encode(msg, job_model(&j), &out, &err)) {
@@ -71,9 +71,9 @@ int cmd_encode(int argc, char **argv) {
 int cmd_decode(int argc, char **argv) {
   job j;
   int rc = job_open(&j, argc, argv,
-                    "decode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [--pretty | --text] [--trusted] [IN.bin] [-o OUT]");
-  if (!rc && j.o.text && j.o.pretty) {
-    fprintf(stderr, "fbe: give --pretty (JSON) or --text, not both\n");
+                    "decode [-I DIR]... (-s SCHEMA.fbe | -p PACKAGE) -t TYPE [--final] [--pretty | --text] [--enum-names] [--int64-strings] [--trusted] [IN.bin] [-o OUT]");
+  if (!rc && j.o.text && (j.o.pretty || j.o.enum_names || j.o.int64_strings)) {
+    fprintf(stderr, "fbe: --pretty, --enum-names and --int64-strings are for JSON output, not --text\n");
     rc = 2;
   }
   if (rc) {
@@ -95,8 +95,9 @@ int cmd_decode(int argc, char **argv) {
     /* the output, like the decode, is bounded by the model's size (json.h, text.h, codec.h) */
     fbe_limits budget = j.o.limits;
     budget.max_memory = FBE_DEFAULT_OUTPUT_FACTOR * (uint64_t)model_size + FBE_DEFAULT_MEMORY_FLOOR;
+    fbe_json_options json = cli_json_options(&j.o, &budget);
     fbe_status s = j.o.text ? fbe_msg_to_text_limited(msg, &budget, &out, &err)
-                            : fbe_msg_to_json_limited(msg, j.o.pretty, &budget, &out, &err);
+                            : fbe_msg_to_json_opts(msg, &json, &out, &err);
     if (s || fbe_buffer_append(&out, "\n", 1)) {
       cli_print_error(j.o.text ? "cannot write the text" : "cannot write JSON", &err);
       rc = 1;

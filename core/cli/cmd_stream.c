@@ -8,14 +8,15 @@ static int append_sink(void *ctx, const uint8_t *data, size_t size) {
   return fbe_buffer_append(ctx, data, size);
 }
 
-static int stream_encode(fbe_schema *schema, const cli_options *o, const uint8_t *in, size_t size) {
+static int stream_encode(fbe_schema *schema, const cli_options *o, const uint8_t *data, size_t size) {
   fbe_buffer out;
   fbe_buffer_init(&out);
   fbe_arena *arena = fbe_arena_new();
   fbe_sender *sender = fbe_sender_new(schema, o->package, o->final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD,
                                       append_sink, &out);
   int rc = arena && sender ? 0 : 1;
-  const char *p = (const char *)in, *end = p + size;
+  fbe_json_options in = cli_json_options(o, NULL);
+  const char *p = (const char *)data, *end = p + size;
   for (size_t line = 1; p < end && rc == 0; line++) {
     const char *nl = memchr(p, '\n', (size_t)(end - p)), *stop = nl ? nl : end;
     span item = {p, (size_t)(stop - p)};
@@ -25,7 +26,7 @@ static int stream_encode(fbe_schema *schema, const cli_options *o, const uint8_t
     fbe_msg *msg;
     fbe_error err;
     fbe_arena_reset(arena);
-    if (stream_item_build(schema, item, arena, &msg, why, sizeof why)) {
+    if (stream_item_build_opts(schema, item, arena, &in, &msg, why, sizeof why)) {
       fprintf(stderr, "fbe: line %zu: %s\n", line, why);
       rc = 1;
     } else if (fbe_sender_send(sender, msg, &err)) {
@@ -45,12 +46,13 @@ static int stream_encode(fbe_schema *schema, const cli_options *o, const uint8_t
 typedef struct printer {
   fbe_buffer out;
   int failed;
+  fbe_json_options json;
 } printer;
 
 static int print_message(void *ctx, const fbe_msg *msg) {
   printer *pr = ctx;
   fbe_error err;
-  if (stream_item_write(msg, &pr->out, &err) || fbe_buffer_append(&pr->out, "\n", 1)) {
+  if (stream_item_write_opts(msg, &pr->json, &pr->out, &err) || fbe_buffer_append(&pr->out, "\n", 1)) {
     pr->failed = 1;
     return 1;
   }
@@ -58,7 +60,8 @@ static int print_message(void *ctx, const fbe_msg *msg) {
 }
 
 static int stream_decode(fbe_schema *schema, const cli_options *o, const uint8_t *in, size_t size) {
-  printer pr = {{0}, 0};
+  printer pr = {{0}, 0, cli_json_options(o, NULL)};
+  pr.json.pretty = 0; /* one message a line */
   fbe_receiver *receiver = fbe_receiver_new(schema, o->package, o->final ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD,
                                             &o->limits, print_message, &pr);
   int rc = receiver ? 0 : 1;
@@ -82,7 +85,9 @@ static int stream_decode(fbe_schema *schema, const cli_options *o, const uint8_t
 }
 
 int cmd_stream(int argc, char **argv) {
-  const char *usage = "usage: fbe stream encode|decode [-I DIR]... -p PACKAGE [--final] [IN] [-o OUT]\n";
+  const char *usage =
+      "usage: fbe stream encode [-I DIR]... -p PACKAGE [--final] [--ignore-unknown] [IN.jsonl] [-o OUT]\n"
+      "       fbe stream decode [-I DIR]... -p PACKAGE [--final] [--enum-names] [--int64-strings] [IN.bin] [-o OUT]\n";
   if (argc < 1 || (strcmp(argv[0], "encode") && strcmp(argv[0], "decode"))) {
     fputs(usage, stderr);
     return 2;

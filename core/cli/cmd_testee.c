@@ -1,8 +1,10 @@
 /* fbe testee: the C testee of the cross-language conformance runner
  * (tests/conformance/README.md). One JSON request per stdin line, one JSON response
- * per stdout line; requests: load, encode, decode, text, verify, stream-encode,
- * stream-decode, describe. Names and schema texts have no length limit, a session any
- * number of packages. */
+ * per stdout line; requests: load, encode (with "native": true through the setter API,
+ * testee_native.c), decode, text, verify, stream-encode, stream-decode, describe. An
+ * error of the core answers its status name and its text ({"ok":false,"status":
+ * "FBE_ERR_TYPE","error":"..."}). Names and schema texts have no length limit, a
+ * session any number of packages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "package_cache.h"
 #include "record.h"
 #include "stream_item.h"
+#include "testee_native.h"
 #include "testee_packages.h"
 
 typedef struct testee {
@@ -99,18 +102,28 @@ static void put_hex(fbe_buffer *b, const uint8_t *data, size_t size) {
   fbe_buffer_append(b, "\"", 1);
 }
 
-static void fail(testee *t, const char *why) {
+/* An error response; status: the core's status name, NULL for a bad request (no fbe
+ * error: the runner's mistake, not the value's). */
+static void fail_status(testee *t, const char *status, const char *why) {
   fbe_buffer_reset(&t->out);
-  put(&t->out, "{\"ok\":false,\"error\":");
+  put(&t->out, "{\"ok\":false,");
+  if (status) {
+    put(&t->out, "\"status\":");
+    put_escaped(&t->out, status);
+    put(&t->out, ",");
+  }
+  put(&t->out, "\"error\":");
   put_escaped(&t->out, why);
   put(&t->out, "}");
 }
 
-static void fail_err(testee *t, const char *what, const fbe_error *err) {
-  char text[512], why[600];
+static void fail(testee *t, const char *why) { fail_status(t, NULL, why); }
+
+/* The core's error as every binding shows it: its status name and fbe_error_format's text. */
+static void fail_err(testee *t, const fbe_error *err) {
+  char text[512];
   fbe_error_format(err, text, sizeof text);
-  snprintf(why, sizeof why, "%s: %s", what, text);
-  fail(t, why);
+  fail_status(t, fbe_status_name(err->code), text);
 }
 
 /* Reads one line of any length into *line (grown as needed). Its length, or -1 at EOF. */
@@ -273,9 +286,13 @@ static void do_encode(testee *t, const char *line, size_t len) {
   if (!json.at) return fail(t, "request needs \"json\"");
   fbe_msg *msg;
   fbe_error err;
-  if (fbe_msg_from_json(type, json.at, json.len, t->arena, &msg, &err)) return fail_err(t, "bad JSON value", &err);
+  span native = member(line, len, "native");
+  fbe_status s = native.len == 4 && !memcmp(native.at, "true", 4)
+                     ? testee_native_build(type, json, t->arena, &msg, &err)
+                     : fbe_msg_from_json(type, json.at, json.len, t->arena, &msg, &err);
+  if (s) return fail_err(t, &err);
   fbe_buffer_reset(&t->tmp);
-  if (fbe_encode(msg, model_of(line, len), &t->tmp, &err)) return fail_err(t, "encode failed", &err);
+  if (fbe_encode(msg, model_of(line, len), &t->tmp, &err)) return fail_err(t, &err);
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"hex\":");
   put_hex(&t->out, t->tmp.data, t->tmp.size);
@@ -293,7 +310,7 @@ static fbe_msg *decoded(testee *t, const char *line, size_t len) {
   fbe_error err;
   fbe_status s = decode_of(line, len)(type, model_of(line, len), bytes, size, t->arena, NULL, &msg, NULL, &err);
   free(bytes);
-  if (s) fail_err(t, "decode failed", &err);
+  if (s) fail_err(t, &err);
   return s ? NULL : msg;
 }
 
@@ -303,7 +320,7 @@ static void do_decode(testee *t, const char *line, size_t len) {
   fbe_error err;
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"json\":");
-  if (fbe_msg_to_json(msg, 0, &t->out, &err)) return fail_err(t, "cannot write JSON", &err);
+  if (fbe_msg_to_json(msg, 0, &t->out, &err)) return fail_err(t, &err);
   put(&t->out, "}");
 }
 
@@ -313,7 +330,7 @@ static void do_text(testee *t, const char *line, size_t len) {
   if (!msg) return;
   fbe_error err;
   fbe_buffer_reset(&t->tmp);
-  if (fbe_msg_to_text(msg, &t->tmp, &err)) return fail_err(t, "cannot write the text", &err);
+  if (fbe_msg_to_text(msg, &t->tmp, &err)) return fail_err(t, &err);
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"text\":");
   put_escaped_n(&t->out, (const char *)t->tmp.data, t->tmp.size);
@@ -373,7 +390,7 @@ static int send_messages(testee *t, const char *line, size_t len, fbe_schema *sc
     }
     if (fbe_sender_send(snd, msg, &err)) {
       fbe_sender_free(snd);
-      fail_err(t, "send failed", &err);
+      fail_err(t, &err);
       return -1;
     }
   }
@@ -489,7 +506,7 @@ static void do_stream_decode(testee *t, const char *line, size_t len) {
   fbe_receiver_free(rcv);
   free(bytes);
   if (rc < 0) return;
-  if (rc) return fail_err(t, "bad stream", &err);
+  if (rc) return fail_err(t, &err);
   fbe_buffer_reset(&t->out);
   put(&t->out, "{\"ok\":true,\"messages\":[");
   fbe_buffer_append(&t->out, t->tmp.data, t->tmp.size);

@@ -42,6 +42,15 @@ int cli_parse(int argc, char **argv, cli_options *o) {
     } else if (!strcmp(a, "--trusted")) {
       o->trusted = 1;
       continue;
+    } else if (!strcmp(a, "--enum-names")) {
+      o->enum_names = 1;
+      continue;
+    } else if (!strcmp(a, "--int64-strings")) {
+      o->int64_strings = 1;
+      continue;
+    } else if (!strcmp(a, "--ignore-unknown")) {
+      o->ignore_unknown = 1;
+      continue;
     } else if (!strcmp(a, "--max-depth") || !strcmp(a, "--max-size") || !strcmp(a, "--max-memory")) {
       /* the core's rule for limit values (fbe_limits_set), as in every binding */
       const char *name = a[6] == 'd' ? "max_depth" : a[6] == 's' ? "max_model_size" : "max_memory";

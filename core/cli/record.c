@@ -224,6 +224,35 @@ int json_iter_next(json_iter *it, span *item) {
   return 1;
 }
 
+int json_members_init(json_iter *it, span object) {
+  it->p = skip_blank(object.at, object.at + object.len);
+  it->end = object.at + object.len;
+  it->count = 0;
+  if (it->p >= it->end || *it->p != '{') return -1;
+  it->p++;
+  return 0;
+}
+
+int json_members_next(json_iter *it, span *name, span *value) {
+  const char *p = skip_blank(it->p, it->end);
+  if (p < it->end && *p == '}') return 0;
+  if (it->count > 0) {
+    if (p >= it->end || *p != ',') return -1;
+    p = skip_blank(p + 1, it->end);
+  }
+  const char *name_end = p < it->end && *p == '"' ? skip_string(p, it->end) : NULL;
+  if (!name_end) return -1;
+  const char *colon = skip_blank(name_end, it->end);
+  if (colon >= it->end || *colon != ':') return -1;
+  const char *at = skip_blank(colon + 1, it->end), *stop = json_skip_value(at, it->end, 0);
+  if (!stop) return -1;
+  *name = (span){p, (size_t)(name_end - p)};
+  *value = (span){at, (size_t)(stop - at)};
+  it->p = stop;
+  it->count++;
+  return 1;
+}
+
 static int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -42,6 +42,11 @@ typedef struct json_iter {
 int json_iter_init(json_iter *it, span array);
 int json_iter_next(json_iter *it, span *item);
 
+/* Walks the members of a JSON object the same way: next() gives each member's name
+ * (the JSON string, quotes included: json_string_decode it) and value spans. */
+int json_members_init(json_iter *it, span object);
+int json_members_next(json_iter *it, span *name, span *value);
+
 /* Returns the end of the JSON value starting at p (after leading blanks), or NULL. */
 const char *json_skip_value(const char *p, const char *end, int depth);
 

@@ -409,17 +409,17 @@ static void fill(fbe_ref r, int depth);
 static void fill_int(fbe_ref r, fbe_kind k) {
   uint64_t v = rnd();
   switch (k) {
-    case FBE_KIND_BOOL: fbe_ref_set_bool(r, (int)(v & 1)); return;
-    case FBE_KIND_CHAR: fbe_ref_set_uint(r, 0x20 + v % 0x5f); return;
-    case FBE_KIND_WCHAR: fbe_ref_set_uint(r, v % 0xd000); return;
-    case FBE_KIND_BYTE: case FBE_KIND_UINT8: fbe_ref_set_uint(r, v & 0xff); return;
-    case FBE_KIND_UINT16: fbe_ref_set_uint(r, v & 0xffff); return;
-    case FBE_KIND_UINT32: fbe_ref_set_uint(r, v & 0xffffffffu); return;
-    case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: fbe_ref_set_uint(r, v); return;
-    case FBE_KIND_INT8: fbe_ref_set_int(r, (int8_t)v); return;
-    case FBE_KIND_INT16: fbe_ref_set_int(r, (int16_t)v); return;
-    case FBE_KIND_INT32: fbe_ref_set_int(r, (int32_t)v); return;
-    default: fbe_ref_set_int(r, (int64_t)v); return;
+    case FBE_KIND_BOOL: fbe_ref_set_bool(r, (int)(v & 1), NULL); return;
+    case FBE_KIND_CHAR: fbe_ref_set_uint(r, 0x20 + v % 0x5f, NULL); return;
+    case FBE_KIND_WCHAR: fbe_ref_set_uint(r, v % 0xd000, NULL); return;
+    case FBE_KIND_BYTE: case FBE_KIND_UINT8: fbe_ref_set_uint(r, v & 0xff, NULL); return;
+    case FBE_KIND_UINT16: fbe_ref_set_uint(r, v & 0xffff, NULL); return;
+    case FBE_KIND_UINT32: fbe_ref_set_uint(r, v & 0xffffffffu, NULL); return;
+    case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: fbe_ref_set_uint(r, v, NULL); return;
+    case FBE_KIND_INT8: fbe_ref_set_int(r, (int8_t)v, NULL); return;
+    case FBE_KIND_INT16: fbe_ref_set_int(r, (int16_t)v, NULL); return;
+    case FBE_KIND_INT32: fbe_ref_set_int(r, (int32_t)v, NULL); return;
+    default: fbe_ref_set_int(r, (int64_t)v, NULL); return;
   }
 }
 
@@ -429,24 +429,24 @@ static void fill(fbe_ref r, int depth) {
   switch (k) {
     case FBE_KIND_ENUM: case FBE_KIND_FLAGS: fill_int(r, fbe_enum_base(fbe_type_enum(r.type))); return;
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE:
-      fbe_ref_set_double(r, (double)(int64_t)(rnd() % 2000001 - 1000000) / 64.0);
+      fbe_ref_set_double(r, (double)(int64_t)(rnd() % 2000001 - 1000000) / 64.0, NULL);
       return;
     case FBE_KIND_DECIMAL: {
       fbe_decimal d;
       snprintf(text, sizeof text, "%lld.%02u", (long long)(rnd() % 2000001) - 1000000, (unsigned)(rnd() % 100));
-      if (fbe_decimal_parse(text, strlen(text), &d) == FBE_OK) fbe_ref_set_decimal(r, &d);
+      if (fbe_decimal_parse(text, strlen(text), &d) == FBE_OK) fbe_ref_set_decimal(r, &d, NULL);
       return;
     }
     case FBE_KIND_UUID: {
       fbe_uuid u;
       for (int i = 0; i < 16; i++) u.bytes[i] = (uint8_t)rnd();
-      fbe_ref_set_uuid(r, &u);
+      fbe_ref_set_uuid(r, &u, NULL);
       return;
     }
     case FBE_KIND_STRING: case FBE_KIND_BYTES: {
       size_t n = rnd() % 24;
       for (size_t i = 0; i < n; i++) text[i] = (char)(k == FBE_KIND_STRING ? 'a' + rnd() % 26 : rnd());
-      fbe_ref_set_bytes(r, text, n);
+      fbe_ref_set_bytes(r, text, n, NULL);
       return;
     }
     case FBE_KIND_STRUCT: {
@@ -466,7 +466,7 @@ static void fill(fbe_ref r, int depth) {
     case FBE_KIND_OPTIONAL:
       if (depth < 3 && rnd() % 3)
         fill(fbe_ref_emplace(r), depth + 1);
-      else fbe_ref_set_null(r);
+      else fbe_ref_set_null(r, NULL);
       return;
     case FBE_KIND_ARRAY:
       for (size_t i = 0; i < fbe_ref_count(r); i++) fill(fbe_ref_at(r, i), depth + 1);

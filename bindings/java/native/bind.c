@@ -20,6 +20,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_bind(JNIEnv *env, jclass c
   if (c) {
     c->schema = fbe_schema_retain(schema);
     c->nstructs = (uint32_t)fbe_schema_struct_count(schema);
+    c->nenums = (uint32_t)fbe_schema_enum_count(schema);
   }
   if (!c || !(c->progs = fbei_tape_compile(schema, FBE_TAPE_INT64))) {
     core_free(c);
@@ -38,5 +39,13 @@ const jf_core *jf_core_of(JNIEnv *env, jlong core, jint si) {
   if (!c) jf_throw_status(env, FBE_ERR_ARGUMENT, "the schema is closed");
   else if (si < 0 || (uint32_t)si >= c->nstructs) jf_throw_status(env, FBE_ERR_ARGUMENT, "struct index out of range");
   else return c;
+  return NULL;
+}
+
+const fbe_enum *jf_enum_of(JNIEnv *env, jlong core, jint ei) {
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  if (!c) jf_throw_status(env, FBE_ERR_ARGUMENT, "the schema is closed");
+  else if (ei < 0 || (uint32_t)ei >= c->nenums) jf_throw_status(env, FBE_ERR_ARGUMENT, "enum index out of range");
+  else return fbe_schema_enum_at(c->schema, (size_t)ei);
   return NULL;
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include "fbe/fbe.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/float_text.h"
+#include "fbe/internal/input.h"
 #include "fbe/internal/memory.h" /* the skin's own blocks are counted with the core's */
 #include "fbe/internal/scratch.h"
 #include "fbe/internal/tape.h"
@@ -26,7 +28,9 @@ typedef struct jf_ids {
 extern jf_ids jf;
 extern fbei_scratch_pool jf_pool;
 
-/* errors.c: throws org.libfbe.FbeException of err (unless a Java exception is pending). */
+/* errors.c: org.libfbe.FbeException of err, made (NULL when a Java exception is
+ * pending or one could not be made) or thrown. */
+jthrowable jf_exception(JNIEnv *env, const fbe_error *err);
 void jf_throw(JNIEnv *env, const fbe_error *err);
 void jf_throw_status(JNIEnv *env, fbe_status code, const char *message);
 
@@ -34,12 +38,14 @@ void jf_throw_status(JNIEnv *env, fbe_status code, const char *message);
  * the Java StructType[]) and the tape programs for Java's slots. */
 typedef struct jf_core {
   fbe_schema *schema; /* retained */
-  uint32_t nstructs;
+  uint32_t nstructs, nenums;
   fbei_tape_programs *progs;
 } jf_core;
 
 /* The handle and struct index Java passes, checked: NULL with an exception thrown. */
 const jf_core *jf_core_of(JNIEnv *env, jlong core, jint si);
+/* The same for an enum's dense index (fbe_enum_index): its fbe_enum, or NULL. */
+const fbe_enum *jf_enum_of(JNIEnv *env, jlong core, jint ei);
 
 /* convert.c: Java arrays and values in and out. A new byte[] of data[0..n), or NULL
  * with an exception pending: */

@@ -1,6 +1,7 @@
 /* Java arrays and values in and out: byte[]s, ranges, limits, and the tape itself
  * (org.libfbe.Tape's long[] of slots and byte[] of contents), held as critical sections
  * (no copy) while C reads or writes it. */
+#include <string.h>
 #include "binding.h"
 
 jbyteArray jf_bytes(JNIEnv *env, const void *data, size_t n) {
@@ -104,4 +105,108 @@ jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jlongArray num, jbyteA
     return 0;
   }
   return (jlong)(need_n << 32 | need_p);
+}
+
+/* ---- scalars from their text, judged by the core (docs/INPUT.md): a uuid, a decimal,
+ * an enum or flags value given as a Java String; and an enum value's text. Bad text
+ * throws the core's error (ARGUMENT, RANGE for a decimal beyond FBE's). */
+
+/* A Java byte[] (UTF-8) copied into buf; its length, or -1 with an exception thrown
+ * when it does not fit (the texts here are short: a longer one is bad text anyway). */
+static jint text_in(JNIEnv *env, jbyteArray text, char *buf, jint cap) {
+  jint n = text ? (*env)->GetArrayLength(env, text) : -1;
+  if (n < 0) {
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "no text");
+    return -1;
+  }
+  if (n >= cap) n = cap - 1; /* cut: the core quotes what it refuses, shortened anyway */
+  (*env)->GetByteArrayRegion(env, text, 0, n, (jbyte *)buf);
+  buf[n] = 0;
+  return n;
+}
+
+/* Walk.uuidParse: {most, least} significant 64 bits of the uuid text. */
+JNIEXPORT jlongArray JNICALL Java_org_libfbe_internal_Walk_uuidParse(JNIEnv *env, jclass cls, jbyteArray text) {
+  char buf[128];
+  jint n = text_in(env, text, buf, sizeof buf);
+  if (n < 0) return NULL;
+  fbe_uuid u;
+  fbe_error err;
+  if (fbe_uuid_parse(buf, (size_t)n, &u) != FBE_OK) {
+    fbei_error_bad_text(&err, FBE_KIND_UUID, buf, (size_t)n);
+    jf_throw(env, &err);
+    return NULL;
+  }
+  jlong halves[2] = {0, 0};
+  for (int i = 0; i < 8; i++) {
+    halves[0] = (jlong)((uint64_t)halves[0] << 8 | u.bytes[i]);
+    halves[1] = (jlong)((uint64_t)halves[1] << 8 | u.bytes[8 + i]);
+  }
+  jlongArray out = (*env)->NewLongArray(env, 2);
+  if (out) (*env)->SetLongArrayRegion(env, out, 0, 2, halves);
+  return out;
+}
+
+/* Walk.decimalParse: the decimal text as the core reads it, written back in the core's
+ * form (fbe_decimal_format: the scale kept), for Java's BigDecimal. */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_decimalParse(JNIEnv *env, jclass cls, jbyteArray text) {
+  jint n = text ? (*env)->GetArrayLength(env, text) : -1;
+  if (n < 0) {
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "no text");
+    return NULL;
+  }
+  jbyte *s = (*env)->GetByteArrayElements(env, text, NULL);
+  if (!s) return NULL;
+  fbe_decimal d;
+  fbe_status st = fbe_decimal_parse((const char *)s, (size_t)n, &d);
+  if (st != FBE_OK) {
+    char shown[128]; /* the range message quotes a terminated text: its start */
+    size_t k = (size_t)n < sizeof shown - 1 ? (size_t)n : sizeof shown - 1;
+    memcpy(shown, s, k);
+    shown[k] = 0;
+    fbe_error err;
+    if (st == FBE_ERR_RANGE) fbei_error_decimal_range(&err, shown);
+    else fbei_error_bad_text(&err, FBE_KIND_DECIMAL, (const char *)s, (size_t)n);
+    (*env)->ReleaseByteArrayElements(env, text, s, JNI_ABORT);
+    jf_throw(env, &err);
+    return NULL;
+  }
+  (*env)->ReleaseByteArrayElements(env, text, s, JNI_ABORT);
+  char out[64];
+  fbe_decimal_format(&d, out, sizeof out);
+  return jf_bytes(env, out, strlen(out));
+}
+
+/* Walk.enumParse: the value of an enum's member name, or of flags' "a|b|64" (fbe_enum_parse). */
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_enumParse(JNIEnv *env, jclass cls, jlong core, jint ei,
+                                                                jbyteArray text) {
+  const fbe_enum *e = jf_enum_of(env, core, ei);
+  jint n = text ? (*env)->GetArrayLength(env, text) : -1;
+  if (!e || n < 0) {
+    if (e) jf_throw_status(env, FBE_ERR_ARGUMENT, "no text");
+    return 0;
+  }
+  jbyte *s = (*env)->GetByteArrayElements(env, text, NULL);
+  if (!s) return 0;
+  uint64_t v = 0;
+  fbe_error err;
+  fbe_status st = fbe_enum_parse(e, (const char *)s, (size_t)n, &v, &err);
+  (*env)->ReleaseByteArrayElements(env, text, s, JNI_ABORT);
+  if (st != FBE_OK) jf_throw(env, &err);
+  return (jlong)v;
+}
+
+/* Walk.enumText: one enum or flags value in the text form (fbe_text_write_enum). */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_enumText(JNIEnv *env, jclass cls, jlong core, jint ei,
+                                                                    jlong value) {
+  const fbe_enum *e = jf_enum_of(env, core, ei);
+  if (!e) return NULL;
+  fbe_buffer out;
+  fbe_buffer_init(&out);
+  fbe_error err;
+  jbyteArray text = NULL;
+  if (fbe_text_write_enum(e, (uint64_t)value, &out, &err) != FBE_OK) jf_throw(env, &err);
+  else text = jf_bytes(env, out.data, out.size);
+  fbe_buffer_free(&out);
+  return text;
 }

@@ -1,24 +1,30 @@
 /* The per-message entry points of org.libfbe.internal.Walk, one native call each:
- * encode, JSON out and equality read the message(s) from Java's tape; defaults, decode
- * and JSON in write the message onto it (convert.c); verify and the limits take none. */
+ * encode, JSON out, the text form, equality and the key hash and order read the
+ * message(s) from Java's tape; defaults, decode and JSON in write the message onto it
+ * (convert.c); verify and the limits take none. */
 #include <string.h>
 #include "binding.h"
 
 static fbe_model model_of(jint model) { return model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD; }
 
-/* in: JSON or the model, and the model (encode) or pretty (JSON); out: the size of the
+/* What op_write writes: the model's bytes, the JSON text, or the text form (text.h). */
+enum { WRITE_MODEL, WRITE_JSON, WRITE_TEXT };
+
+/* in: what to write, and the model (encode) or pretty (JSON); out: the size of the
  * bytes written over Java's byte tape (the value read from it is no longer needed: Java
  * copies them out, cheaper than a new array made through JNI), or -1 - size when they
  * do not fit it. */
 typedef struct write_ctx {
-  int json;
+  int what;
   jint how, size;
 } write_ctx;
 
 static int op_write(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
   write_ctx *w = ctx;
-  if (w->json ? fbe_msg_to_json(a, w->how ? 1 : 0, &s->buf, err) : fbe_encode(a, model_of(w->how), &s->buf, err))
-    return -1;
+  fbe_status st = w->what == WRITE_JSON   ? fbe_msg_to_json(a, w->how ? 1 : 0, &s->buf, err)
+                  : w->what == WRITE_TEXT ? fbe_msg_to_text(a, &s->buf, err)
+                                          : fbe_encode(a, model_of(w->how), &s->buf, err);
+  if (st) return -1;
   if (s->buf.size > INT32_MAX - 8) {
     fbei_error_set(err, FBE_ERR_LIMIT, FBE_NO_OFFSET, "the output is larger than a Java array");
     return -1;
@@ -35,18 +41,50 @@ static int op_equal(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scrat
   return 0;
 }
 
+/* The [key] fields' hash and order (fbe_msg_key_hash, fbe_msg_key_compare). */
+static int op_key_hash(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
+  *(uint64_t *)ctx = fbe_msg_key_hash(a);
+  return 0;
+}
+
+static int op_key_compare(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
+  *(int *)ctx = fbe_msg_key_compare(a, b);
+  return 0;
+}
+
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_encode(JNIEnv *env, jclass cls, jlong core, jint si,
                                                             jlongArray num, jbyteArray bytes, jint model) {
-  write_ctx w = {0, model, 0};
+  write_ctx w = {WRITE_MODEL, model, 0};
   jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toJson(JNIEnv *env, jclass cls, jlong core, jint si,
                                                             jlongArray num, jbyteArray bytes, jboolean pretty) {
-  write_ctx w = {1, pretty, 0};
+  write_ctx w = {WRITE_JSON, pretty, 0};
   jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
   return w.size;
+}
+
+JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toText(JNIEnv *env, jclass cls, jlong core, jint si,
+                                                            jlongArray num, jbyteArray bytes) {
+  write_ctx w = {WRITE_TEXT, 0, 0};
+  jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
+  return w.size;
+}
+
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_keyHash(JNIEnv *env, jclass cls, jlong core, jint si,
+                                                              jlongArray num, jbyteArray bytes) {
+  uint64_t h = 0;
+  jf_with_tape(env, core, si, num, bytes, 1, op_key_hash, &h);
+  return (jlong)h;
+}
+
+JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_keyCompare(JNIEnv *env, jclass cls, jlong core, jint si,
+                                                                jlongArray num, jbyteArray bytes) {
+  int order = 0;
+  jf_with_tape(env, core, si, num, bytes, 2, op_key_compare, &order);
+  return order;
 }
 
 JNIEXPORT jboolean JNICALL Java_org_libfbe_internal_Walk_equal(JNIEnv *env, jclass cls, jlong core, jint si,
@@ -71,7 +109,8 @@ typedef struct input_ctx {
   JNIEnv *env;
   jbyteArray data;
   jint off, len, model;
-  jboolean trusted;
+  jboolean trusted;        /* decode: skip the verify */
+  jboolean ignore_unknown; /* fromJson: skip the members the struct does not have */
   const fbe_limits *limits;
 } input_ctx;
 
@@ -94,7 +133,10 @@ static fbe_status make_from_json(void *ctx, const fbe_struct *st, fbe_arena *are
   if (!text) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   (*in->env)->GetByteArrayRegion(in->env, in->data, 0, in->len, (jbyte *)text);
   text[in->len] = 0;
-  return fbe_msg_from_json_limited(st, text, (size_t)in->len, arena, in->limits, out, err);
+  fbe_json_options opts = {0};
+  opts.ignore_unknown = in->ignore_unknown ? 1 : 0;
+  opts.limits = in->limits;
+  return fbe_msg_from_json_opts(st, text, (size_t)in->len, arena, &opts, out, err);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass cls, jlong core, jint si,
@@ -102,17 +144,18 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass
     jlong max_memory, jlongArray num, jbyteArray bytes) {
   fbe_limits storage;
   int failed;
-  input_ctx in = {env, data, off, len, model, trusted, NULL};
+  input_ctx in = {env, data, off, len, model, trusted, JNI_FALSE, NULL};
   if (jf_check_range(env, data, off, len)) return 0;
   in.limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
   return failed ? 0 : jf_make_onto_tape(env, core, si, num, bytes, make_decoded, &in);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_fromJson(JNIEnv *env, jclass cls, jlong core, jint si,
-    jbyteArray utf8, jlong max_depth, jlong max_model_size, jlong max_memory, jlongArray num, jbyteArray bytes) {
+    jbyteArray utf8, jboolean ignore_unknown, jlong max_depth, jlong max_model_size, jlong max_memory, jlongArray num,
+    jbyteArray bytes) {
   fbe_limits storage;
   int failed;
-  input_ctx in = {env, utf8, 0, utf8 ? (*env)->GetArrayLength(env, utf8) : 0, 0, 0, NULL};
+  input_ctx in = {env, utf8, 0, utf8 ? (*env)->GetArrayLength(env, utf8) : 0, 0, JNI_FALSE, ignore_unknown, NULL};
   if (jf_check_range(env, utf8, 0, in.len)) return 0;
   in.limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
   return failed ? 0 : jf_make_onto_tape(env, core, si, num, bytes, make_from_json, &in);

@@ -4,11 +4,16 @@
 // the struct is used:
 //
 //   WRi(v, d) flattens a struct value (class instance or plain object) at depth d onto
-//            the tape, type-checking every field; missing fields take the schema
-//            defaults; past the core's depth rule it throws the core's error
+//            the tape, checking the JavaScript kind of every field (docs/INPUT.md: a
+//            refusal in the core's words, lib/runtime.js); missing fields take the
+//            schema defaults; past the core's depth rule it throws the core's error
+//   CKi(v)   the check its callers make first (inline where they can): an instance
+//            (v[ID] === i) as it is, anything else through PKi: a plain object's names
+//            checked (NKi), other values by runtime.js structValue
 //   RDi()    builds a struct value from the tape (C wrote it)
 //   Ki       the raw constructor RDi uses: every field in one call, one hidden class
-//   MKi(o)   a new value from a plain object with defaults (what `new Ci(o)` returns)
+//   MKi(o)   a new value from a plain object with defaults (what `new Ci(o)` returns;
+//            unknown names refused at once)
 //   ASi(v)   v as an instance where a struct goes (plain objects through MKi)
 //   ENi_m, DEi_m  encode/decode entry points per struct and model (m: 0 standard,
 //            1 final), each around exactly one native call; TJi, FJi the JSON ones
@@ -27,10 +32,20 @@
 const { Buffer } = require('buffer');
 const native = require('./native');
 const rt = require('./runtime');
-const { deepEqual, valueEqual, fieldValue, INHERITED } = require('./values');
+const { INHERITED } = require('./values');
 
 const NUM_KINDS = new Set(['byte', 'char', 'wchar', 'int8', 'uint8', 'int16', 'uint16', 'int32',
   'uint32', 'float', 'double']);
+
+// A class's struct: { gen, index } (a subclass of the class inherits it).
+const CODEC = Symbol('fbe.codec');
+// On a class's prototype, the struct index: what the generated code checks a value is an
+// instance by (v[ID] === i: a property load, where instanceof of a class held in a
+// variable costs a call). A derived struct's class has its own index, so its instances
+// take the slow path (runtime.js structValue) where a base is wanted, and pass there.
+const STRUCT_ID = Symbol('fbe.structIndex');
+// What a struct class's constructor passes to the one it extends.
+const SUBCLASS = Symbol('fbe.subclass');
 
 const INITIAL_SLOTS = 2048;
 const INITIAL_BYTES = 16384;
@@ -98,15 +113,15 @@ function structsOf(t, out) {
 // two entry points, and compile(), which evaluates a group's source in this scope.
 // The same text for every schema (V8 compiles it once).
 const SHARED = `'use strict';
-const { NAT, rt, Buffer, ENUMS, GEN, DESC } = env;
+const { NAT, rt, Buffer, ENUMS, GEN, DESC, ID } = env;
 const NATIVE = env.native;
 const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
 const EMPTY = Object.freeze({});
-const hasOwn = Object.prototype.hasOwnProperty;
+const hasOwn = Object.prototype.hasOwnProperty, OBJECT = Object.prototype;
 function OWN(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 const fcc = String.fromCharCode;
 let F, I64, U64, U8, UB, G, NC = 0, PC = 0, n = 0, p = 0;
-/* The compiled codecs, by struct index: {WR, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+/* The compiled codecs, by struct index: {WR, PK, CK, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
 const X = [];
 
 /* Evaluates a group's source here: its functions see this scope's variables as
@@ -185,12 +200,59 @@ function nativeError() {
   return rt.fbeError(message, { status, path, offset, text });
 }
 
-/* Flattens v with W, the writer of struct i (for toJson and send). */
+/* Flattens v with W, the writer of struct i (for toJson, toText and send). */
 function flatten(W, i, v) {
-  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object', v);
+  (X[i] || GEN.codec(i)).CK(v);
   const n0 = n, p0 = p;
   try { W(v, 0); } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, i, v); }
   G[0] = n0; G[1] = p0; n = n0; p = p0;
+}
+
+/* The text form of v, a value of struct i (the core's, docs/TEXT.md); a value that
+ * cannot be converted prints as Name(<invalid: the error>), never throws for it. */
+function text(i, v) {
+  try {
+    flatten((X[i] || GEN.codec(i)).WR, i, v);
+    const t = NAT.toText(i);
+    if (t !== undefined) return t;
+    throw nativeError();
+  } catch (e) {
+    if (!(e instanceof rt.FbeError)) throw e;
+    return DESC.structs[i].name + '(<invalid: ' + e.message + '>)';
+  }
+}
+
+/* Two values compared by the core (native pair: op 0 fbe_msg_equal, 1
+ * fbe_msg_key_compare; 2 fbe_msg_key_hash of a alone): a of struct i, b of struct j,
+ * flattened one after the other. */
+function pair(op, i, a, j, b) {
+  const ca = X[i] || GEN.codec(i), cb = op === 2 ? null : X[j] || GEN.codec(j);
+  const Wa = ca.WR, Wb = cb && cb.WR;
+  ca.CK(a);
+  if (cb) cb.CK(b);
+  const n0 = n, p0 = p;
+  let at = a, k = i;
+  try {
+    Wa(a, 0);
+    G[8] = n; G[9] = p;
+    if (Wb) { at = b; k = j; Wb(b, 0); }
+  } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, k, at); }
+  G[0] = n0; G[1] = p0; n = n0; p = p0;
+  const r = NAT.pair(op, i, j);
+  if (G[2] !== 0) throw nativeError();
+  return r;
+}
+
+/* A new value of struct i from v (an instance or a plain object), checked by the core
+ * and read back in its form (native copy): clone and fromObject. */
+function copyOf(i, v) {
+  const c = X[i] || GEN.codec(i);
+  flatten(c.WR, i, v);
+  NAT.copy(i);
+  if (G[2] !== 0) { settle(); return copyOf(i, v); }
+  const n0 = n, p0 = p;
+  n = G[8]; p = G[9];
+  try { return c.RD(); } finally { n = n0; p = p0; }
 }
 
 /* Strings: short ASCII ones byte by byte, the rest through Buffer's UTF-8 writer. A
@@ -284,7 +346,7 @@ function feed(rnat, b, onMessage) {
   return delivered;
 }
 
-return { compileGroup, X, send, feed, nativeError };`;
+return { compileGroup, X, send, feed, nativeError, text, pair, copyOf };`;
 
 /**
  * The source of one group: the codecs of `group` (struct indexes), which reach only
@@ -311,6 +373,14 @@ function groupSource(desc, enums, group) {
     usedEnums.add(k);
     return `E${k}`;
   };
+  // the sites where a value can be refused (runtime.js site): one constant each
+  const sites = new Map(); // "si,fi,steps" -> name
+  const siteRef = (r) => {
+    const key = `${r.si},${r.fi},${r.steps}`;
+    if (!sites.has(key)) sites.set(key, `S${sites.size}`);
+    return sites.get(key);
+  };
+  const down = (r, step) => ({ si: r.si, fi: r.fi, steps: r.steps + step });
 
   // ---- fixed slots a value writes outside collections (struct writers check theirs)
   function fixedSlots(t) {
@@ -361,80 +431,86 @@ function groupSource(desc, enums, group) {
     `if (${d} >= ${maxDepth}) throw rt.tooDeep(${path}); const d${k} = ${d} + 1;`;
 
   // ---- writers: statements that put the value in variable x, at depth d (the name of
-  // a variable: WRi's parameter, or one enter declared), on the tape
-  function writer(t, x, path, d) {
+  // a variable: WRi's parameter, or one enter declared), on the tape. r: where the type
+  // is ({si, fi, steps}); at: the site whose type a refusal names (an optional's for the
+  // value it holds: "int32 or null").
+  function writer(t, x, path, d, r, at) {
     const c = classify(t, enums);
     switch (c) {
       case 'bool':
         return `if (${x} === true) F[n++] = 1; else if (${x} === false) F[n++] = 0; ` +
-          `else throw rt.typeErr(${path}, 'a boolean', ${x});`;
+          `else throw rt.kindErr(${at}, ${path}, ${x});`;
       case 'num':
-        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.num(${x}, '${t.kind}', ${path});`;
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.num(${x}, '${t.kind}', ${path}, ${at});`;
       case 'enum':
-        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(${enumRef(t.enum)}, ${x}, ${path});`;
+        return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'i64':
-        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path});`;
+        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path}, ${at});`;
       case 'u64':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path});`;
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path}, ${at});`;
       case 'ts':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path});`;
+        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path}, ${at});`;
       case 'ei64':
-        return `I64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path});`;
+        return `I64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'eu64':
-        return `U64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path});`;
+        return `U64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'string':
-        return `if (typeof ${x} === 'string') wstr(${x}); else throw rt.typeErr(${path}, 'a string', ${x});`;
+        return `if (typeof ${x} === 'string') wstr(${x}); else throw rt.kindErr(${at}, ${path}, ${x});`;
       case 'decimal':
-        return `wascii(typeof ${x} === 'string' ? ${x} : rt.decimal(${x}, ${path}));`;
+        return `wascii(typeof ${x} === 'string' ? ${x} : rt.decimal(${x}, ${path}, ${at}));`;
       case 'uuid':
-        return `wascii(typeof ${x} === 'string' ? ${x} : rt.uuid(${x}, ${path}));`;
+        return `if (typeof ${x} === 'string') wascii(${x}); else throw rt.kindErr(${at}, ${path}, ${x});`;
       case 'bytes':
-        return `wbytes(${x} instanceof Uint8Array ? ${x} : rt.bytes(${x}, ${path}));`;
+        return `wbytes(${x} instanceof Uint8Array ? ${x} : rt.bytes(${x}, ${path}, ${at}));`;
       case 'struct': {
         const j = ref(t.struct);
-        const check = `if (typeof ${x} !== 'object' || ${x} === null) ` +
-          `throw rt.typeErr(${path}, 'an object (${structs[j].fullName})', ${x});`;
+        // an instance as it is; anything else checked first (the struct row of INPUT.md)
+        const check = `if (${x} == null || ${x}[ID] !== ${j}) PK${j}(${x}, ${at}, ${path});`;
         if (path === "''") return `${check} WR${j}(${x}, ${d});`;
         return `${check} try { WR${j}(${x}, ${d}); } catch (e) { throw rt.prefixPath(e, ${path}); }`;
       }
       case 'optional': {
         const k = tmp++;
         return `if (${x} === null || ${x} === undefined) F[n++] = 0; ` +
-          `else { F[n++] = 1; ${enter(path, d, k)} ${writer(t.elem, x, path, `d${k}`)} }`;
+          `else { F[n++] = 1; ${enter(path, d, k)} ${writer(t.elem, x, path, `d${k}`, down(r, 'e'), at)} }`;
       }
       case 'array': {
         const k = tmp++;
-        return `if (!Array.isArray(${x}) || ${x}.length !== ${t.size}) ` +
-          `throw rt.typeErr(${path}, 'an array of ${t.size}', ${x}); ` +
+        const e = down(r, 'e');
+        return `if (!Array.isArray(${x})) throw rt.kindErr(${at}, ${path}, ${x}); ` +
+          `if (${x}.length !== ${t.size}) throw rt.coreErr(NAT.inputError('length', ${r.si}, ${r.fi}, '${r.steps}', ${x}.length), ${path}); ` +
           `{ let i${k} = 0; try { for (; i${k} < ${t.size}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
-          `${writer(t.elem, `e${k}`, "''", d)} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+          `${writer(t.elem, `e${k}`, "''", d, e, siteRef(e))} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
       }
       case 'vector': case 'list': {
         const k = tmp++;
         const per = fixedSlots(t.elem);
-        return `if (!Array.isArray(${x})) throw rt.typeErr(${path}, 'an array', ${x}); ` +
+        const e = down(r, 'e');
+        return `if (!Array.isArray(${x})) throw rt.kindErr(${at}, ${path}, ${x}); ` +
           `{ ${enter(path, d, k)} const L${k} = ${x}.length; if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); ` +
           `F[n++] = L${k}; let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
-          `${writer(t.elem, `e${k}`, "''", `d${k}`)} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+          `${writer(t.elem, `e${k}`, "''", `d${k}`, e, siteRef(e))} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
       }
       case 'set': {
         const k = tmp++;
         const per = fixedSlots(t.elem);
-        return `{ const s${k} = rt.setValues(${x}, ${path}); ${enter(path, d, k)} ` +
+        const e = down(r, 'e');
+        return `{ const s${k} = rt.setValues(${x}, ${path}, ${at}); ${enter(path, d, k)} ` +
           `const L${k} = Array.isArray(s${k}) ? s${k}.length : s${k}.size; ` +
           `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
-          `try { for (const e${k} of s${k}) { ${writer(t.elem, `e${k}`, "''", `d${k}`)} i${k}++; } } ` +
+          `try { for (const e${k} of s${k}) { ${writer(t.elem, `e${k}`, "''", `d${k}`, e, siteRef(e))} i${k}++; } } ` +
           `catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
       }
       default: { // map, hash
         const k = tmp++;
         const per = fixedSlots(t.key) + fixedSlots(t.elem);
-        const stringKeys = t.key.kind === 'string';
-        return `{ const m${k} = rt.entries(${x}, ${path}, ${stringKeys}); ${enter(path, d, k)} ` +
+        const kr = down(r, 'k'), vr = down(r, 'e');
+        return `{ const m${k} = rt.entries(${x}, ${path}, ${at}, '${rt.keyText(t.key, enums)}'); ${enter(path, d, k)} ` +
           `const L${k} = m${k} instanceof Map ? m${k}.size : m${k}.length; ` +
           `if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); F[n++] = L${k}; let i${k} = 0; ` +
-          `try { for (const [k${k}, v${k}] of m${k}) { ${writer(t.key, `k${k}`, "''", `d${k}`)} ` +
-          `${writer(t.elem, `v${k}`, "''", `d${k}`)} i${k}++; } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+          `try { for (const [k${k}, v${k}] of m${k}) { ` +
+          `try { ${writer(t.key, `k${k}`, "''", `d${k}`, kr, siteRef(kr))} } catch (e) { throw rt.prefixPath(e, '[key]'); } ` +
+          `${writer(t.elem, `v${k}`, "''", `d${k}`, vr, siteRef(vr))} i${k}++; } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
       }
     }
   }
@@ -494,10 +570,12 @@ function groupSource(desc, enums, group) {
       case 'optional': return `(${x} === null ? null : ${coerce(t.elem, x)})`;
       case 'array': case 'vector': case 'list':
         return helper(`coerce-array:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}(a) { return Array.isArray(a) ? a.map((e) => ${coerce(t.elem, 'e')}) : a; }`)
+          `function ${name}(a) { return Array.isArray(a) ? a.map((e, i) => { ` +
+          `try { return ${coerce(t.elem, 'e')}; } catch (err) { throw rt.prefixPath(err, '', i); } }) : a; }`)
           .replace('()', `(${x})`);
       case 'set': {
-        const elems = `Array.from(s, (e) => ${coerce(t.elem, 'e')})`;
+        const elems = `Array.from(s, (e, i) => { try { return ${coerce(t.elem, 'e')}; } ` +
+          'catch (err) { throw rt.prefixPath(err, \'\', i); } })';
         const make = rt.floatKeyed(t.elem) ? elems : `new Set(${elems})`;
         return helper(`coerce-set:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}(s) { return s instanceof Set || Array.isArray(s) ? ${make} : s; }`)
@@ -507,10 +585,12 @@ function groupSource(desc, enums, group) {
         const pairs = rt.floatKeyed(t.key);
         return helper(`coerce-map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}(m) { ` +
-          `if (rt.isPlain(m)) m = Object.entries(m); ` +
-          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = ${pairs ? '[]' : 'new Map()'}; ` +
+          `if (rt.isPlain(m)) m = rt.objectEntries(m, '${rt.keyText(t.key, enums)}'); ` +
+          `if (!(m instanceof Map) && !Array.isArray(m)) return m; const r = ${pairs ? '[]' : 'new Map()'}; let i = 0, k; ` +
           `for (const e of m) { if (!Array.isArray(e)) return m; ` +
-          `${pairs ? 'r.push([' : 'r.set('}${coerce(t.key, 'e[0]')}, ${coerce(t.elem, 'e[1]')}${pairs ? '])' : ')'}; } return r; }`)
+          `try { k = ${coerce(t.key, 'e[0]')}; } catch (err) { throw rt.prefixPath(rt.prefixPath(err, '[key]'), '', i); } ` +
+          `try { ${pairs ? 'r.push([k, ' : 'r.set(k, '}${coerce(t.elem, 'e[1]')}${pairs ? '])' : ')'}; } ` +
+          `catch (err) { throw rt.prefixPath(err, '', i); } i++; } return r; }`)
           .replace('()', `(${x})`);
       }
     }
@@ -522,14 +602,15 @@ function groupSource(desc, enums, group) {
     const s = structs[i];
     const fields = s.fields;
     const slots = fields.reduce((a, f) => a + fixedSlots(f.type), 0);
-    // writer
+    // writer (its callers have checked v: CK, the struct case of writer)
     const w = [`function WR${i}(v, d) {`];
     if (slots) w.push(`  if (n + ${slots} > NC) growN(${slots});`);
     if (fields.length) w.push('  let x;');
-    for (const f of fields) {
+    fields.forEach((f, j) => {
+      const r = { si: i, fi: j, steps: '' };
       w.push(`  x = ${fieldOf('v', f.name)}; if (x === undefined) x = ${fieldDefault(f)};`);
-      w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name), 'd')}`);
-    }
+      w.push(`  ${writer(f.type, 'x', JSON.stringify(f.name), 'd', r, siteRef(r))}`);
+    });
     w.push('}');
     out.push(w.join('\n'));
     // raw constructor and reader
@@ -537,24 +618,39 @@ function groupSource(desc, enums, group) {
     const assign = fields.map((f, j) => store('this', f.name, `a${j}`));
     out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }\nK${i}.prototype = C${i}.prototype;`);
     out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
-    // plain object -> instance
+    // plain object -> instance: names the struct does not have are refused at once, the
+    // values when encoded; a nested value's refusal names its field
     const mk = [`function MK${i}(o) {`,
       `  if (o === undefined || o === null) o = EMPTY;`,
-      `  else if (typeof o !== 'object') throw rt.typeErr('', 'an object with the fields of ${s.fullName}', o);`,
-      fields.length ? '  let v;' : '',
-      `  return new K${i}(`];
-    mk.push(fields.map((f) => {
-      const conv = coerce(f.type, 'v');
-      return `    (v = ${fieldOf('o', f.name)}) !== undefined ? ${conv} : ${fieldDefault(f)}`;
-    }).join(',\n'));
-    mk.push('  );', '}');
+      `  else if (o[ID] !== ${i}) PK${i}(o, T${i}.site, '');`];
+    if (fields.length) mk.push(`  let v, ${args.join(', ')};`);
+    fields.forEach((f, j) => {
+      const value = `a${j} = (v = ${fieldOf('o', f.name)}) !== undefined ? ${coerce(f.type, 'v')} : ${fieldDefault(f)};`;
+      mk.push(needsCoercion(f.type)
+        ? `  try { ${value} } catch (e) { throw rt.prefixPath(e, ${JSON.stringify(f.name)}); }` : `  ${value}`);
+    });
+    mk.push(`  return new K${i}(${args.join(', ')});`, '}');
     out.push(mk.join('\n'));
+    // the names of an object given for the struct: each a field (a switch for a few
+    // fields, a Set for many); then PK, the check of a value that is not an instance
+    const names = fields.map((f) => JSON.stringify(f.name));
+    const cases = names.length ? `switch (k) { ${names.map((n) => `case ${n}:`).join(' ')} continue; default: } ` : '';
+    out.push(fields.length <= 16
+      ? `function NK${i}(o) { for (const k in o) { ${cases}if (hasOwn.call(o, k)) throw rt.unknownErr(T${i}.site, k); } }`
+      : `const NS${i} = new Set([${names.join(', ')}]);\n` +
+        `function NK${i}(o) { for (const k in o) if (!NS${i}.has(k) && hasOwn.call(o, k)) throw rt.unknownErr(T${i}.site, k); }`);
+    out.push(`T${i}.names = NK${i};`);
+    out.push(`function PK${i}(x, at, path) { ` +
+      `if (typeof x === 'object' && x !== null) { const q = Object.getPrototypeOf(x); ` +
+      `if (q === OBJECT || q === null) { try { NK${i}(x); } catch (e) { throw rt.prefixPath(e, path); } return; } } ` +
+      `rt.structValue(x, at, path, T${i}); }`);
+    out.push(`function CK${i}(v) { if (v == null || v[ID] !== ${i}) PK${i}(v, T${i}.site, ''); }`);
     out.push(`function AS${i}(v) { return v instanceof C${i} || v === null || typeof v !== 'object' || Array.isArray(v) ? v : MK${i}(v); }`);
     // entry points: one native call each
     for (const m of [0, 1]) {
       out.push(`const [NE${i}_${m}, ND${i}_${m}] = NAT.codec(${i * 2 + m});
 function EN${i}_${m}(v) {
-  if (typeof v !== 'object' || v === null) throw rt.typeErr('', 'an object (${s.fullName})', v);
+  if (v == null || v[ID] !== ${i}) PK${i}(v, T${i}.site, '');
   const n0 = n, p0 = p;
   try { WR${i}(v, 0); } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, ${i}, v); }
   const un = n - n0, up = p - p0;
@@ -578,18 +674,23 @@ function DE${i}_${m}(b, trusted, limits) {
 }`);
     }
     out.push(`function TJ${i}(v, pretty) { flatten(WR${i}, ${i}, v); const t = NAT.toJson(${i}, pretty); if (t === undefined) throw nativeError(); return t; }`);
-    out.push(`function FJ${i}(text, limits) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
-      `G[0] = n; G[1] = p; NAT.fromJson(${i}, rt.jsonText(text), rt.limits(limits)); if (G[2] !== 0) { settle(); return FJ${i}(text, limits); } ` +
+    out.push(`function FJ${i}(text, limits, ignore) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
+      `G[0] = n; G[1] = p; NAT.fromJson(${i}, rt.jsonText(text), rt.limits(limits), ignore === true); if (G[2] !== 0) { settle(); return FJ${i}(text, limits, ignore); } ` +
       `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
-    out.push(`X[${i}] = { WR: WR${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
+    out.push(`X[${i}] = { WR: WR${i}, PK: PK${i}, CK: CK${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
       `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i} };`);
   }
 
   const head = [];
   for (const k of usedEnums) head.push(`const E${k} = ENUMS[${k}];`);
-  for (const j of group) head.push(`const C${j} = GEN.classOf(${j});`);
+  for (const j of group) head.push(`const C${j} = GEN.classOf(${j}), T${j} = GEN.shape(${j});`);
+  for (const [key, name] of sites) {
+    const [si, fi, steps] = key.split(',');
+    head.push(`const ${name} = rt.site(NAT, ${si}, ${fi}, '${steps}');`);
+  }
   for (const j of imported) { // compiled before (compileGroup put every other one in the group)
-    head.push(`const WR${j} = X[${j}].WR, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS;`);
+    head.push(`const WR${j} = X[${j}].WR, PK${j} = X[${j}].PK, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS, ` +
+      `C${j} = GEN.classOf(${j}), T${j} = GEN.shape(${j});`);
   }
   const source = `const CONST = CONSTS;
 ${head.join('\n')}
@@ -637,16 +738,18 @@ function compileGroup(gen, i) {
 function makeClass(gen, i, Base) {
   const { desc, nat } = gen;
   const s = desc.structs[i];
-  const own = s.fields.slice(s.inherited).map((f) => f.name); // (inherited fields come first)
-  const keys = s.fields.filter((f) => f.key).map((f) => f.name);
-  const type = { kind: 'struct', struct: i };
+  const all = s.fields.map((f) => f.name);
+  const keyed = s.fields.some((f) => f.key);
   let x = null; // this struct's codec
   const C = class extends Base {
     constructor(init) {
       if (new.target === C) return (x || (x = gen.codec(i))).MK(init);
-      super(init);
+      // a subclass's instance: the class nearest to it (this one, when init is not
+      // SUBCLASS) takes init, with every field; the classes above it do nothing
+      super(SUBCLASS);
+      if (init === SUBCLASS) return;
       const t = (x || (x = gen.codec(i))).MK(init);
-      for (const name of own) {
+      for (const name of all) {
         if (name === '__proto__') {
           Object.defineProperty(this, name, { value: t[name], writable: true, enumerable: true, configurable: true });
         } else {
@@ -664,11 +767,33 @@ function makeClass(gen, i, Base) {
       return (x || (x = gen.codec(i))).TJ(this, o !== undefined && o !== null && o.pretty === true);
     }
 
+    /** Deep equality by the core (fbe_msg_equal: every field; floats by bit pattern,
+     * decimals by value): false for anything but a value of this schema's structs. */
     equals(o) {
-      if (o === null || typeof o !== 'object') return false;
-      if (!keys.length) return deepEqual(desc, type, this, o);
-      for (const k of keys) if (!valueEqual(this[k], fieldValue(o, k))) return false;
-      return true;
+      const j = gen.indexOf(o);
+      return j >= 0 && gen.shared.pair(0, i, this, j, o) === 1;
+    }
+
+    /** The hash of the [key] fields (fbe_msg_key_hash), a bigint: equal values have equal
+     * hashes; 0n for every value of a struct without [key] fields. */
+    hashKey() {
+      return gen.shared.pair(2, i, this, i, null);
+    }
+
+    /** -1, 0 or 1: a and b (instances or plain objects) ordered by their [key] fields
+     * (fbe_msg_key_compare), as the reference sorts them; a struct without [key] fields
+     * has no order (TypeMismatchError). */
+    static compare(a, b) {
+      if (!keyed) {
+        throw rt.fbeError(`${s.fullName} has no [key] fields: its values have no order`, { status: rt.codes.FBE_ERR_TYPE });
+      }
+      return gen.shared.pair(1, i, a, i, b);
+    }
+
+    /** A new instance from plain data (an object of field names, nested objects for
+     * structs, arrays, Sets, Maps; what toObject gives), every value checked now. */
+    static fromObject(o) {
+      return gen.shared.copyOf(i, o);
     }
 
     static decode(b, o) {
@@ -692,10 +817,13 @@ function makeClass(gen, i, Base) {
     }
 
     static fromJsonString(text, o) {
-      return (x || (x = gen.codec(i))).FJ(text, o === undefined || o === null ? undefined : o.limits);
+      const c = x || (x = gen.codec(i));
+      return o === undefined || o === null ? c.FJ(text) : c.FJ(text, o.limits, o.ignoreUnknown);
     }
   };
   Object.defineProperty(C, 'name', { value: s.name });
+  Object.defineProperty(C, CODEC, { value: { gen, index: i } });
+  Object.defineProperty(C.prototype, STRUCT_ID, { value: i });
   return C;
 }
 
@@ -715,7 +843,7 @@ class Codegen {
     this.compiled = 0;
     try {
       this.shared = new Function('env', SHARED)({ // eslint-disable-line no-new-func
-        NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc,
+        NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc, ID: STRUCT_ID,
       });
     } catch (e) {
       e.message = `fbe: generated code does not compile: ${e.message}`;
@@ -723,7 +851,7 @@ class Codegen {
     }
   }
 
-  /** The codec of struct i: {WR, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+  /** The codec of struct i: {WR, PK, CK, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
   codec(i) {
     return this.shared.X[i] || compileGroup(this, i);
   }
@@ -742,6 +870,28 @@ class Codegen {
       this.classCount++;
     }
     return classes[i];
+  }
+
+  /** What the generated code checks an object given for struct i against (runtime.js
+   * structValue): its site, the check of its names (NKi), its full name. */
+  shape(i) {
+    const shapes = this.shapes || (this.shapes = []);
+    if (!shapes[i]) {
+      const s = this.desc.structs[i];
+      // names: the check of an object's names, set when the struct's codec is compiled
+      shapes[i] = { site: rt.site(this.nat, i, -1, ''), names: null, fullName: s.fullName };
+    }
+    return shapes[i];
+  }
+
+  /** The struct index of a value of this schema's structs (an instance of one of its
+   * classes or of a subclass), -1 for anything else. */
+  indexOf(v) {
+    if (v === null || typeof v !== 'object') return -1;
+    const proto = Object.getPrototypeOf(v);
+    const c = proto !== null ? proto.constructor : undefined; // (a field may be named `constructor`)
+    const own = typeof c === 'function' ? c[CODEC] : undefined;
+    return own !== undefined && own.gen === this ? own.index : -1;
   }
 
   send(snat, i, v) { return this.shared.send(snat, i, v); }

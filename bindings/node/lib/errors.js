@@ -67,16 +67,13 @@ function fbeError(reason, info) {
   return new (classes[info.status] || FbeError)(reason, info);
 }
 
-const PATH_FULL = Symbol('fbe.pathFull');
-
 /** Puts a level in front of an error's path (a field name, and/or an [index]), by the
- * core's rule; once a level did not fit, the inner part stays as it is. */
+ * core's rule: once a level does not fit, the path is marked as cut ("...[3].symbol")
+ * and the core puts nothing more in front of it. */
 function prefixPath(err, field, index) {
-  if (!(err instanceof FbeError) || err[PATH_FULL] || (!field && index === undefined)) return err;
+  if (!(err instanceof FbeError) || (!field && index === undefined)) return err;
   const path = native.prependPath(err.path, field || '', index);
-  if (path === err.path) {
-    err[PATH_FULL] = true;
-  } else {
+  if (path !== err.path) {
     err.path = path;
     err.message = FbeError.format(err.reason, path, err.offset);
   }

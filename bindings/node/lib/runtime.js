@@ -4,6 +4,7 @@
 // path, and the base class of every struct class.
 const native = require('./native');
 const { FbeError, fbeError, codes, prefixPath } = require('./errors');
+const { parseText } = require('./enums');
 
 // The core's depth rule for a value being flattened, its number and its error (the
 // addon's, which the tape reader fails with): the generated writers count optionals and
@@ -15,7 +16,8 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const UINT64_MAX = (1n << 64n) - 1n;
 
-/** A short description of a JavaScript value for error messages. */
+/** A short description of a JavaScript value, for the errors of the API's own arguments
+ * (a JSON text that is not a string, bytes to decode that are not bytes). */
 function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
@@ -34,6 +36,8 @@ function describe(v) {
   }
 }
 
+/** An API argument of the wrong type (not a value of the schema: those are refused with
+ * the core's words, below). */
 function typeErr(path, expected, got) {
   return fbeError(`expected ${expected}, got ${describe(got)}`, { status: codes.FBE_ERR_TYPE, path });
 }
@@ -57,13 +61,77 @@ function outerError(err, desc, index, value) {
   return err;
 }
 
+// ---- the input table (docs/INPUT.md). JavaScript only says what kind of value it was
+// given (got) and where; the core writes every message and picks every status
+// (native inputError, fbe/internal/input.h), so the same mistake reads the same in
+// every language. A site is where the generated code checks a value: the schema's
+// native object, and the field type as struct index, field index and steps ('e' the
+// element, 'k' a map's key; native/bind.c arg_field_type); fi -1: the struct itself.
+
+/** A site (lib/codegen.js makes one per place that can refuse a value). */
+function site(nat, si, fi, steps) {
+  return { nat, si, fi, steps };
+}
+
+/** What a host value is, in the core's words (fbei_got): [word, name]. */
+function got(v) {
+  if (v === null || v === undefined) return ['null'];
+  switch (typeof v) {
+    case 'boolean': return ['bool'];
+    case 'number': return [Number.isInteger(v) ? 'integer' : 'float'];
+    case 'bigint': return ['integer'];
+    case 'string': return ['string'];
+    case 'function': return ['other', 'function'];
+    case 'symbol': return ['other', 'symbol'];
+    default: break;
+  }
+  if (v instanceof Struct) return ['struct', fullNameOf(v)];
+  if (Array.isArray(v)) return ['list'];
+  if (v instanceof Uint8Array || v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return ['bytes'];
+  if (v instanceof Set) return ['set'];
+  if (v instanceof Map || isPlain(v)) return ['map'];
+  if (v instanceof Date) return ['time'];
+  const proto = Object.getPrototypeOf(v);
+  const ctor = proto && typeof proto.constructor === 'function' ? proto.constructor.name : '';
+  return ['other', ctor || 'object'];
+}
+
+/** The full name of a struct value's type ("proto.Order"). */
+function fullNameOf(v) {
+  const cls = Object.getPrototypeOf(v).constructor; // (a field may be named `constructor`)
+  return cls && typeof cls.fullName === 'string' ? cls.fullName : '';
+}
+
+/** The core's error for what inputError answers ([status, message]), at path. */
+function coreErr(answer, path) {
+  return fbeError(answer[1], { status: answer[0], path });
+}
+
+/** A value of the wrong kind at a site: "expected int32, got a string" (word: what to
+ * call it instead of got(x)'s word). */
+function kindErr(at, path, x, word) {
+  const [w, name] = got(x);
+  return coreErr(at.nat.inputError('type', at.si, at.fi, at.steps, word || w, name), path);
+}
+
+/** Text that is not a value of kind ("'ab' is not one character"). */
+function textErr(at, path, kind, text) {
+  return coreErr(at.nat.inputError('text', kind, text), path);
+}
+
 function rangeErr(path, text) {
   return fbeError(text, { status: codes.FBE_ERR_RANGE, path });
 }
 
+/** A name struct si does not have: "unknown field 'symbl' of proto.Order (did you mean
+ * 'symbol'?)". */
+function unknownErr(at, name) {
+  return coreErr(at.nat.inputError('unknown', at.si, name), '');
+}
+
 /** Number for an integer/float field given something else: bigint, or a one-character
- * string for char/wchar. The core checks the range. */
-function num(x, kind, path) {
+ * string for char/wchar (its code point). The core checks the range. */
+function num(x, kind, path, at) {
   if (typeof x === 'bigint') {
     if (kind === 'float' || kind === 'double') return Number(x);
     if (x >= -(2n ** 53n) && x <= 2n ** 53n) return Number(x);
@@ -71,112 +139,111 @@ function num(x, kind, path) {
   }
   if (typeof x === 'string' && (kind === 'char' || kind === 'wchar')) {
     const cp = x.codePointAt(0);
-    if (cp !== undefined && x.length === (cp > 0xffff ? 2 : 1)) {
-      if (kind === 'char' && cp > 0xff) throw rangeErr(path, `'${x}' does not fit in a char (one byte)`);
-      return cp;
-    }
-    throw typeErr(path, `a ${kind} (a number or one character)`, x);
+    if (cp !== undefined && x.length === (cp > 0xffff ? 2 : 1)) return cp;
+    throw textErr(at, path, kind, x);
   }
-  throw typeErr(path, kind === 'char' || kind === 'wchar' ? `a ${kind} (a number or one character)` : 'a number', x);
+  throw kindErr(at, path, x);
 }
 
-function bigOf(x, path, what) {
-  if (typeof x === 'bigint') return x;
-  if (typeof x === 'number') {
-    if (Number.isInteger(x)) return BigInt(x);
-    throw rangeErr(path, `${x} is not a whole number (${what})`);
+/** A 64-bit kind's bigint from a bigint or a whole number, in range. */
+function big(x, path, at, kind) {
+  let v;
+  if (typeof x === 'bigint') v = x;
+  else if (typeof x === 'number' && Number.isInteger(x)) v = BigInt(x);
+  else throw kindErr(at, path, x);
+  if (kind === 'int64' ? v < INT64_MIN || v > INT64_MAX : v < 0n || v > UINT64_MAX) {
+    throw rangeErr(path, native.rangeText(String(v), kind));
   }
-  throw typeErr(path, `a bigint (${what})`, x);
-}
-
-function i64(x, path) {
-  const v = bigOf(x, path, 'int64');
-  if (v < INT64_MIN || v > INT64_MAX) throw rangeErr(path, native.rangeText(String(v), 'int64'));
   return v;
 }
 
-function u64(x, path, kind = 'uint64') {
-  const v = bigOf(x, path, kind);
-  if (v < 0n || v > UINT64_MAX) throw rangeErr(path, native.rangeText(String(v), kind));
-  return v;
+function i64(x, path, at) {
+  return big(x, path, at, 'int64');
 }
 
-/** Timestamps: bigint nanoseconds since the epoch; a Date or a whole number also do. */
-function timestamp(x, path) {
+function u64(x, path, at) {
+  return big(x, path, at, 'uint64');
+}
+
+/** Timestamps: bigint nanoseconds since the epoch, or a Date. A plain number is refused:
+ * milliseconds or nanoseconds? (Date.now() would read as 1970.) */
+function timestamp(x, path, at) {
   if (x instanceof Date) {
     const ms = x.getTime();
-    if (Number.isNaN(ms)) throw rangeErr(path, 'invalid Date');
-    return u64(BigInt(ms) * 1000000n, path, 'timestamp');
+    if (Number.isNaN(ms)) throw rangeErr(path, native.rangeText('NaN', 'timestamp'));
+    return big(BigInt(ms) * 1000000n, path, at, 'timestamp');
   }
-  return u64(x, path, 'timestamp');
-}
-
-/** Enum/flags value given by name: 'good', or 'initialized|calculated' for flags. */
-function enumByName(e, x, path) {
-  const info = e.$info;
-  if (info.flags) {
-    let v = info.big ? 0n : 0;
-    for (const part of x.split('|')) {
-      const name = part.trim();
-      if (!Object.prototype.hasOwnProperty.call(e, name)) {
-        throw rangeErr(path, `'${name}' is not a flag of ${info.fullName}`);
-      }
-      v = info.big ? v | e[name] : (v | e[name]) >>> 0;
-    }
-    if (!info.big && info.signed) v |= 0;
-    return v;
-  }
-  if (!Object.prototype.hasOwnProperty.call(e, x)) {
-    throw rangeErr(path, `'${x}' is not a value of ${info.fullName}`);
-  }
-  return e[x];
+  if (typeof x === 'number') throw coreErr(at.nat.inputError('timestamp'), path);
+  if (typeof x !== 'bigint') throw kindErr(at, path, x);
+  return big(x, path, at, 'timestamp');
 }
 
 /** Enum/flags on a base up to 32 bits: the number, from a bigint or a member name. */
-function enumNum(e, x, path) {
-  if (typeof x === 'string') return enumByName(e, x, path);
-  if (typeof x === 'bigint') return num(x, e.$info.base, path);
-  throw typeErr(path, `a ${e.$info.fullName} value (a number or a name)`, x);
+function enumNum(e, x, path, at) {
+  if (typeof x === 'string') return parseText(e.$info, x, path);
+  if (typeof x === 'bigint') return num(x, e.$info.base, path, at);
+  throw kindErr(at, path, x);
 }
 
 /** Enum/flags on a 64-bit base: the bigint, from a number or a member name. */
-function enumBig(e, x, path) {
-  if (typeof x === 'string') x = enumByName(e, x, path);
-  return e.$info.base === 'int64' ? i64(x, path) : u64(x, path);
+function enumBig(e, x, path, at) {
+  if (typeof x === 'string') return parseText(e.$info, x, path);
+  return big(x, path, at, e.$info.base);
 }
 
-function decimal(x, path) {
-  if (typeof x === 'number') {
-    if (!Number.isFinite(x)) throw rangeErr(path, `${x} is not a decimal number`);
-    return String(x);
-  }
+/** A decimal's text: from a bigint, or an exact decimal object of a library (anything
+ * with toFixed but a Number, whose String() is its text: decimal.js, big.js). Numbers
+ * are binary floats, never exact: refused. */
+function decimal(x, path, at) {
   if (typeof x === 'bigint') return x.toString();
-  if (x !== null && typeof x === 'object' && typeof x.toFixed === 'function') return String(x);
-  throw typeErr(path, 'a decimal (a string, number or bigint)', x);
-}
-
-function uuid(x, path) {
-  if (x instanceof Uint8Array && x.length === 16) {
-    const h = Buffer.from(x.buffer, x.byteOffset, 16).toString('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  }
-  throw typeErr(path, 'a uuid string', x);
+  if (x !== null && typeof x === 'object' && typeof x.toFixed === 'function' && !(x instanceof Number)) return String(x);
+  throw kindErr(at, path, x, typeof x === 'number' ? 'float' : undefined); // (2 is as binary as 2.5)
 }
 
 /** Bytes of a Buffer/Uint8Array/ArrayBuffer/any ArrayBufferView as a Uint8Array. */
-function bytes(x, path) {
+function bytes(x, path, at) {
   if (x instanceof Uint8Array) return x;
   if (x instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer)) {
     return new Uint8Array(x);
   }
   if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-  throw typeErr(path, 'bytes (a Buffer, Uint8Array or ArrayBuffer)', x);
+  throw kindErr(at, path, x);
+}
+
+/** Where a struct goes, a value that is neither an instance of its class nor a plain
+ * object (lib/codegen.js checks those itself, PKi): an instance of a struct of the same
+ * name (another schema's, a subclass's) as it is; a Map, an array, a set, bytes, a Date,
+ * another struct or no object at all is of the wrong kind; any other object is taken
+ * for its named properties, every name a field (shape.names, NKi, throws for one that
+ * is not). at: the site of the place (its type's words); shape: the struct's
+ * (Codegen.shape). */
+function structValue(x, at, path, shape) {
+  if (x === null || typeof x !== 'object') throw kindErr(at, path, x);
+  try {
+    if (x instanceof Struct) {
+      for (let c = Object.getPrototypeOf(x).constructor; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
+        if (c.fullName === shape.fullName) return;
+      }
+      throw kindErr(shape.site, '', x);
+    }
+    if (Array.isArray(x) || x instanceof Map || x instanceof Set || x instanceof Date ||
+        x instanceof ArrayBuffer || ArrayBuffer.isView(x)) {
+      throw kindErr(shape.site, '', x);
+    }
+    shape.names(x);
+  } catch (e) {
+    throw prefixPath(e, path);
+  }
 }
 
 /** Input of decode/verify/feed. */
 function input(x) {
   if (x instanceof Uint8Array) return x;
-  return bytes(x, '');
+  if (x instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer)) {
+    return new Uint8Array(x);
+  }
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  throw typeErr('', 'bytes (a Buffer, Uint8Array or ArrayBuffer)', x);
 }
 
 /** Decode options: true when they ask to decode without verifying ({ trusted: true };
@@ -208,21 +275,44 @@ function isPlain(x) {
   return proto === Object.prototype || proto === null;
 }
 
-/** Map/hash input: a Map, an array of [key, value] pairs, or (string keys) a plain object. */
-function entries(x, path, stringKeys) {
+/** How a plain object's keys (text) become the keys of a map of key type t, as JSON
+ * reads map keys (docs/JSON.md): integers, enums, flags, chars and timestamps from their
+ * decimal digits (enums and flags also by name), strings, uuids and decimals as
+ * themselves; a key type with no text form (bool, float, bytes, struct) keeps the text,
+ * which its writer refuses. 'big': digits as a bigint. */
+function keyText(t, enums) {
+  const k = t.kind === 'enum' || t.kind === 'flags' ? enums[t.enum].$info.base : t.kind;
+  if (k === 'int64' || k === 'uint64' || k === 'timestamp') return 'big';
+  if (k === 'float' || k === 'double' || k === 'bool') return 'text';
+  return /int|byte|char/.test(k) ? 'num' : 'text';
+}
+
+const DIGITS = /^-?[0-9]+$/;
+
+/** A plain object's entries with the keys as keyText's rule reads them. */
+function objectEntries(x, how) {
+  const e = Object.entries(x);
+  if (how === 'text') return e;
+  for (const pair of e) {
+    const k = pair[0];
+    if (!DIGITS.test(k)) continue;
+    const b = BigInt(k);
+    pair[0] = how === 'big' || b < -(2n ** 53n) || b > 2n ** 53n ? b : Number(b);
+  }
+  return e;
+}
+
+/** Map/hash input: a Map, an array of [key, value] pairs, or a plain object. */
+function entries(x, path, at, how) {
   if (x instanceof Map) return x;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      if (!Array.isArray(x[i]) || x[i].length !== 2) {
-        throw typeErr(`${path}[${i}]`, 'a [key, value] pair', x[i]);
-      }
+      if (!Array.isArray(x[i]) || x[i].length !== 2) throw prefixPath(kindErr(at, '', x[i]), path, i);
     }
     return x;
   }
-  if (stringKeys && isPlain(x)) {
-    return Object.entries(x);
-  }
-  throw typeErr(path, stringKeys ? 'a Map (or [key, value] pairs, or a plain object)' : 'a Map (or [key, value] pairs)', x);
+  if (isPlain(x)) return objectEntries(x, how);
+  throw kindErr(at, path, x);
 }
 
 /** Whether a set of elements of type t, or a map with keys of type t, is an Array (of
@@ -233,9 +323,9 @@ function floatKeyed(t) {
   return t.kind === 'float' || t.kind === 'double';
 }
 
-function setValues(x, path) {
+function setValues(x, path, at) {
   if (x instanceof Set || Array.isArray(x)) return x;
-  throw typeErr(path, 'a Set (or an array)', x);
+  throw kindErr(at, path, x);
 }
 
 /** The base class of every generated struct class. */
@@ -280,7 +370,8 @@ function jsonText(s) {
 class Struct {}
 
 module.exports = {
-  FbeError, fbeError, codes, prefixPath, outerError, tooDeep, MAX_DEPTH, describe, typeErr, rangeErr, num, i64, u64, timestamp,
-  enumNum, enumBig, enumByName, decimal, uuid, bytes, input, trusted, limits, entries, setValues, floatKeyed, Struct, isPlain, wellFormed, unitsUtf8, jsonText,
-  INT64_MIN, INT64_MAX, UINT64_MAX,
+  FbeError, fbeError, codes, prefixPath, outerError, tooDeep, MAX_DEPTH, describe, typeErr, rangeErr, site, got,
+  coreErr, kindErr, textErr, unknownErr, structValue, num, i64, u64, timestamp, enumNum, enumBig, decimal, bytes, input,
+  trusted, limits, keyText, objectEntries, entries, setValues, floatKeyed, Struct, isPlain, wellFormed, unitsUtf8,
+  jsonText, INT64_MIN, INT64_MAX, UINT64_MAX,
 };

@@ -19,7 +19,7 @@ class Schema {
   /** @private Use fbe.load / fbe.loadString / fbe.loadPackage. */
   constructor(nat) {
     const desc = nat.desc;
-    const enums = desc.enums.map(makeEnum);
+    const enums = desc.enums.map((d, k) => makeEnum(d, nat, k));
     // classes and codecs are made on first use (lib/codegen.js)
     const gen = new Codegen(nat, desc, enums, this, decorate);
     const byName = new Map();
@@ -69,11 +69,17 @@ class Schema {
     return this._fbe.warnings;
   }
 
-  /** A struct class or enum object by "Name" or "package.Name", or undefined. */
+  /** A struct class or enum object by "Name" or "package.Name"; NotFoundError when the
+   * schema has none (has(name) asks first). */
   get(name) {
     const entry = this._fbe.byName.get(name);
-    if (!entry) return undefined;
+    if (!entry) throw notFound(this, name, 'type');
     return entry.kind === 'struct' ? this._fbe.gen.classOf(entry.index) : entry.value;
+  }
+
+  /** Whether get(name) finds a type. */
+  has(name) {
+    return this._fbe.byName.has(name);
   }
 
   /** Every name get() knows. */
@@ -89,19 +95,14 @@ class Schema {
   /** The enum/flags object of a name; throws FbeError when there is none. */
   enum(name) {
     const entry = this._fbe.byName.get(name);
-    if (!entry || entry.kind !== 'enum') {
-      throw fbeError(`no enum or flags '${name}' in the schema`, { status: codes.FBE_ERR_NOT_FOUND });
-    }
+    if (!entry || entry.kind !== 'enum') throw notFound(this, name, 'enum');
     return entry.value;
   }
 
   _structIndex(type) {
     if (typeof type === 'function' && type[INFO] && type[INFO].schema === this) return type[INFO].index;
     const entry = typeof type === 'string' ? this._fbe.byName.get(type) : undefined;
-    if (!entry || entry.kind !== 'struct') {
-      throw fbeError(`no struct '${typeof type === 'function' ? type.name : type}' in the schema`,
-        { status: codes.FBE_ERR_NOT_FOUND });
-    }
+    if (!entry || entry.kind !== 'struct') throw notFound(this, typeof type === 'function' ? type.name : type, 'struct');
     return entry.index;
   }
 
@@ -138,8 +139,11 @@ class Schema {
     return this._fbe.gen.codec(this._structIndex(type)).TJ(value, Boolean(options && options.pretty));
   }
 
+  /** A value from JSON; members the struct does not have are an UnknownFieldError
+   * unless options.ignoreUnknown is true (JSON of a newer schema). */
   fromJsonString(type, text, options) {
-    return this._fbe.gen.codec(this._structIndex(type)).FJ(text, options ? options.limits : undefined);
+    const c = this._fbe.gen.codec(this._structIndex(type));
+    return options ? c.FJ(text, options.limits, options.ignoreUnknown) : c.FJ(text);
   }
 
   [util.inspect.custom]() {
@@ -203,12 +207,32 @@ function structInfo(v) {
   return info;
 }
 
+/** The core's text form of a struct value (docs/TEXT.md): Account(id=1,name="Test",...);
+ * a value that cannot be converted shows Account(<invalid: the error>). */
+function text(v) {
+  const { schema, index } = structInfo(v);
+  return schema._fbe.gen.shared.text(index, v);
+}
+
 Object.defineProperties(Struct.prototype, {
   toString: {
     value: function toString() {
+      return text(this);
+    },
+    writable: true, configurable: true,
+  },
+  [util.inspect.custom]: {
+    value: function inspect() {
+      return text(this);
+    },
+    writable: true, configurable: true,
+  },
+  toObject: {
+    value: function toObject() {
+      // the value as the core reads it (checked, sets without duplicates), then plain
       const { schema, index } = structInfo(this);
       const p = schema._fbe;
-      return values.format(p.desc, p.enums, { kind: 'struct', struct: index }, this);
+      return values.plain(p.desc, { kind: 'struct', struct: index }, p.gen.shared.copyOf(index, this));
     },
     writable: true, configurable: true,
   },
@@ -222,14 +246,20 @@ Object.defineProperties(Struct.prototype, {
   },
   clone: {
     value: function clone() {
-      // through the codecs, not this.encode: a field may be named `encode`
+      // one crossing: the value onto the tape, read into the core and written back
       const { schema, index } = structInfo(this);
-      const c = schema._fbe.gen.codec(index);
-      return c.DE1(c.EN1(this), true); // our own bytes
+      return schema._fbe.gen.shared.copyOf(index, this);
     },
     writable: true, configurable: true,
   },
 });
+
+/** The NotFoundError of a name the schema has no type (what: 'type', 'struct' or
+ * 'enum') of, in the addon's words (native typeNotFound). */
+function notFound(schema, name, what) {
+  const [status, message] = schema._fbe.nat.typeNotFound(String(name), what);
+  return fbeError(message, { status });
+}
 
 function includes(options) {
   const inc = options && options.include !== undefined ? options.include : [];

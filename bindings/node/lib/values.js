@@ -1,56 +1,7 @@
 'use strict';
-// Schema-directed walks over values that are not on a hot path: deep equality
-// (equals() of structs without [key] fields), the
-// reference's readable string form, toJSON()'s plain JSON-safe form, and the search for
-// a cycle in a value encode refused as too deep.
-const { Enum } = require('./enums');
-
-/** Normalised decimal text -> {neg, digits, exp} with no leading/trailing zeros. */
-function decimalParts(text) {
-  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(String(text));
-  if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) return null;
-  let digits = (m[2] || '') + (m[3] || '');
-  let exp = (m[4] ? parseInt(m[4], 10) : 0) - (m[3] || '').length;
-  digits = digits.replace(/^0+/, '');
-  if (digits === '') return { neg: false, digits: '', exp: 0 };
-  const trimmed = digits.replace(/0+$/, '');
-  exp += digits.length - trimmed.length;
-  return { neg: m[1] === '-', digits: trimmed, exp };
-}
-
-/** Decimals compare by numeric value ("1.50" equals "1.5", "1E-7" equals "0.0000001"). */
-function decimalEqual(a, b) {
-  if (a === b) return true;
-  const x = decimalParts(a);
-  const y = decimalParts(b);
-  return Boolean(x && y && x.neg === y.neg && x.digits === y.digits && x.exp === y.exp);
-}
-
-function bytesEqual(a, b) {
-  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array) || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Equality of two values without schema information (equals() on [key] fields). */
-function valueEqual(a, b) {
-  if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (a instanceof Uint8Array) return bytesEqual(a, b);
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => valueEqual(x, b[i]));
-  }
-  if (a instanceof Map || a instanceof Set) {
-    if (a.constructor !== b.constructor || a.size !== b.size) return false;
-    const x = [...a];
-    const y = [...b];
-    return x.every((e, i) => valueEqual(e, y[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => valueEqual(a[k], b[k]));
-}
+// Schema-directed walks over values that are not on a hot path: toObject()'s plain
+// data, toJSON()'s JSON-safe form, and the search for a cycle in a value encode refused
+// as too deep. (The text form and equality are the core's: lib/codegen.js.)
 
 function sequence(v) {
   if (Array.isArray(v)) return v;
@@ -58,78 +9,27 @@ function sequence(v) {
   return null;
 }
 
-/** Typed deep equality: floats by bit pattern (so -0 differs from 0, NaN equals NaN),
- * decimals by value, sets and maps by content in order. */
-function deepEqual(desc, t, a, b) {
+/** The plain data of a value as the core gave it back (lib/codegen.js copyOf): structs
+ * as plain objects, arrays, vectors, lists and sets as Arrays, maps as Maps (of float
+ * keys: [key, value] pairs), bytes as a Buffer of their own; scalars as they are
+ * (64-bit integers and timestamps bigint, decimals and uuids strings, enums numbers). */
+function plain(desc, t, v) {
   switch (t.kind) {
-    case 'float': case 'double':
-      return Object.is(a, b);
-    case 'decimal':
-      return decimalEqual(a, b);
-    case 'bytes':
-      return bytesEqual(a, b);
     case 'struct': {
-      if (a === b) return true;
-      if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-      for (const f of desc.structs[t.struct].fields) {
-        if (!deepEqual(desc, f.type, own(a, f.name), own(b, f.name))) return false;
-      }
-      return true;
+      const o = {};
+      for (const f of desc.structs[t.struct].fields) setOwn(o, f.name, plain(desc, f.type, own(v, f.name)));
+      return o;
     }
-    case 'optional':
-      if (a === null || a === undefined || b === null || b === undefined) {
-        return (a === null || a === undefined) && (b === null || b === undefined);
-      }
-      return deepEqual(desc, t.elem, a, b);
-    case 'array': case 'vector': case 'list': case 'set': {
-      const x = sequence(a);
-      const y = sequence(b);
-      return Boolean(x && y && x.length === y.length && x.every((e, i) => deepEqual(desc, t.elem, e, y[i])));
-    }
+    case 'optional': return v === null ? null : plain(desc, t.elem, v);
+    case 'array': case 'vector': case 'list': case 'set': return Array.from(v, (e) => plain(desc, t.elem, e));
     case 'map': case 'hash': {
-      const x = sequence(a);
-      const y = sequence(b);
-      return Boolean(x && y && x.length === y.length && x.every((e, i) =>
-        deepEqual(desc, t.key, e[0], y[i][0]) && deepEqual(desc, t.elem, e[1], y[i][1])));
+      if (Array.isArray(v)) return v.map(([k, e]) => [plain(desc, t.key, k), plain(desc, t.elem, e)]);
+      const m = new Map();
+      for (const [k, e] of v) m.set(plain(desc, t.key, k), plain(desc, t.elem, e));
+      return m;
     }
-    default:
-      return a === b;
-  }
-}
-
-/** The reference's string form: Account(id=1,name="Test",state=initialized|calculated|good,...). */
-function format(desc, enums, t, v) {
-  if (v === undefined) return 'undefined';
-  switch (t.kind) {
-    case 'bool': return v ? 'true' : 'false';
-    case 'char': case 'wchar': {
-      const cp = typeof v === 'number' ? v : NaN;
-      return cp >= 0x20 && cp !== 0x7f && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)
-        ? `'${String.fromCodePoint(cp)}'` : String(v);
-    }
-    case 'string': case 'uuid': return `"${v}"`;
-    case 'bytes': return `bytes[${v && v.length !== undefined ? v.length : 0}]`;
-    case 'enum': case 'flags': return Enum.prototype.format.call(enums[t.enum], v); // a member may be named `format`
-    case 'struct': {
-      const s = desc.structs[t.struct];
-      if (v === null || typeof v !== 'object') return String(v);
-      return `${s.name}(${s.fields.map((f) => `${f.name}=${format(desc, enums, f.type, v[f.name])}`).join(',')})`;
-    }
-    case 'optional':
-      return v === null ? 'null' : format(desc, enums, t.elem, v);
-    case 'array': case 'vector': case 'list': case 'set': {
-      const items = sequence(v) || [];
-      const [open, close] = t.kind === 'list' ? ['<', '>'] : t.kind === 'set' ? ['{', '}'] : ['[', ']'];
-      return `[${items.length}]${open}${items.map((e) => format(desc, enums, t.elem, e)).join(',')}${close}`;
-    }
-    case 'map': case 'hash': {
-      const items = sequence(v) || [];
-      const [open, close] = t.kind === 'map' ? ['<', '>'] : ['[', ']'];
-      return `[${items.length}]${open}{${items.map(([k, e]) =>
-        `${format(desc, enums, t.key, k)}->${format(desc, enums, t.elem, e)}`).join(',')}}${close}`;
-    }
-    default:
-      return String(v);
+    case 'bytes': return Buffer.from(v);
+    default: return v;
   }
 }
 
@@ -239,6 +139,4 @@ function toJSONValue(desc, enums, t, v) {
   }
 }
 
-module.exports = {
-  deepEqual, valueEqual, decimalEqual, format, toJSONValue, containsItself, fieldValue, INHERITED,
-};
+module.exports = { plain, toJSONValue, containsItself, fieldValue, INHERITED };

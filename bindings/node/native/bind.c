@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "binding.h"
-#include "fbe/internal/kinds.h"
 #include "fbe/internal/memory.h"
 #include "fbe/internal/value.h" /* default images (fbei_str slots), dynamic default kinds */
 
@@ -63,6 +62,36 @@ const fbe_struct *arg_struct(napi_env env, nschema *ns, size_t argc, size_t want
   if (!tapes_ready(env, ns)) return NULL;
   if (i >= 0 && (uint32_t)i < ns->nstructs) return fbe_schema_struct_at(ns->schema, (size_t)i);
   return throw_type(env, argc < want ? usage : "bad type index"), NULL;
+}
+
+/* A struct by its dense index (NULL with a TypeError thrown when there is none). */
+const fbe_struct *arg_struct_index(napi_env env, nschema *ns, napi_value v) {
+  int32_t i = arg_int(env, v);
+  if (i >= 0 && (uint32_t)i < ns->nstructs) return fbe_schema_struct_at(ns->schema, (size_t)i);
+  return throw_type(env, "bad type index"), NULL;
+}
+
+/* The type a value lib/ refuses was meant to be: field fi of struct si, then steps, a
+ * string of 'e' (the element, value or optional's type) and 'k' (a map's key): how
+ * lib/codegen.js names the place without any pointer crossing. */
+const fbe_type *arg_field_type(napi_env env, nschema *ns, napi_value si, napi_value fi, napi_value steps) {
+  const fbe_struct *st = arg_struct_index(env, ns, si);
+  int32_t k = st ? arg_int(env, fi) : -1;
+  char path[64] = "";
+  if (!st) return NULL;
+  if (k < 0 || (size_t)k >= fbe_struct_field_count(st) ||
+      napi_get_value_string_utf8(env, steps, path, sizeof path, NULL) != napi_ok)
+    return throw_type(env, "bad field type reference"), NULL;
+  const fbe_type *t = fbe_field_type(fbe_struct_field_at(st, (size_t)k));
+  for (const char *c = path; *c && t; c++) t = *c == 'k' ? fbe_type_key(t) : fbe_type_element(t);
+  return t ? t : (throw_type(env, "bad field type reference"), NULL);
+}
+
+/* An enum or flags type by its dense index. */
+const fbe_enum *arg_enum(napi_env env, nschema *ns, napi_value v) {
+  int32_t i = arg_int(env, v);
+  if (i >= 0 && (size_t)i < fbe_schema_enum_count(ns->schema)) return fbe_schema_enum_at(ns->schema, (size_t)i);
+  return throw_type(env, "bad enum index"), NULL;
 }
 
 #define CAP32(len) ((len) > INT32_MAX ? (uint32_t)INT32_MAX : (uint32_t)(len))
@@ -201,12 +230,7 @@ static napi_value struct_item(napi_env env, const void *schema, size_t i) {
 
 /* [name, value]: a number, a bigint on a 64-bit base */
 static napi_value enum_value_item(napi_env env, const void *e, size_t i) {
-  uint64_t u = fbe_enum_value_at(e, i);
-  fbe_kind base = fbe_enum_base(e);
-  napi_value v[2] = {js_str(env, fbe_enum_value_name(e, i)), NULL};
-  if (base == FBE_KIND_INT64) napi_create_bigint_int64(env, (int64_t)u, &v[1]);
-  else if (base == FBE_KIND_UINT64) napi_create_bigint_uint64(env, u, &v[1]);
-  else v[1] = js_num(env, fbei_kind_is_signed(base) ? (double)(int64_t)u : (double)(u & 0xffffffffu));
+  napi_value v[2] = {js_str(env, fbe_enum_value_name(e, i)), enum_value(env, e, fbe_enum_value_at(e, i))};
   return array_of(env, v, 2);
 }
 
@@ -242,10 +266,14 @@ static nschema *ns_new(fbe_schema *schema) {
 /* The native schema object: {desc: {root, packages, structs, enums}, warnings, and the
  * functions below}; structs and enums in the core's dense index order. */
 static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value warnings) {
-  static const method methods[] = {{"codec", codec_cb},         {"setTape", set_tape_cb},
-                                   {"verify", verify_cb},       {"toJson", to_json_cb},
-                                   {"fromJson", from_json_cb},  {"lastError", last_error_cb},
-                                   {"sender", sender_new_cb},   {"receiver", receiver_new_cb}};
+  static const method methods[] = {{"codec", codec_cb},           {"setTape", set_tape_cb},
+                                   {"verify", verify_cb},         {"toJson", to_json_cb},
+                                   {"fromJson", from_json_cb},    {"lastError", last_error_cb},
+                                   {"toText", to_text_cb},        {"pair", pair_cb},
+                                   {"copy", copy_cb},             {"inputError", input_error_cb},
+                                   {"enumParse", enum_parse_cb},  {"enumText", enum_text_cb},
+                                   {"typeNotFound", type_not_found_cb},
+                                   {"sender", sender_new_cb},     {"receiver", receiver_new_cb}};
   static const char *const keys[] = {"root", "packages", "structs", "enums"};
   nschema *ns = ns_new(schema);
   if (!ns) {

@@ -1,7 +1,9 @@
 /* The Node-API addon's internal header: the libfbe core compiled in, offered to the
  * JavaScript layer (lib/) as a few coarse calls. Values cross on the core's tape
  * (fbe/internal/tape.h, FBE_TAPE_DOUBLE): one N-API call per encode, decode, verify,
- * JSON conversion or send; a receiver calls back into JavaScript once per message.
+ * JSON conversion, text form, comparison, copy or send; a receiver calls back into
+ * JavaScript once per message. The messages of values lib/ refuses are the core's too
+ * (inputError, enumParse: fbe/internal/input.h).
  * Memory: every function or object made for a schema holds a count on its nschema,
  * freed by the last finalizer. Bytes handed to JavaScript are copies the GC owns. */
 #ifndef FBE_NODE_BINDING_H
@@ -25,7 +27,9 @@ enum {
   REG_SIZE = 6,   /* C -> JS: model size of the last decode/verify/encode */
   REG_OUT = 7,    /* JS -> C: offset in the output pool for the next encode; C -> JS: 1
                      when the bytes went there, 0 when a Buffer was returned instead */
-  REG_COUNT = 8
+  REG_N1 = 8,     /* JS -> C: where a second value starts (pair); C -> JS: where a copy starts */
+  REG_P1 = 9,
+  REG_COUNT = 10
 };
 #define REG_NEED_SPACE (-1)
 #define FLAG_TRUSTED 1       /* decode without verifying (fbe_decode_trusted) */
@@ -90,6 +94,7 @@ int32_t arg_int(napi_env env, napi_value v);
 fbe_model arg_model(napi_env env, napi_value final);
 int arg_limits(napi_env env, napi_value v, fbe_limits *limits, const fbe_limits **out, fbe_error *err);
 fbe_loader *arg_loader(napi_env env, napi_value includes);
+napi_value enum_value(napi_env env, const fbe_enum *e, uint64_t u);
 
 /* bind.c: the schema object, its tapes, the objects bound to it */
 void ns_release(nschema *ns, napi_env env);
@@ -98,6 +103,9 @@ napi_value native_object(napi_env env, nschema *ns, void *data, napi_finalize fi
                          const method *methods, size_t n);
 const fbe_struct *arg_struct(napi_env env, nschema *ns, size_t argc, size_t want, napi_value *argv,
                              const char *usage);
+const fbe_struct *arg_struct_index(napi_env env, nschema *ns, napi_value v);
+const fbe_type *arg_field_type(napi_env env, nschema *ns, napi_value si, napi_value fi, napi_value steps);
+const fbe_enum *arg_enum(napi_env env, nschema *ns, napi_value v);
 
 /* ops.c: the value on the tape <-> a message; encoded bytes out */
 fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st);
@@ -127,8 +135,11 @@ static inline int tapes_ready(napi_env env, nschema *ns) {
 /* The functions of the module (module.c) and of a schema object (bind.c). */
 #define CALLBACK(name) napi_value name(napi_env env, napi_callback_info info)
 CALLBACK(statuses_cb); CALLBACK(error_text_cb); CALLBACK(prepend_path_cb);                     /* errors.c */
-CALLBACK(range_text_cb); CALLBACK(depth_rule_cb); CALLBACK(last_error_cb);
+CALLBACK(range_text_cb); CALLBACK(depth_rule_cb); CALLBACK(last_error_cb); CALLBACK(input_error_cb);
+CALLBACK(type_not_found_cb);
+CALLBACK(enum_parse_cb); CALLBACK(enum_text_cb);                                               /* convert.c */
 CALLBACK(codec_cb); CALLBACK(verify_cb); CALLBACK(to_json_cb); CALLBACK(from_json_cb);          /* ops.c */
+CALLBACK(to_text_cb); CALLBACK(pair_cb); CALLBACK(copy_cb);
 CALLBACK(sender_new_cb); CALLBACK(receiver_new_cb);                                            /* protocol.c */
 CALLBACK(load_file_cb); CALLBACK(load_string_cb); CALLBACK(load_package_cb);                    /* bind.c */
 

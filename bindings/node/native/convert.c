@@ -4,6 +4,7 @@
 
 #include "binding.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/kinds.h"
 #include "fbe/internal/memory.h" /* the core's counted allocator, for the addon's blocks too */
 
 /* Throws the pending N-API failure as a JavaScript error (unless one is pending). */
@@ -157,4 +158,67 @@ fbe_loader *arg_loader(napi_env env, napi_value includes) {
     }
   }
   return loader;
+}
+
+/* An enum or flags value as lib/ holds it: a number, a bigint on a 64-bit base (u: the
+ * pattern at the base's width, as the schema keeps values). */
+napi_value enum_value(napi_env env, const fbe_enum *e, uint64_t u) {
+  napi_value v = NULL;
+  fbe_kind base = fbe_enum_base(e);
+  if (base == FBE_KIND_INT64) napi_create_bigint_int64(env, (int64_t)u, &v);
+  else if (base == FBE_KIND_UINT64) napi_create_bigint_uint64(env, u, &v);
+  else v = js_num(env, fbei_kind_is_signed(base) ? (double)(int64_t)u : (double)(u & 0xffffffffu));
+  return v;
+}
+
+/* enumParse(enumIndex, text) -> the value, or [status, message] when the text names none:
+ * the core's reading of a member name or (flags) names and numbers joined by '|'
+ * (fbe_enum_parse), the same in every binding. */
+napi_value enum_parse_cb(napi_env env, napi_callback_info info) {
+  ARGS(2, nschema, ns);
+  size_t len = 0;
+  uint64_t u = 0;
+  fbe_error err;
+  const fbe_enum *e = argc >= 2 ? arg_enum(env, ns, argv[0]) : NULL;
+  char *text = e ? arg_string(env, argv[1], &len) : NULL;
+  if (!text) return argc < 2 ? throw_type(env, "enumParse(enumIndex, text)") : NULL;
+  fbe_status s = fbe_enum_parse(e, text, len, &u, &err);
+  fbei_mem_free(text);
+  if (s == FBE_OK) return enum_value(env, e, u);
+  napi_value arr, items[2] = {js_num(env, (double)s), js_str(env, err.message)};
+  return (arr = array_of(env, items, 2)) ? arr : napi_failure(env, "enumParse");
+}
+
+/* enumText(enumIndex, value: number | bigint) -> the value's text form (TEXT.md rules 10,
+ * 11 and 15: fbe_text_write_enum), or undefined for a value that is not a whole number. */
+napi_value enum_text_cb(napi_env env, napi_callback_info info) {
+  ARGS(2, nschema, ns);
+  napi_valuetype type = napi_undefined;
+  uint64_t u = 0;
+  bool lossless = false;
+  napi_value text;
+  fbe_error err;
+  const fbe_enum *e = argc >= 2 ? arg_enum(env, ns, argv[0]) : NULL;
+  if (!e) return argc < 2 ? throw_type(env, "enumText(enumIndex, value)") : NULL;
+  napi_typeof(env, argv[1], &type);
+  if (type == napi_bigint) {
+    int64_t i;
+    if (fbe_enum_base(e) == FBE_KIND_UINT64) napi_get_value_bigint_uint64(env, argv[1], &u, &lossless);
+    else napi_get_value_bigint_int64(env, argv[1], &i, &lossless), u = (uint64_t)i;
+  } else if (type == napi_number) {
+    double d = 0;
+    napi_get_value_double(env, argv[1], &d);
+    if (d >= -9223372036854775808.0 && d < 18446744073709551616.0) {
+      u = d < 0 ? (uint64_t)(int64_t)d : (uint64_t)d;
+      lossless = d == (d < 0 ? (double)(int64_t)u : (double)u);
+    }
+  }
+  if (!lossless) return js_undefined(env);
+  fbe_buffer out;
+  fbe_buffer_init(&out);
+  fbe_status s = fbe_text_write_enum(e, u, &out, &err);
+  napi_value v = s == FBE_OK && napi_create_string_utf8(env, out.size ? (const char *)out.data : "", out.size,
+                                                        &text) == napi_ok ? text : js_undefined(env);
+  fbe_buffer_free(&out);
+  return v;
 }

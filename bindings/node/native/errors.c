@@ -6,6 +6,7 @@
 
 #include "binding.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/input.h"
 #include "fbe/internal/memory.h"
 
 /* statuses() -> [[code, name, text, class, parent status], ...], 0 .. FBE_STATUS_COUNT - 1 */
@@ -73,7 +74,7 @@ napi_value error_text_cb(napi_env env, napi_callback_info info) {
 
 /* prependPath(path, field, index | undefined) -> the path one level out: field (unless
  * "") and [index] in front, as one part, by the core's rule (fbei_error_prepend_field:
- * the path as it was when it would grow too long). */
+ * a path that would grow too long is marked as cut, "...", and grows no more). */
 napi_value prepend_path_cb(napi_env env, napi_callback_info info) {
   ARGS(3, void, unused);
   fbe_error err;
@@ -89,17 +90,106 @@ napi_value prepend_path_cb(napi_env env, napi_callback_info info) {
   return js_str(env, err.path);
 }
 
+/* A kind by its name ("int32"); FBE_KIND_COUNT_ when there is none. */
+static fbe_kind kind_named(const char *name) {
+  int k = 0;
+  while (k < FBE_KIND_COUNT_ && strcmp(fbe_kind_name((fbe_kind)k), name)) k++;
+  return (fbe_kind)k;
+}
+
+/* What lib/ says a refused host value is (lib/runtime.js got()), as the core's fbei_got. */
+static int got_named(const char *word, fbei_got *out) {
+  static const char *const words[] = {"null", "bool", "integer", "float", "string", "bytes", "list", "set",
+                                      "map", "struct", "enum", "time", "uuid", "decimal", "other"};
+  for (int i = 0; i < (int)(sizeof words / sizeof *words); i++)
+    if (!strcmp(words[i], word)) return *out = (fbei_got)(FBEI_GOT_NULL + i), 0;
+  return -1;
+}
+
+/* inputError(what, ...) -> [status, message]: the core's words (fbe/internal/input.h) for
+ * a host value lib/ refuses, so that no message of the input table is written in
+ * JavaScript (lib/ puts the path on it by the core's rule, prependPath):
+ *   ('type', si, fi, steps, got, name)  a value of the wrong kind for that field type
+ *                                       (arg_field_type); fi -1: the struct si itself
+ *   ('timestamp')                       a plain number for a timestamp
+ *   ('unknown', si, name)               a field name struct si does not have
+ *   ('text', kind, text)                text that is not a value of the kind
+ *   ('length', si, fi, steps, n)        an array of n elements for a fixed array */
+napi_value input_error_cb(napi_env env, napi_callback_info info) {
+  ARGS(6, nschema, ns);
+  char what[16] = "", word[16] = "", kind[32] = "";
+  fbe_error err;
+  fbei_got got;
+  size_t len = 0;
+  memset(&err, 0, sizeof err);
+  if (argc < 1 || napi_get_value_string_utf8(env, argv[0], what, sizeof what, NULL) != napi_ok)
+    return throw_type(env, "inputError(what, ...)");
+  if (!strcmp(what, "type") && argc >= 6) {
+    char *name = NULL;
+    int32_t fi = arg_int(env, argv[2]);
+    if (napi_get_value_string_utf8(env, argv[4], word, sizeof word, NULL) != napi_ok || got_named(word, &got))
+      return throw_type(env, "inputError: bad got word");
+    if (arg_package(env, argv[5], &name)) return NULL; /* (undefined or a string) */
+    if (fi < 0) {
+      const fbe_struct *st = arg_struct_index(env, ns, argv[1]);
+      if (st) fbei_error_type_struct(&err, st, got, name);
+    } else {
+      const fbe_type *t = arg_field_type(env, ns, argv[1], argv[2], argv[3]);
+      if (t) fbei_error_type(&err, t, got, name);
+    }
+    fbei_mem_free(name);
+  } else if (!strcmp(what, "timestamp")) {
+    fbei_error_timestamp_number(&err);
+  } else if (!strcmp(what, "unknown") && argc >= 3) {
+    const fbe_struct *st = arg_struct_index(env, ns, argv[1]);
+    char *name = st ? arg_string(env, argv[2], &len) : NULL;
+    if (name) fbei_error_unknown_field(&err, st, name, len);
+    fbei_mem_free(name);
+  } else if (!strcmp(what, "text") && argc >= 3) {
+    fbe_kind k = FBE_KIND_COUNT_;
+    if (napi_get_value_string_utf8(env, argv[1], kind, sizeof kind, NULL) == napi_ok) k = kind_named(kind);
+    char *text = k != FBE_KIND_COUNT_ ? arg_string(env, argv[2], &len) : NULL;
+    if (text) fbei_error_bad_text(&err, k, text, len);
+    fbei_mem_free(text);
+  } else if (!strcmp(what, "length") && argc >= 5) {
+    const fbe_type *t = arg_field_type(env, ns, argv[1], argv[2], argv[3]);
+    double n = 0;
+    napi_get_value_double(env, argv[4], &n);
+    if (t) fbei_error_array_length(&err, t, n > 0 ? (size_t)n : 0);
+  } else {
+    return throw_type(env, "inputError: unknown request");
+  }
+  if (!err.code) return NULL; /* an argument was refused: its exception is pending */
+  napi_value arr, items[2] = {js_num(env, (double)err.code), js_str(env, err.message)};
+  return (arr = array_of(env, items, 2)) ? arr : napi_failure(env, "inputError");
+}
+
+/* typeNotFound(name, what) -> [status, message]: a name the schema has no type of
+ * (what: "type", "struct" or "enum"), FBE_ERR_NOT_FOUND. */
+napi_value type_not_found_cb(napi_env env, napi_callback_info info) {
+  ARGS(2, nschema, ns);
+  char what[16] = "type";
+  fbe_error err;
+  size_t len = 0;
+  char *name = argc >= 2 ? arg_string(env, argv[0], &len) : NULL;
+  if (!name) return argc < 2 ? throw_type(env, "typeNotFound(name, what)") : NULL;
+  napi_get_value_string_utf8(env, argv[1], what, sizeof what, NULL);
+  fbei_error_unknown_type(&err, ns->schema, what, name, len);
+  fbei_mem_free(name);
+  napi_value arr, items[2] = {js_num(env, (double)err.code), js_str(env, err.message)};
+  return (arr = array_of(env, items, 2)) ? arr : napi_failure(env, "typeNotFound");
+}
+
 /* rangeText(value, kind) -> "value 300 does not fit uint8": the core's words
  * (fbei_error_range) for a number lib/ finds out of range itself (bigints, 64-bit kinds). */
 napi_value range_text_cb(napi_env env, napi_callback_info info) {
   ARGS(2, void, unused);
   char value[64], kind[32];
   fbe_error err;
-  int k = 0;
   if (argc < 2 || napi_get_value_string_utf8(env, argv[0], value, sizeof value, NULL) != napi_ok ||
       napi_get_value_string_utf8(env, argv[1], kind, sizeof kind, NULL) != napi_ok)
     return throw_type(env, "rangeText(value, kind)");
-  while (k < FBE_KIND_COUNT_ && strcmp(fbe_kind_name((fbe_kind)k), kind)) k++;
+  fbe_kind k = kind_named(kind);
   if (k == FBE_KIND_COUNT_) return throw_type(env, "rangeText: unknown kind");
   fbei_error_range(&err, value, (fbe_kind)k);
   return js_str(env, err.message);

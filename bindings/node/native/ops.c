@@ -8,15 +8,23 @@
 #include "binding.h"
 #include "fbe/internal/memory.h"
 
+/* A message of st in the schema's arena, read from the tape at the positions in
+ * registers rn and rp; *n and *p: where it ends. */
+static fbe_msg *read_at(nschema *ns, const fbe_struct *st, int rn, int rp, uint32_t *n, uint32_t *p) {
+  int32_t n0 = ns->regs[rn], p0 = ns->regs[rp];
+  *n = n0 < 0 ? UINT32_MAX : (uint32_t)n0;
+  *p = p0 < 0 ? UINT32_MAX : (uint32_t)p0;
+  fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, n, p, ns->arena, &ns->err);
+  if (!m) set_status(ns, ns->err.code);
+  return m;
+}
+
 /* A new message of st in the schema's (reset) arena, read from the tape at REG_N0 and
  * REG_P0. */
 fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st) {
-  int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
-  uint32_t n = n0 < 0 ? UINT32_MAX : (uint32_t)n0, p = p0 < 0 ? UINT32_MAX : (uint32_t)p0;
+  uint32_t n, p;
   fbe_arena_reset(ns->arena);
-  fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, &n, &p, ns->arena, &ns->err);
-  if (!m) set_status(ns, ns->err.code);
-  return m;
+  return read_at(ns, st, REG_N0, REG_P0, &n, &p);
 }
 
 /* Writes a message onto the tape at REG_N0 and REG_P0; REG_STATUS says ok or
@@ -146,11 +154,13 @@ napi_value to_json_cb(napi_env env, napi_callback_info info) {
   return text;
 }
 
-/* fromJson(typeIndex, text[, limits]): reads JSON into a new message within the limits
- * and writes it onto the tape. text: a string, or the bytes lib/ makes of one with a
- * lone surrogate (lib/runtime.js jsonText), which the core refuses with its words. */
+/* fromJson(typeIndex, text[, limits[, ignoreUnknown]]): reads JSON into a new message
+ * within the limits and writes it onto the tape; members the struct does not have are
+ * an error (FBE_ERR_UNKNOWN_FIELD) unless ignoreUnknown is true. text: a string, or the
+ * bytes lib/ makes of one with a lone surrogate (lib/runtime.js jsonText), which the
+ * core refuses with its words. */
 napi_value from_json_cb(napi_env env, napi_callback_info info) {
-  ARGS(3, nschema, ns);
+  ARGS(4, nschema, ns);
   size_t len;
   const fbe_struct *st = arg_struct(env, ns, argc, 2, argv, "fromJson(typeIndex, text)");
   if (!st) return NULL;
@@ -159,16 +169,95 @@ napi_value from_json_cb(napi_env env, napi_callback_info info) {
   if (argc >= 3 && arg_limits(env, argv[2], &storage, &limits, &ns->err)) return set_status(ns, ns->err.code), NULL;
   napi_valuetype type = napi_undefined;
   char *text = NULL;
-  const uint8_t *bytes;
+  const uint8_t *bytes = NULL;
   napi_typeof(env, argv[1], &type);
   if (type == napi_string ? !(text = arg_string(env, argv[1], &len)) : arg_bytes(env, argv[1], &bytes, &len))
     return NULL;
+  bool ignore = false;
+  if (argc >= 4) napi_get_value_bool(env, argv[3], &ignore);
+  fbe_json_options opts = {0};
+  opts.ignore_unknown = ignore;
+  opts.limits = limits;
   fbe_arena_reset(ns->arena);
   fbe_msg *m = NULL;
-  fbe_status s = fbe_msg_from_json_limited(st, text ? text : (const char *)bytes, len, ns->arena, limits, &m,
-                                           &ns->err);
+  fbe_status s = fbe_msg_from_json_opts(st, text ? text : (const char *)bytes, len, ns->arena, &opts, &m,
+                                        &ns->err);
   fbei_mem_free(text);
   if (s != FBE_OK) return set_status(ns, s), NULL;
   msg_to_tape(ns, m);
+  return NULL;
+}
+
+/* toText(typeIndex) -> string | undefined: the value on the tape in the core's text form
+ * (fbe_msg_to_text, docs/TEXT.md), what String(value) and util.inspect show. */
+napi_value to_text_cb(napi_env env, napi_callback_info info) {
+  ARGS(1, nschema, ns);
+  napi_value text;
+  const fbe_struct *st = arg_struct(env, ns, argc, 1, argv, "toText(typeIndex)");
+  if (!st) return NULL;
+  fbe_msg *m = msg_from_tape(ns, st);
+  if (!m) return NULL;
+  fbe_buffer_reset(&ns->out);
+  fbe_status s = fbe_msg_to_text(m, &ns->out, &ns->err);
+  set_status(ns, s);
+  if (s != FBE_OK) return NULL;
+  CHECK(napi_create_string_utf8(env, ns->out.size ? (const char *)ns->out.data : "", ns->out.size, &text));
+  trim(ns);
+  return text;
+}
+
+enum pair_op { PAIR_EQUAL, PAIR_COMPARE, PAIR_HASH };
+
+/* pair(op, i, j) -> number | bigint | undefined: two values on the tape, a of struct i at
+ * REG_N0/REG_P0 and b of struct j at REG_N1/REG_P1, compared by the core: PAIR_EQUAL 1
+ * or 0 (fbe_msg_equal: deep, floats by bits, decimals by value), PAIR_COMPARE -1, 0 or 1
+ * (fbe_msg_key_compare: the [key] fields); PAIR_HASH the bigint fbe_msg_key_hash of a
+ * alone (j unused). */
+napi_value pair_cb(napi_env env, napi_callback_info info) {
+  ARGS(3, nschema, ns);
+  uint32_t n, p;
+  napi_value v;
+  int32_t op = argc >= 3 ? arg_int(env, argv[0]) : -1;
+  if (op < PAIR_EQUAL || op > PAIR_HASH || !tapes_ready(env, ns)) return op < 0 ? throw_type(env, "pair(op, i, j)") : NULL;
+  const fbe_struct *sa = arg_struct_index(env, ns, argv[1]);
+  const fbe_struct *sb = sa && op != PAIR_HASH ? arg_struct_index(env, ns, argv[2]) : NULL;
+  if (!sa || (op != PAIR_HASH && !sb)) return NULL;
+  fbe_arena_reset(ns->arena);
+  fbe_msg *a = read_at(ns, sa, REG_N0, REG_P0, &n, &p);
+  fbe_msg *b = a && op != PAIR_HASH ? read_at(ns, sb, REG_N1, REG_P1, &n, &p) : NULL;
+  if (!a || (op != PAIR_HASH && !b)) return NULL;
+  set_status(ns, FBE_OK);
+  if (op == PAIR_HASH) {
+    CHECK(napi_create_bigint_uint64(env, fbe_msg_key_hash(a), &v));
+    return v;
+  }
+  return js_num(env, op == PAIR_EQUAL ? fbe_msg_equal(a, b) : fbe_msg_key_compare(a, b));
+}
+
+/* copy(typeIndex): the value on the tape read into a message and written back after
+ * itself (the message's strings point into the tape where it was read), the core's
+ * form of it: REG_N1/REG_P1 say where the copy starts. REG_STATUS REG_NEED_SPACE: the
+ * tape needs REG_NEED_N slots and REG_NEED_P bytes from REG_N0/REG_P0 (grow it and
+ * flatten again). */
+napi_value copy_cb(napi_env env, napi_callback_info info) {
+  ARGS(1, nschema, ns);
+  uint32_t n, p;
+  uint64_t need_n, need_p;
+  const fbe_struct *st = arg_struct(env, ns, argc, 1, argv, "copy(typeIndex)");
+  if (!st) return NULL;
+  fbe_arena_reset(ns->arena);
+  fbe_msg *m = read_at(ns, st, REG_N0, REG_P0, &n, &p);
+  if (!m) return NULL;
+  int rc = fbei_tape_write(ns->progs, &ns->tape, m, n, p, &need_n, &need_p);
+  int32_t *regs = ns->regs;
+  regs[REG_STATUS] = rc ? REG_NEED_SPACE : 0;
+  regs[REG_N1] = (int32_t)n;
+  regs[REG_P1] = (int32_t)p;
+  if (rc) {
+    need_n += n - (uint32_t)regs[REG_N0];
+    need_p += p - (uint32_t)regs[REG_P0];
+    regs[REG_NEED_N] = need_n > INT32_MAX ? INT32_MAX : (int32_t)need_n;
+    regs[REG_NEED_P] = need_p > INT32_MAX ? INT32_MAX : (int32_t)need_p;
+  }
   return NULL;
 }

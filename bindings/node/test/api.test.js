@@ -5,6 +5,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
+const util = require('util');
 const { fbe, schemas, conformance, proto, test: testSchema, account } = require('./helpers');
 
 const vectors = fs.readFileSync(path.join(conformance, 'vectors.jsonl'), 'utf8');
@@ -65,7 +66,10 @@ test('loading: file, string, package; names, packages, get/struct/enum', () => {
   assert.equal(a.get('StructSimple'), a.StructSimple);
   assert.equal(a.get('test.StructSimple'), a.StructSimple);
   assert.equal(a.get('proto.Account'), a.Account, 'an imported name is reachable when unambiguous');
-  assert.equal(a.get('Nope'), undefined);
+  assert.equal(a.has('Nope'), false);
+  assert.equal(a.has('StructSimple'), true);
+  assert.throws(() => a.get('StructSimpel'), fbe.NotFoundError);
+  assert.throws(() => a.struct('EnumSimple'), fbe.NotFoundError);
   assert.equal(a.struct('Account'), a['proto.Account']);
   assert.equal(a.enum('EnumSimple'), a.EnumSimple);
   assert.ok(a.names().includes('test.FlagsTyped'));
@@ -225,7 +229,7 @@ test('type mapping: bigint, decimal, uuid, Buffer, arrays, Set, Map', () => {
 test('inputs of other JavaScript types where they are unambiguous', () => {
   const s = testSchema();
   const v = new s.StructSimple({
-    f5: '!', f7: 'ф', f21: 5, f23: 7, f29: 1.5, f30: 10n, f33: new Date(1000), f39: 'sell', f43: 'good',
+    f5: '!', f7: 'ф', f21: 5, f23: 7, f29: '1.5', f30: 10n, f33: new Date(1000), f39: 'sell', f43: 'good',
   });
   const back = s.StructSimple.decode(v.encode());
   assert.equal(back.f5, 33);
@@ -292,33 +296,62 @@ test('JSON.stringify works (toJSON gives a plain JSON-safe object, not a string)
   assert.ok(Array.isArray(JSON.parse(JSON.stringify(ex)).f1));
 });
 
-test('equals: [key] fields, all fields when there are none', () => {
+test('equals is deep, by the core; compare and hashKey use the [key] fields', () => {
   const s = proto();
   const a = new s.Account({ id: 1, name: 'A' });
-  assert.ok(a.equals(new s.Account({ id: 1, name: 'B' })));
+  assert.ok(a.equals(new s.Account({ id: 1, name: 'A' })));
+  assert.ok(!a.equals(new s.Account({ id: 1, name: 'B' })), 'every field, not only the [key] ones');
   assert.ok(!a.equals(new s.Account({ id: 2, name: 'A' })));
   assert.ok(!a.equals(null));
   assert.ok(!a.equals(5));
-  assert.ok(new s.Balance({ currency: 'USD', amount: 1 }).equals(new s.Balance({ currency: 'USD', amount: 2 })));
+  assert.ok(!a.equals({ id: 1, name: 'A' }), 'a plain object is not a value of the struct');
+  assert.ok(!new s.Balance({ currency: 'USD', amount: 1 }).equals(new s.Balance({ currency: 'USD', amount: 2 })));
+  assert.ok(new s.Balance({ amount: 0 }).equals(new s.Balance({ amount: 0 })));
+  assert.ok(!new s.Balance({ amount: 0 }).equals(new s.Balance({ amount: -0 })), 'floats by bit pattern');
+  assert.ok(new s.Balance({ amount: NaN }).equals(new s.Balance({ amount: NaN })));
   const t = testSchema();
   assert.ok(new t.StructVector({ f1: [1] }).equals(new t.StructVector({ f1: [1] })));
   assert.ok(!new t.StructVector({ f1: [1] }).equals(new t.StructVector({ f1: [2] })));
+  const simple = new t.StructSimple({ f29: '1.5' }); // (its utc and uuid defaults differ per instance)
+  assert.ok(simple.equals(new t.StructSimple({ ...simple, f29: '1.50' })), 'decimals by value');
+  assert.ok(!simple.equals(new t.StructSimple({ ...simple, f29: '1.51' })));
+  // order and hash: the [key] fields (Account: id)
+  assert.equal(s.Account.compare(a, new s.Account({ id: 1, name: 'B' })), 0);
+  assert.equal(s.Account.compare(a, new s.Account({ id: 2 })), -1);
+  assert.equal(s.Account.compare(new s.Account({ id: 3 }), { id: 2 }), 1, 'plain objects are values too');
+  assert.equal(a.hashKey(), new s.Account({ id: 1, name: 'B' }).hashKey());
+  assert.equal(typeof a.hashKey(), 'bigint');
+  const sorted = [3, 1, 2].map((id) => new s.Account({ id })).sort(s.Account.compare);
+  assert.deepEqual(sorted.map((v) => v.id), [1, 2, 3]);
+  const keyless = t.StructVector;
+  assert.throws(() => keyless.compare(new keyless(), new keyless()), fbe.TypeMismatchError);
+  assert.equal(new keyless({ f1: [1] }).hashKey(), 0n);
+  assert.throws(() => s.Account.compare(a, new s.Order()), fbe.TypeMismatchError);
 });
 
-test('toString like the reference', () => {
+test('toString, util.inspect: the core text form', () => {
   const s = proto();
-  assert.equal(String(account(s)),
-    'Account(id=1,name="Test",state=initialized|calculated|good,wallet=Balance(currency="USD",amount=1000),' +
-    'asset=Balance(currency="EUR",amount=100),orders=[3][Order(id=1,symbol="EURUSD",side=buy,type=market,' +
-    'price=1.23456,volume=1000),Order(id=2,symbol="EURUSD",side=sell,type=limit,price=1,volume=100),' +
-    'Order(id=3,symbol="EURUSD",side=buy,type=stop,price=1.5,volume=10)])');
+  const text = 'Account(id=1,name="Test",state=initialized|calculated|good,wallet=Balance(currency="USD",amount=1000.0),' +
+    'asset=Balance(currency="EUR",amount=100.0),orders=[3][Order(id=1,symbol="EURUSD",side=buy,type=market,' +
+    'price=1.23456,volume=1000.0),Order(id=2,symbol="EURUSD",side=sell,type=limit,price=1.0,volume=100.0),' +
+    'Order(id=3,symbol="EURUSD",side=buy,type=stop,price=1.5,volume=10.0)])';
+  assert.equal(String(account(s)), text);
+  assert.equal(util.inspect(account(s)), text);
+  assert.equal(`${s.Account.decode(account(s).encode())}`, text, 'the same after a round trip');
   const t = testSchema();
   assert.equal(String(new t.StructSet({ f1: new Set([1, 2]) })), 'StructSet(f1=[2]{1,2},f2=[0]{},f3=[0]{},f4=[0]{})');
   assert.match(String(new t.StructMap({ f1: new Map([[1, 2]]) })), /^StructMap\(f1=\[1\]<\{1->2\}>,/);
-  assert.match(String(new t.StructHash({ f1: { a: 2 } })), /^StructHash\(f1=\[1\]\[\{"a"->2\}\],/);
-  assert.match(String(new t.StructList({ f1: [7] })), /^StructList\(f1=\[1\]<7>,/);
-  assert.match(String(new t.StructBytes({ f1: Buffer.alloc(3) })), /^StructBytes\(f1=bytes\[3\],f2=null/);
-  assert.equal(s.OrderSide.format(7), '<unknown>');
+  assert.match(String(new t.StructHash({ f1: { a: 2 } })), /^StructHash\(f1=\[1\]<\{"a"->2\}>,/);
+  assert.match(String(new t.StructList({ f1: [7] })), /^StructList\(f1=\[1\]\[7\],/);
+  assert.match(String(new t.StructBytes({ f1: Buffer.from([0, 1, 2]) })), /^StructBytes\(f1=bytes\[3\]"AAEC",f2=null/);
+  // a value that cannot be converted prints the core's error instead; never throws
+  assert.equal(String(new s.Order({ id: 'x' })), "Order(<invalid: expected int32, got a string at 'id'>)");
+  assert.equal(util.inspect(new s.Account({ orders: [{}, { price: 'x' }] })),
+    "Account(<invalid: expected double, got a string at 'orders[1].price'>)");
+  assert.equal(s.OrderSide.format(7), '7');
+  assert.equal(s.State.format(64), '64');
+  assert.equal(s.State.format(70), 'initialized|calculated|good|64');
+  assert.equal(s.State.format(0), 'unknown');
 });
 
 test('enums and flags: frozen objects of numbers, names, bigint on 64-bit bases', () => {
@@ -332,6 +365,8 @@ test('enums and flags: frozen objects of numbers, names, bigint on 64-bit bases'
   assert.equal(OrderSide.nameOf(9), undefined);
   assert.equal(State.format(State.good), 'initialized|calculated|good');
   assert.equal(State.parse('initialized|calculated'), 6);
+  assert.equal(State.parse('good|64'), 70);
+  assert.throws(() => OrderSide.parse('sideways'), fbe.ArgumentError);
   assert.equal(State.has(State.good, State.calculated), true);
   assert.equal(State.has(State.good, State.broken), false);
   assert.equal(State.fullName, 'proto.State');

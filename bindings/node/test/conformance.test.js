@@ -4,7 +4,8 @@
 // malformed records, the versioning records and the regression directories. Alone, so
 // the comparison is untyped (no C testee to describe the types; the matrix stage of
 // ci/test.sh compares typed): every record runs, nothing fails, only the _meta lines
-// are skipped.
+// are skipped. And the bad inputs of behaviour.jsonl, each refused with its status
+// through both encode paths (fromJsonString, and the classes: testee_native.js).
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -40,4 +41,16 @@ test('testee.js through tests/conformance/runner', () => {
   assert.ok(run.stdout.includes(`\nskipped: ${meta}${meta ? ` (_meta ${meta})` : ''}\n`), report);
   const closing = /^(\d+) passed, 0 failed$/m.exec(run.stdout);
   assert.ok(closing && Number(closing[1]) > lines.length, report);
+});
+
+test('testee.js refuses every bad input of behaviour.jsonl with its status (JSON and native paths)', () => {
+  const testee = `${shellQuoted(process.execPath)} ${shellQuoted(path.join(__dirname, '..', 'testee.js'))}`;
+  const run = spawnSync('python3', [path.join(conformance, 'runner'), '--describe-testee', 'none',
+    '--testee', `node=${testee}`, '--behaviour', path.join(conformance, 'behaviour.jsonl')],
+  { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const report = `${run.stdout}${run.stderr}${run.error || ''}`;
+  assert.equal(run.status, 0, report);
+  const records = fs.readFileSync(path.join(conformance, 'behaviour.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+  const closing = /^(\d+) passed, 0 failed$/m.exec(run.stdout);
+  assert.ok(closing && Number(closing[1]) >= records, report);
 });

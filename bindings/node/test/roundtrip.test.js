@@ -1,9 +1,9 @@
 'use strict';
 // Random values of every struct of the test schemas, every field kind: encode in both
-// models -> decode, JSON -> back, constructor from a plain copy -> the same bytes.
+// models -> decode, JSON -> back, toObject -> fromObject, clone: equal values (the core's
+// equality), the same text and the same bytes.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { deepEqual } = require('../lib/values');
 const { fbe, schemas } = require('./helpers');
 
 let seed = 0x2545f491;
@@ -107,22 +107,24 @@ test('random values round-trip through both models and JSON', () => {
   let checked = 0;
   for (const pkg of ['test', 'protoex', 'enums']) {
     const schema = fbe.loadPackage(pkg, { include: [schemas] });
-    const desc = schema._fbe.desc;
     for (const name of schema.names().filter((n) => n.includes('.'))) {
       const cls = schema.get(name);
       if (typeof cls !== 'function') continue;
-      const t = { kind: 'struct', struct: schema._structIndex(cls) };
+      const equal = (a, b) => cls.prototype.equals.call(a, b);
       for (let i = 0; i < 25; i++) {
         const v = randomStruct(schema, cls, 0);
         for (const final of [false, true]) {
           const bytes = v.encode({ final });
           assert.equal(cls.validate(bytes, { final }), bytes.length, `${name} verifies`);
           const back = cls.decode(bytes, { final });
-          assert.ok(deepEqual(desc, t, back, v), `${name} ${final ? 'final' : 'standard'}: ${back} != ${v}`);
+          assert.ok(equal(back, v), `${name} ${final ? 'final' : 'standard'}: ${back} != ${v}`);
+          assert.equal(String(back), String(v), `${name}: the same text after a round trip`);
           assert.deepEqual(back.encode({ final }), bytes, `${name} re-encodes to the same bytes`);
         }
         const fromJson = cls.fromJsonString(v.toJsonString());
-        assert.ok(deepEqual(desc, t, fromJson, v), `${name} JSON: ${fromJson} != ${v}`);
+        assert.ok(equal(fromJson, v), `${name} JSON: ${fromJson} != ${v}`);
+        assert.ok(equal(cls.fromObject(fbe.Struct.prototype.toObject.call(v)), v), `${name}: toObject -> fromObject`);
+        assert.ok(equal(fbe.Struct.prototype.clone.call(v), v), `${name}: clone`);
         const plain = JSON.parse(JSON.stringify(v));
         assert.equal(typeof plain, 'object');
         checked++;

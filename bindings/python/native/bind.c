@@ -147,14 +147,19 @@ static const pf_type *make_type(pf_core *core, const fbe_type *t) {
   return pt;
 }
 
-static int bind_enum(pf_enum *en, PyObject *cls) {
+static int bind_enum(pf_core *core, pf_enum *en, PyObject *cls) {
   const fbe_enum *e = en->e;
   en->is_signed = fbei_kind_is_signed(e->base);
   if (en->cls || !PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
     return pf_exc(PyExc_TypeError, "class for %s must be one fbe.Enum (an int subclass)", e->full_name);
   Py_INCREF(cls);
   en->cls = cls;
-  if (!(en->by_value = PyDict_New())) return -1;
+  /* where enum_text finds the type (ops.c): the class's str and repr are the core's text */
+  PyObject *index = PyLong_FromSsize_t(en - core->enums);
+  int set = index ? PyObject_SetAttrString(cls, "__fbe_core__", (PyObject *)core) : -1;
+  if (!set) set = PyObject_SetAttrString(cls, "__fbe_index__", index);
+  Py_XDECREF(index);
+  if (set || !(en->by_value = PyDict_New())) return -1;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t i = 0; i < e->nvalues; i++) {
     uint64_t v = e->values[i].value;
@@ -286,7 +291,7 @@ PyObject *pyfbe_bind(PyObject *self, PyObject *args) {
   }
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(enums); i++) {
     Py_ssize_t at = bound_index(schema, PyList_GET_ITEM(enums, i), 0, &cls);
-    if (at < 0 || bind_enum(&core->enums[at], cls)) goto fail;
+    if (at < 0 || bind_enum(core, &core->enums[at], cls)) goto fail;
   }
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(structs); i++) {
     Py_ssize_t at = bound_index(schema, PyList_GET_ITEM(structs, i), 1, &cls);

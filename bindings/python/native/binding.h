@@ -7,10 +7,12 @@
  *
  *   errors.c   exception classes (made from the status table in fbe/_errors.py), raising
  *   bind.c     per-schema tables: SchemaCore, StructMeta, bind()
- *   convert.c  Python scalar <-> core scalar (ints, floats, decimals, uuids, strings)
+ *   convert.c  Python scalar <-> core scalar (ints, floats, decimals, uuids, times,
+ *              strings), and what a refused value is called (the core writes the words)
  *   encode.c   Python object -> core value      decode.c  core value -> Python object
  *   ops.c      entry points (encode, decode, verify, JSON, equal, default) and fbe.Limits
- *   protocol.c sender and receiver engines      module.c  fbe.Struct, the scratch pool, init
+ *   protocol.c sender and receiver engines
+ *   module.c   fbe.Struct (==, hash, order and repr by the core), the scratch pool, init
  *
  * Shapes:
  *   pf_core    one per loaded schema (a Python object): owns every table below and a
@@ -102,7 +104,8 @@ int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) FBE_PRINTF(3, 
 /* Raises the fbe exception of e->code; str() is fbe_error_format's text. */
 void pf_raise(const fbe_error *e);
 void pf_raisef(fbe_status code, const char *fmt, ...) FBE_PRINTF(2, 3);
-/* FBE_ERR_UNKNOWN_FIELD into e (NULL: raised): "proto.Account has no field 'nmae'". */
+/* FBE_ERR_UNKNOWN_FIELD into e (NULL: raised), the core's words with the nearest
+ * field suggested: "unknown field 'nmae' of proto.Account (did you mean 'name'?)". */
 void pf_unknown_field(fbe_error *e, const pf_struct *si, PyObject *name);
 /* Sets a Python exception (PyErr_Format's); -1. */
 int pf_exc(PyObject *type, const char *fmt, ...);
@@ -126,7 +129,7 @@ void pf_give(fbei_scratch *s);
 int pf_keep(fbei_scratch *s, PyObject *o); /* a new reference held until pf_give */
 PyObject *pyfbe_init_walk(PyObject *self, PyObject *args);
 /* Cached Python objects (set at module init). */
-extern PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown;
+extern PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown, *pf_str_fbe_name;
 extern Py_ssize_t pf_uuid_int_offset, pf_uuid_safe_offset;
 
 /* ---- convert.c and encode.c: Python -> value */
@@ -138,13 +141,25 @@ typedef struct pf_enc {
 } pf_enc;
 
 void pf_enc_init(pf_enc *c, fbei_scratch *s);
-/* A bool, number, char, decimal, uuid, string, bytes or enum value into slot. */
-int pf_put_scalar(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot);
-/* A complete value of si's struct into slot (mem_size bytes). */
-int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot);
-/* A new message of si's struct in the scratch's arena holding obj; NULL with the
- * error raised. */
+/* The datetime C API for convert.c (module init); -1 with the error set. */
+int pf_convert_init(void);
+/* The core's "expected W, got G" (FBE_ERR_TYPE) into err for the host value v: W is
+ * want (a field's type, the optional around it), or the struct want_st when want is
+ * NULL (a top-level value). -1. */
+int pf_type_error(fbe_error *err, const fbe_type *want, const fbe_struct *want_st, PyObject *v);
+/* A bool, number, char, decimal, uuid, string, bytes or enum value into slot; want:
+ * the type a refusal names. */
+int pf_put_scalar(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot);
+/* A complete value of si's struct into slot (mem_size bytes); want as above (NULL at
+ * the top). */
+int pf_put_struct(pf_enc *c, const pf_struct *si, const fbe_type *want, PyObject *obj, uint8_t *slot);
+/* A new message of si's struct in the scratch's arena holding obj. pf_build_msg: NULL
+ * with the error raised; pf_try_msg: NULL with c->err filled (code != 0) or a Python
+ * exception pending. pf_try_key_msg fills the [key] fields alone (the rest hold the
+ * default image), for fbe_msg_key_hash / fbe_msg_key_compare. */
 fbe_msg *pf_build_msg(pf_enc *c, const pf_struct *si, PyObject *obj);
+fbe_msg *pf_try_msg(pf_enc *c, const pf_struct *si, PyObject *obj);
+fbe_msg *pf_try_key_msg(pf_enc *c, const pf_struct *si, PyObject *obj);
 
 /* ---- convert.c and decode.c: value -> Python. ordered: sets become lists and maps
  * lists of (key, value) tuples, keeping the wire order and duplicates. */

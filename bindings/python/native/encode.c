@@ -1,11 +1,15 @@
 /* Python objects -> the core's in-memory value (value.h), walked once per message by
  * the struct's field table: structs, optionals and collections here, scalars in
- * convert.c. Every function writes a complete value of its type into `slot` or fails
- * with c->err set or a Python exception pending (binding.h). */
+ * convert.c, by the input table of docs/INPUT.md. Every function writes a complete
+ * value of its type into `slot` or fails with c->err set or a Python exception pending
+ * (binding.h). `want` is the type a refusal names: the slot's own, or the optional
+ * around it ("int32 or null"). */
 #include <string.h>
 #include "binding.h"
+#include "fbe/internal/duplicates.h"
+#include "fbe/internal/input.h"
 
-static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot);
+static int put_value(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot);
 
 void pf_enc_init(pf_enc *c, fbei_scratch *s) {
   c->s = s;
@@ -16,9 +20,7 @@ void pf_enc_init(pf_enc *c, fbei_scratch *s) {
   c->err.path[0] = c->err.message[0] = '\0';
 }
 
-static int type_error(pf_enc *c, const char *want, PyObject *v) {
-  return pf_fail(c, FBE_ERR_TYPE, "expected %s, got %.80s", want, Py_TYPE(v)->tp_name);
-}
+static int type_error(pf_enc *c, const fbe_type *want, PyObject *v) { return pf_type_error(&c->err, want, NULL, v); }
 
 static int nomem(pf_enc *c) { return pf_fail(c, FBE_ERR_NOMEM, "out of memory"); }
 
@@ -29,19 +31,16 @@ static int alloc_items(pf_enc *c, Py_ssize_t n, size_t size, uint8_t **out) {
   return n && !*out ? nomem(c) : 0;
 }
 
-/* list/tuple (or any iterable but str/bytes/dict) as a new reference to a sequence
- * for PySequence_Fast_* access. */
-static PyObject *as_sequence(pf_enc *c, const pf_type *t, PyObject *v) {
+/* A list or tuple (a set too, for a set), as a new reference to a sequence for
+ * PySequence_Fast_* access. */
+static PyObject *as_sequence(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v) {
   if (PyList_Check(v) || PyTuple_Check(v)) {
     Py_INCREF(v);
     return v;
   }
-  if (PyUnicode_Check(v) || PyBytes_Check(v) || PyByteArray_Check(v) || PyDict_Check(v) ||
-      (t->kind != FBE_KIND_SET && PyAnySet_Check(v)) || !Py_TYPE(v)->tp_iter) {
-    type_error(c, t->kind == FBE_KIND_SET ? "set, list or tuple" : "list or tuple", v);
-    return NULL;
-  }
-  return PySequence_Fast(v, "expected an iterable");
+  if (t->kind == FBE_KIND_SET && PyAnySet_Check(v)) return PySequence_Fast(v, "a set");
+  type_error(c, want, v);
+  return NULL;
 }
 
 static int put_items(pf_enc *c, const pf_type *elem, PyObject *seq, uint8_t *data, Py_ssize_t n) {
@@ -50,7 +49,7 @@ static int put_items(pf_enc *c, const pf_type *elem, PyObject *seq, uint8_t *dat
       return pf_fail(c, FBE_ERR_ARGUMENT, "sequence changed size during encoding");
     PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
     Py_INCREF(item);
-    int rc = put_value(c, elem, item, data + (size_t)i * elem->t->mem_size);
+    int rc = put_value(c, elem, elem->t, item, data + (size_t)i * elem->t->mem_size);
     Py_DECREF(item);
     if (rc) {
       fbei_error_prepend_index(&c->err, (size_t)i);
@@ -61,16 +60,16 @@ static int put_items(pf_enc *c, const pf_type *elem, PyObject *seq, uint8_t *dat
 }
 
 /* An array (fixed size, inline) or a vector, list or set (an fbei_vec). */
-static int put_sequence(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
+static int put_sequence(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot) {
   fbei_vec *vec = t->kind == FBE_KIND_ARRAY ? NULL : (fbei_vec *)(void *)slot;
   if (vec) memset(vec, 0, sizeof *vec);
-  PyObject *seq = as_sequence(c, t, v);
+  PyObject *seq = as_sequence(c, t, want, v);
   if (!seq) return -1;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   uint8_t *data = slot;
   int rc;
   if (!vec && n != (Py_ssize_t)t->t->array_size) {
-    rc = pf_fail(c, FBE_ERR_RANGE, "array of %u items, got %zd", t->t->array_size, n);
+    rc = fbei_error_array_length(&c->err, t->t, (size_t)n) ? -1 : 0;
   } else if (!vec || !(rc = alloc_items(c, n, t->elem->t->mem_size, &data))) {
     if (vec) {
       vec->data = data;
@@ -85,9 +84,9 @@ static int put_sequence(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot)
 static int put_pair(pf_enc *c, const pf_type *t, PyObject *k, PyObject *v, uint8_t *pair, size_t i) {
   Py_INCREF(k);
   Py_INCREF(v);
-  int rc = put_value(c, t->key, k, pair);
+  int rc = put_value(c, t->key, t->key->t, k, pair);
   if (rc) fbei_error_prepend_key(&c->err);
-  else rc = put_value(c, t->elem, v, pair + t->t->pair_value_offset);
+  else rc = put_value(c, t->elem, t->elem->t, v, pair + t->t->pair_value_offset);
   if (rc) fbei_error_prepend_index(&c->err, i);
   Py_DECREF(k);
   Py_DECREF(v);
@@ -95,10 +94,10 @@ static int put_pair(pf_enc *c, const pf_type *t, PyObject *k, PyObject *v, uint8
 }
 
 /* A dict, or the ordered form: a list or tuple of (key, value) pairs, in wire order. */
-static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbei_vec *vec) {
+static int put_map(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, fbei_vec *vec) {
   memset(vec, 0, sizeof *vec);
   int is_dict = PyDict_Check(v);
-  if (!is_dict && !PyList_Check(v) && !PyTuple_Check(v)) return type_error(c, "dict or a list of (key, value)", v);
+  if (!is_dict && !PyList_Check(v) && !PyTuple_Check(v)) return type_error(c, want, v);
   Py_ssize_t n = is_dict ? PyDict_GET_SIZE(v) : PySequence_Fast_GET_SIZE(v), pos = 0;
   uint8_t *data;
   if (alloc_items(c, n, t->t->pair_stride, &data)) return -1;
@@ -114,8 +113,7 @@ static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbei_vec *vec) {
     if (!is_dict) {
       item = PySequence_Fast_GET_ITEM(v, i);
       if (!(PyTuple_Check(item) || PyList_Check(item)) || PySequence_Fast_GET_SIZE(item) != 2) {
-        rc = type_error(c, "a (key, value) pair", item);
-        fbei_error_prepend_index(&c->err, (size_t)i);
+        rc = type_error(c, want, v); /* not the ordered form of a map */
         break;
       }
       Py_INCREF(item);
@@ -132,12 +130,12 @@ static int put_map(pf_enc *c, const pf_type *t, PyObject *v, fbei_vec *vec) {
   return rc;
 }
 
-static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
+static int put_value(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot) {
   int rc;
-  if (t->scalar) return pf_put_scalar(c, t, v, slot);
+  if (t->scalar) return pf_put_scalar(c, t, want, v, slot);
   switch (t->kind) {
-    case FBE_KIND_STRUCT: return pf_put_struct(c, t->st, v, slot); /* not a level: the core's rule */
-    case FBE_KIND_ARRAY: return put_sequence(c, t, v, slot);
+    case FBE_KIND_STRUCT: return pf_put_struct(c, t->st, want, v, slot); /* not a level: the core's rule */
+    case FBE_KIND_ARRAY: return put_sequence(c, t, want, v, slot);
     case FBE_KIND_OPTIONAL: case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
     case FBE_KIND_MAP: case FBE_KIND_HASH:
       if (t->kind == FBE_KIND_OPTIONAL && v == Py_None) {
@@ -151,13 +149,15 @@ static int put_value(pf_enc *c, const pf_type *t, PyObject *v, uint8_t *slot) {
       if (t->kind == FBE_KIND_OPTIONAL) {
         void *inner = fbe_arena_alloc(c->s->arena, t->elem->t->mem_size);
         if (!inner) return nomem(c);
-        rc = put_value(c, t->elem, v, inner);
+        rc = put_value(c, t->elem, want, v, inner); /* a refusal names "T or null" */
         *(void **)slot = inner;
       } else if (t->kind == FBE_KIND_MAP || t->kind == FBE_KIND_HASH) {
-        rc = put_map(c, t, v, (fbei_vec *)(void *)slot);
+        rc = put_map(c, t, want, v, (fbei_vec *)(void *)slot);
       } else {
-        rc = put_sequence(c, t, v, slot);
+        rc = put_sequence(c, t, want, v, slot);
       }
+      /* a set element or map key given twice is kept once, as every reader keeps it */
+      if (!rc && t->kind != FBE_KIND_OPTIONAL && fbei_keys_dedup(t->t, slot)) rc = nomem(c);
       c->depth--;
       return rc;
     default: return pf_fail(c, FBE_ERR_TYPE, "unsupported type %s", fbe_kind_name(t->kind));
@@ -178,7 +178,7 @@ static int put_field(pf_enc *c, const pf_struct *si, uint32_t i, PyObject *v, ui
   const pf_field *f = &si->fields[i];
   if (!v) return put_default(c, si, i, slot);
   Py_INCREF(v);
-  int rc = put_value(c, f->type, v, slot + f->f->mem_offset);
+  int rc = put_value(c, f->type, f->type->t, v, slot + f->f->mem_offset);
   Py_DECREF(v);
   if (rc) fbei_error_prepend_field(&c->err, f->f->name);
   return rc;
@@ -203,7 +203,15 @@ static int put_dict(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot
   return pf_fail(c, FBE_ERR_ARGUMENT, "dict changed during encoding");
 }
 
-int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot) {
+/* si's struct in the class tp of another load of the schema (tp's own, or one it
+ * derives from: protoex.Balance for proto.Balance), or NULL. */
+static const pf_struct *same_struct(const pf_struct *si, PyTypeObject *tp) {
+  for (const pf_struct *other; tp && (other = pf_info_of(tp)) && other->cls; tp = other->cls->tp_base)
+    if (strcmp(other->st->full_name, si->st->full_name) == 0) return other;
+  return NULL;
+}
+
+int pf_put_struct(pf_enc *c, const pf_struct *si, const fbe_type *want, PyObject *obj, uint8_t *slot) {
   PyTypeObject *tp = Py_TYPE(obj);
   if (tp == si->cls || PyType_IsSubtype(tp, si->cls)) { /* the slots, at the offsets bound at load */
     for (uint32_t i = 0; i < si->nfields; i++)
@@ -214,9 +222,8 @@ int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot) 
   /* An instance of the same struct from another load of the schema: its slots, by
    * field name (a field the other load does not have takes its default). Its class is
    * held: a value's __index__ may reassign obj.__class__ meanwhile. */
-  const pf_struct *other = pf_info_of(tp);
-  if (!other || strcmp(other->st->full_name, si->st->full_name) != 0)
-    return pf_fail(c, FBE_ERR_TYPE, "expected %s or dict, got %.80s", si->st->full_name, tp->tp_name);
+  const pf_struct *other = same_struct(si, tp);
+  if (!other) return pf_type_error(&c->err, want, si->st, obj);
   Py_INCREF(tp);
   int rc = 0;
   for (uint32_t i = 0; i < si->nfields && !rc; i++) {
@@ -228,14 +235,43 @@ int pf_put_struct(pf_enc *c, const pf_struct *si, PyObject *obj, uint8_t *slot) 
 }
 
 fbe_msg *pf_build_msg(pf_enc *c, const pf_struct *si, PyObject *obj) {
+  fbe_msg *m = pf_try_msg(c, si, obj);
+  if (!m && c->err.code) pf_raise(&c->err);
+  return m;
+}
+
+fbe_msg *pf_try_msg(pf_enc *c, const pf_struct *si, PyObject *obj) {
   fbe_msg *m = fbei_msg_shell(c->s->arena, si->st);
   if (!m) {
     PyErr_NoMemory();
     return NULL;
   }
-  if (pf_put_struct(c, si, obj, fbei_msg_data(m))) {
-    if (c->err.code) pf_raise(&c->err);
+  return pf_put_struct(c, si, NULL, obj, fbei_msg_data(m)) ? NULL : m;
+}
+
+/* For the key functions (fbe_msg_key_hash/compare read the [key] fields alone): the
+ * [key] fields from obj, the rest the default image as it stands. */
+fbe_msg *pf_try_key_msg(pf_enc *c, const pf_struct *si, PyObject *obj) {
+  fbe_msg *m = fbei_msg_shell(c->s->arena, si->st);
+  if (!m) {
+    PyErr_NoMemory();
     return NULL;
   }
-  return m;
+  uint8_t *slot = fbei_msg_data(m);
+  memcpy(slot, si->st->defaults, si->st->mem_size);
+  PyTypeObject *tp = Py_TYPE(obj);
+  const pf_struct *from = tp == si->cls || PyType_IsSubtype(tp, si->cls) ? si : same_struct(si, tp);
+  if (!from) {
+    pf_type_error(&c->err, NULL, si->st, obj);
+    return NULL;
+  }
+  Py_INCREF(tp);
+  int rc = 0;
+  for (uint32_t k = 0; k < si->nkeys && !rc; k++) {
+    uint32_t i = si->keys[k];
+    const pf_field *of = from == si ? &si->fields[i] : pf_field_named(from, si->fields[i].name);
+    rc = put_field(c, si, i, of ? *(PyObject **)((char *)obj + of->offset) : NULL, slot);
+  }
+  Py_DECREF(tp);
+  return rc ? NULL : m;
 }

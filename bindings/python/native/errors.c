@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "binding.h"
+#include "fbe/internal/input.h"
 
 static PyObject *classes[FBE_STATUS_COUNT]; /* index: fbe_status */
 
@@ -54,12 +55,12 @@ void pf_raisef(fbe_status code, const char *fmt, ...) {
 
 void pf_unknown_field(fbe_error *e, const pf_struct *si, PyObject *name) {
   fbe_error raised;
-  PyObject *r = PyObject_Repr(name);
-  const char *text = r ? PyUnicode_AsUTF8(r) : NULL;
-  fbei_error_set(e ? e : &raised, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s",
-                si->st->full_name, text ? text : "?");
-  Py_XDECREF(r);
+  PyObject *text = PyUnicode_Check(name) ? (Py_INCREF(name), name) : PyObject_Str(name);
+  Py_ssize_t n = 0;
+  const char *s = text ? PyUnicode_AsUTF8AndSize(text, &n) : NULL;
   PyErr_Clear();
+  fbei_error_unknown_field(e ? e : &raised, si->st, s ? s : "?", s ? (size_t)n : 1);
+  Py_XDECREF(text);
   if (!e) pf_raise(&raised);
 }
 

@@ -1,9 +1,10 @@
 /* fbe._core, hand-written part: init and registration (init_walk adds the walk's types
  * and functions to the SWIG module), the scratch pool of the calls, and fbe.Struct, the
- * base class of every generated struct class (__init__, ==, hash, value[name]). */
+ * base class of every generated struct class (__init__, ==, hash, <, repr, value[name]). */
+#include <string.h>
 #include "binding.h"
 
-PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown;
+PyObject *pf_decimal_type, *pf_uuid_type, *pf_enum_type, *pf_uuid_safe_unknown, *pf_str_fbe_name;
 Py_ssize_t pf_uuid_int_offset = -1, pf_uuid_safe_offset = -1;
 
 /* ------------------------------------------------------------------ scratch */
@@ -89,55 +90,122 @@ static int st_init(PyObject *self, PyObject *args, PyObject *kwargs) {
   return rc;
 }
 
-/* The fields equality and hashing look at: the [key] fields, or all when none. */
-static uint32_t compared(const pf_struct *si, uint32_t k) { return si->nkeys ? si->keys[k] : k; }
-static uint32_t ncompared(const pf_struct *si) { return si->nkeys ? si->nkeys : si->nfields; }
+/* ---- the core's identity of a value (README "Equality, hashing and order"):
+ * == is fbe_msg_equal of the two values converted as encode converts them; hash and
+ * order are fbe_msg_key_hash / fbe_msg_key_compare of the [key] fields. The classes
+ * are held while user code may run (a value's __index__, __iter__, __del__). */
 
-/* Field by field; a value's __eq__ is user code: the class is held (see ops.c). */
-static PyObject *st_richcompare(PyObject *a, PyObject *b, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  pf_struct *si = pf_info_of(Py_TYPE(a));
-  if (!si || pf_info_of(Py_TYPE(b)) != si) Py_RETURN_NOTIMPLEMENTED;
-  PyObject *owner = (PyObject *)Py_TYPE(a);
-  Py_INCREF(owner);
-  int equal = 1;
-  for (uint32_t k = 0; k < ncompared(si) && equal > 0; k++) {
-    Py_ssize_t at = si->fields[compared(si, k)].offset;
-    PyObject *va = *(PyObject **)((char *)a + at), *vb = *(PyObject **)((char *)b + at);
-    if (va == vb) continue;
-    if (!va || !vb) {
-      equal = 0;
-      break;
-    }
-    Py_INCREF(va);
-    Py_INCREF(vb);
-    equal = PyObject_RichCompareBool(va, vb, Py_EQ);
-    Py_DECREF(va);
-    Py_DECREF(vb);
-  }
-  Py_DECREF(owner);
-  return equal < 0 ? NULL : PyBool_FromLong(op == Py_EQ ? equal : !equal);
+/* Both values of one struct (the same class, a subclass, or the class of another load
+ * of the schema), or NULL. */
+static pf_struct *common_struct(PyObject *a, PyObject *b) {
+  pf_struct *si = pf_info_of(Py_TYPE(a)), *sb = pf_info_of(Py_TYPE(b));
+  if (!si || !sb || !si->cls) return NULL;
+  return si == sb || strcmp(si->st->full_name, sb->st->full_name) == 0 ? si : NULL;
 }
 
-/* The hash of the tuple of the compared fields. A value a program builds can nest any
- * depth (N? next chains), and a tuple's hash has no recursion guard of its own: this one
- * makes hash() of a too-deep value raise RecursionError instead of overflowing the C
- * stack. (== needs none: PyObject_RichCompare guards each level.) */
+static PyObject *st_richcompare(PyObject *a, PyObject *b, int op) {
+  pf_struct *si = common_struct(a, b);
+  int equality = op == Py_EQ || op == Py_NE;
+  if (!si || (!equality && !si->nkeys)) Py_RETURN_NOTIMPLEMENTED; /* keyless: not ordered (TypeError) */
+  if (equality && a == b) return PyBool_FromLong(op == Py_EQ);
+  PyObject *ta = (PyObject *)Py_TYPE(a), *tb = (PyObject *)Py_TYPE(b);
+  Py_INCREF(ta);
+  Py_INCREF(tb);
+  fbei_scratch *s = pf_take();
+  PyObject *out = NULL;
+  if (s) {
+    pf_enc c;
+    pf_enc_init(&c, s);
+    fbe_msg *(*build)(pf_enc *, const pf_struct *, PyObject *) = equality ? pf_try_msg : pf_try_key_msg;
+    fbe_msg *ma = build(&c, si, a), *mb = ma ? build(&c, si, b) : NULL;
+    if (mb && equality) {
+      out = PyBool_FromLong(fbe_msg_equal(ma, mb) == (op == Py_EQ));
+    } else if (mb) {
+      int r = fbe_msg_key_compare(ma, mb);
+      int yes = op == Py_LT ? r < 0 : op == Py_LE ? r <= 0 : op == Py_GT ? r > 0 : r >= 0;
+      out = PyBool_FromLong(yes);
+    } else if (c.err.code) {
+      pf_raise(&c.err);
+    }
+    pf_give(s);
+  }
+  Py_DECREF(ta);
+  Py_DECREF(tb);
+  return out;
+}
+
+/* A struct without [key] fields has no hash (its class sets __hash__ = None too). */
 static Py_hash_t st_hash(PyObject *self) {
   pf_struct *si = pf_info_of(Py_TYPE(self));
-  if (!si) return PyBaseObject_Type.tp_hash(self);
-  if (Py_EnterRecursiveCall(" while hashing an fbe struct")) return -1;
-  PyObject *t = PyTuple_New(ncompared(si));
-  for (uint32_t k = 0; t && k < ncompared(si); k++) {
-    PyObject *v = *(PyObject **)((char *)self + si->fields[compared(si, k)].offset);
-    v = v ? v : Py_None;
-    Py_INCREF(v);
-    PyTuple_SET_ITEM(t, k, v);
+  if (!si || !si->cls) return PyBaseObject_Type.tp_hash(self);
+  if (!si->nkeys) return PyObject_HashNotImplemented(self);
+  PyObject *owner = (PyObject *)Py_TYPE(self);
+  Py_INCREF(owner);
+  fbei_scratch *s = pf_take();
+  Py_hash_t h = -1;
+  if (s) {
+    pf_enc c;
+    pf_enc_init(&c, s);
+    fbe_msg *m = pf_try_key_msg(&c, si, self);
+    if (m) {
+      uint64_t k = fbe_msg_key_hash(m);
+      h = (Py_hash_t)(sizeof(Py_hash_t) < 8 ? k ^ (k >> 32) : k);
+      if (h == -1) h = -2; /* -1 is CPython's error value */
+    } else if (c.err.code) {
+      pf_raise(&c.err);
+    }
+    pf_give(s);
   }
-  Py_hash_t h = t ? PyObject_Hash(t) : -1;
-  Py_XDECREF(t);
-  Py_LeaveRecursiveCall();
+  Py_DECREF(owner);
   return h;
+}
+
+/* repr() and str(): the core's text form (docs/TEXT.md) of the value converted as
+ * encode converts it. A value encode refuses prints Name(<invalid: the error's text>):
+ * printing never raises for a bad field value. */
+static PyObject *invalid_text(const pf_struct *si, const fbe_error *err) {
+  char text[sizeof err->message + sizeof err->path + 48];
+  fbe_error_format(err, text, sizeof text);
+  PyObject *t = PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
+  PyObject *out = t ? PyUnicode_FromFormat("%s(<invalid: %U>)", si->st->name, t) : NULL;
+  Py_XDECREF(t);
+  return out;
+}
+
+static PyObject *st_repr(PyObject *self) {
+  PyObject *owner = (PyObject *)Py_TYPE(self);
+  pf_struct *si = pf_info_of((PyTypeObject *)owner);
+  if (!si || !si->cls) return PyBaseObject_Type.tp_repr(self);
+  Py_INCREF(owner);
+  fbei_scratch *s = pf_take();
+  PyObject *out = NULL;
+  if (s) {
+    pf_enc c;
+    pf_enc_init(&c, s);
+    fbe_error err;
+    fbe_msg *m = pf_try_msg(&c, si, self);
+    if (m && fbe_msg_to_text(m, &s->buf, &err) == FBE_OK)
+      out = PyUnicode_DecodeUTF8((const char *)s->buf.data, (Py_ssize_t)s->buf.size, "replace");
+    else if (m || c.err.code)
+      out = invalid_text(si, m ? &err : &c.err);
+    pf_give(s);
+  }
+  Py_DECREF(owner);
+  return out;
+}
+
+/* v.name = x for a name that is no field: fbe.UnknownFieldError with the nearest field
+ * suggested (still an AttributeError), as the constructor says it. */
+static int st_setattro(PyObject *self, PyObject *name, PyObject *value) {
+  int rc = PyObject_GenericSetAttr(self, name, value);
+  if (rc < 0 && PyUnicode_Check(name) && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    pf_struct *si = pf_info_of(Py_TYPE(self));
+    if (si && !pf_field_named(si, name)) {
+      PyErr_Clear();
+      pf_unknown_field(NULL, si, name);
+    }
+  }
+  return rc;
 }
 
 /* value[name]: every field by its schema name, also one no attribute can name
@@ -190,6 +258,8 @@ PyTypeObject pf_struct_base_type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_new = PyType_GenericNew,
     .tp_init = st_init,
+    .tp_repr = st_repr,
+    .tp_setattro = st_setattro,
     .tp_richcompare = st_richcompare,
     .tp_hash = st_hash,
     .tp_as_mapping = &struct_mapping,
@@ -211,7 +281,8 @@ static int module_init(PyObject *m) {
   pf_uuid_safe_unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
   Py_XDECREF(safe);
   if (!pf_uuid_safe_unknown || !(pf_decimal_type = imported("decimal", "Decimal")) ||
-      !(pf_uuid_type = imported("uuid", "UUID")) || !(pf_enum_type = imported("enum", "Enum")))
+      !(pf_uuid_type = imported("uuid", "UUID")) || !(pf_enum_type = imported("enum", "Enum")) ||
+      !(pf_str_fbe_name = PyUnicode_InternFromString("__fbe_name__")) || pf_convert_init() < 0)
     return -1;
   if (PyType_Check(pf_uuid_type) && ((PyTypeObject *)pf_uuid_type)->tp_dictoffset == 0) {
     pf_uuid_int_offset = pf_member_offset(PyDict_GetItemString(((PyTypeObject *)pf_uuid_type)->tp_dict, "int"));

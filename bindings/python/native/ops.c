@@ -1,5 +1,5 @@
 /* The entry points: encode, decode, verify, validate (model_size), to_json, from_json,
- * equal and default, each once as a module function f(cls, ...) (fbe.Schema's methods
+ * equal, default, from_dict and asdict, each once as a module function f(cls, ...) (fbe.Schema's methods
  * use them) and once as a method of the struct classes (fbe.Struct); and fbe.Limits,
  * the limits= argument of the readers. Each crosses into the core once per message,
  * without the GIL around the pure-C part of big work (FBE_RELEASE_LOCK_BYTES). */
@@ -98,7 +98,7 @@ static PyObject *to_json_run(PyObject *cls, PyObject *const *a) { return write_r
  * fbe_decode_trusted when asked does not: the core decides what each refuses) as an
  * instance of cls. */
 static PyObject *read_run(PyObject *cls, PyObject *data, int json, int final, int ordered, int trusted,
-                          PyObject *limits_arg) {
+                          int ignore_unknown, PyObject *limits_arg) {
   fbe_limits limits;
   Py_buffer view = {.obj = NULL};
   pf_struct *si = pf_limits_from(limits_arg, &limits) ? NULL : info_or_raise(cls);
@@ -112,8 +112,9 @@ static PyObject *read_run(PyObject *cls, PyObject *data, int json, int final, in
   fbe_msg *m = NULL;
   fbe_error err;
   fbe_status st = FBE_ERR_NOMEM;
+  fbe_json_options opts = {.ignore_unknown = ignore_unknown, .limits = &limits};
   if (s && json)
-    st = fbe_msg_from_json_limited(si->st, view.buf, (size_t)view.len, s->arena, &limits, &m, &err);
+    st = fbe_msg_from_json_opts(si->st, view.buf, (size_t)view.len, s->arena, &opts, &m, &err);
   else if (s)
     PF_RUN((size_t)view.len >= FBE_RELEASE_LOCK_BYTES,
            st = (trusted ? fbe_decode_trusted : fbe_decode)(si->st, MODEL(final), view.buf, (size_t)view.len,
@@ -129,12 +130,35 @@ static PyObject *read_run(PyObject *cls, PyObject *data, int json, int final, in
 static PyObject *decode_run(PyObject *cls, PyObject *const *a) {
   int final, ordered, trusted;
   if (flag(a[1], &final) || flag(a[2], &ordered) || flag(a[3], &trusted)) return NULL;
-  return read_run(cls, a[0], 0, final, ordered, trusted, a[4]);
+  return read_run(cls, a[0], 0, final, ordered, trusted, 0, a[4]);
 }
 
 static PyObject *from_json_run(PyObject *cls, PyObject *const *a) {
+  int ordered, ignore_unknown;
+  if (flag(a[1], &ordered) || flag(a[3], &ignore_unknown)) return NULL;
+  return read_run(cls, a[0], 1, 0, ordered, 0, ignore_unknown, a[2]);
+}
+
+/* from_dict: a dict of field values (nested dicts for structs) read by the input table
+ * into the core's value and back as an instance of cls, with every field of its host
+ * type (a uuid's text becomes a uuid.UUID, ...): what encode then decode gives. */
+static PyObject *from_dict_run(PyObject *cls, PyObject *const *a) {
   int ordered;
-  return flag(a[1], &ordered) ? NULL : read_run(cls, a[0], 1, 0, ordered, 0, a[2]);
+  pf_struct *si = flag(a[1], &ordered) ? NULL : info_or_raise(cls);
+  if (si && !PyDict_Check(a[0])) {
+    fbe_error err;
+    pf_type_error(&err, NULL, si->st, a[0]);
+    pf_raise(&err);
+    return NULL;
+  }
+  fbei_scratch *s = si ? pf_take() : NULL;
+  if (!s) return NULL;
+  pf_enc c;
+  pf_enc_init(&c, s);
+  fbe_msg *m = pf_build_msg(&c, si, a[0]);
+  PyObject *out = m ? pf_message_object(si, (PyTypeObject *)cls, m, ordered) : NULL;
+  pf_give(s);
+  return out;
 }
 
 /* verify: the model size, 0 with *err filled when invalid, -1 on a Python error. */
@@ -182,6 +206,114 @@ static PyObject *equal_run(PyObject *cls, PyObject *const *a) {
   return out;
 }
 
+/* ------------------------------------------------------------------ plain data */
+
+/* asdict: a struct value as a dict of its fields by schema name (a deleted field left
+ * out), deep: structs become dicts inside lists, tuples, dict values and optionals;
+ * dict keys and set elements stay as they are (a dict is no key); the rest is shared. */
+static PyObject *plain(PyObject *v);
+
+static PyObject *plain_struct(const pf_struct *si, PyObject *v) {
+  PyObject *d = PyDict_New();
+  for (uint32_t i = 0; d && i < si->nfields; i++) {
+    PyObject *f = *(PyObject **)((char *)v + si->fields[i].offset);
+    if (!f) continue;
+    Py_INCREF(f);
+    PyObject *p = plain(f);
+    Py_DECREF(f);
+    if (!p || PyDict_SetItem(d, si->fields[i].name, p)) Py_CLEAR(d);
+    Py_XDECREF(p);
+  }
+  return d;
+}
+
+static PyObject *plain_items(PyObject *v) { /* a list or a tuple, from a snapshot */
+  PyObject *items = PySequence_List(v);
+  for (Py_ssize_t i = 0; items && i < PyList_GET_SIZE(items); i++) {
+    PyObject *p = plain(PyList_GET_ITEM(items, i));
+    if (p) PyList_SetItem(items, i, p);
+    else Py_CLEAR(items);
+  }
+  if (items && PyTuple_Check(v)) Py_SETREF(items, PyList_AsTuple(items));
+  return items;
+}
+
+static PyObject *plain_dict(PyObject *v) {
+  PyObject *copy = PyDict_Copy(v), *out = copy ? PyDict_New() : NULL, *key, *value;
+  Py_ssize_t pos = 0;
+  while (out && PyDict_Next(copy, &pos, &key, &value)) {
+    PyObject *p = plain(value);
+    if (!p || PyDict_SetItem(out, key, p)) Py_CLEAR(out);
+    Py_XDECREF(p);
+  }
+  Py_XDECREF(copy);
+  return out;
+}
+
+static PyObject *plain(PyObject *v) {
+  if (Py_EnterRecursiveCall(" in fbe.asdict")) return NULL;
+  PyObject *out, *owner = (PyObject *)Py_TYPE(v);
+  pf_struct *si = PyObject_TypeCheck(v, &pf_struct_base_type) ? pf_info_of(Py_TYPE(v)) : NULL;
+  Py_INCREF(owner); /* the tables of its class are read while dict keys hash (user code) */
+  if (si) out = plain_struct(si, v);
+  else if (PyList_Check(v) || PyTuple_Check(v)) out = plain_items(v);
+  else if (PyDict_Check(v)) out = plain_dict(v);
+  else if (PyFrozenSet_Check(v)) out = PyFrozenSet_New(v);
+  else if (PyAnySet_Check(v)) out = PySet_New(v);
+  else out = (Py_INCREF(v), v);
+  Py_DECREF(owner);
+  Py_LeaveRecursiveCall();
+  return out;
+}
+
+static PyObject *asdict_of(PyObject *value) {
+  if (!PyObject_TypeCheck(value, &pf_struct_base_type) || !pf_info_of(Py_TYPE(value))) {
+    fbe_error err;
+    pf_type_error(&err, NULL, NULL, value); /* "expected a struct, got ..." */
+    pf_raise(&err);
+    return NULL;
+  }
+  return plain(value);
+}
+
+static PyObject *mod_asdict(PyObject *self, PyObject *value) {
+  (void)self;
+  return asdict_of(value);
+}
+
+static PyObject *st_to_dict(PyObject *self, PyObject *unused) {
+  (void)unused;
+  return asdict_of(self);
+}
+
+/* enum_text(member): the core's text of an enum or flags value (fbe_text_write_enum),
+ * for the enum classes' str and repr; the class carries its SchemaCore and index. */
+static PyObject *mod_enum_text(PyObject *self, PyObject *member) {
+  (void)self;
+  PyObject *core = PyLong_Check(member) ? PyObject_GetAttrString((PyObject *)Py_TYPE(member), "__fbe_core__") : NULL;
+  PyObject *index = core ? PyObject_GetAttrString((PyObject *)Py_TYPE(member), "__fbe_index__") : NULL;
+  Py_ssize_t at = index ? PyLong_AsSsize_t(index) : -1;
+  PyObject *out = NULL;
+  if (!core || !PyObject_TypeCheck(core, &pf_core_type) || at < 0 || (size_t)at >= ((pf_core *)core)->nenums) {
+    if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "enum_text: %R is not a value of a loaded schema's enum", member);
+    }
+  } else {
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(member, &overflow);
+    uint64_t pattern = overflow > 0 ? PyLong_AsUnsignedLongLong(member) : (uint64_t)v;
+    fbei_scratch *s = PyErr_Occurred() ? NULL : pf_take();
+    fbe_error err;
+    if (s && fbe_text_write_enum(((pf_core *)core)->enums[at].e, pattern, &s->buf, &err)) pf_raise(&err);
+    else if (s) out = PyUnicode_DecodeUTF8((const char *)s->buf.data, (Py_ssize_t)s->buf.size, "replace");
+    if (s) pf_give(s);
+  }
+  Py_XDECREF(index);
+  Py_XDECREF(core);
+  return out;
+}
+
 /* default(cls) -> a new instance with every field at its schema default. */
 static PyObject *mod_default(PyObject *self, PyObject *cls) {
   (void)self;
@@ -195,7 +327,8 @@ static const char *const encode_names[] = {"cls", "value", "final"};
 static const char *const to_json_names[] = {"cls", "value", "pretty"};
 static const char *const decode_names[] = {"cls", "data", "final", "ordered", "trusted", "limits"};
 static const char *const verify_names[] = {"cls", "data", "final", "limits"};
-static const char *const from_json_names[] = {"cls", "text", "ordered", "limits"};
+static const char *const from_json_names[] = {"cls", "text", "ordered", "limits", "ignore_unknown"};
+static const char *const from_dict_names[] = {"cls", "data", "ordered"};
 static const char *const equal_names[] = {"cls", "a", "b"};
 
 #define FASTCALL_ARGS PyObject *const *args, Py_ssize_t nargs, PyObject *kw
@@ -239,8 +372,10 @@ MODULE_FN(verify, verify_run, verify_names, 4, 3, 2)
 CLASS_FN(verify, verify_run, verify_names, 4, 3, 2)
 MODULE_FN(model_size, validate_run, verify_names, 4, 3, 2)
 CLASS_FN(validate, validate_run, verify_names, 4, 3, 2)
-MODULE_FN(from_json, from_json_run, from_json_names, 4, 3, 2)
-CLASS_FN(from_json, from_json_run, from_json_names, 4, 3, 2)
+MODULE_FN(from_json, from_json_run, from_json_names, 5, 3, 2)
+CLASS_FN(from_json, from_json_run, from_json_names, 5, 3, 2)
+MODULE_FN(from_dict, from_dict_run, from_dict_names, 3, 3, 2)
+CLASS_FN(from_dict, from_dict_run, from_dict_names, 3, 3, 2)
 MODULE_FN(equal, equal_run, equal_names, 3, 3, 3)
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
@@ -251,7 +386,11 @@ PyMethodDef pf_module_methods[] = {
     {"model_size", FASTCALL(mod_model_size), "model_size(cls, data, final=False, *, limits=None) -> int; raises "
                                            "fbe.Error when invalid"},
     {"to_json", FASTCALL(mod_to_json), "to_json(cls, value, pretty=False) -> str"},
-    {"from_json", FASTCALL(mod_from_json), "from_json(cls, text, ordered=False, *, limits=None) -> instance"},
+    {"from_json", FASTCALL(mod_from_json),
+     "from_json(cls, text, ordered=False, *, limits=None, ignore_unknown=False) -> instance"},
+    {"from_dict", FASTCALL(mod_from_dict), "from_dict(cls, data, ordered=False) -> instance"},
+    {"asdict", mod_asdict, METH_O, "asdict(value) -> dict: the fields, nested structs as dicts"},
+    {"enum_text", mod_enum_text, METH_O, "enum_text(member) -> str: the core's text of an enum or flags value"},
     {"equal", FASTCALL(mod_equal), "equal(cls, a, b) -> bool (deep, floats by bit pattern)"},
     {"default", mod_default, METH_O, "default(cls) -> instance with the schema defaults"},
     {"bind", pyfbe_bind, METH_VARARGS, "bind(swig_schema, [(name, cls)], [(name, enum_cls)]) -> SchemaCore"},
@@ -271,7 +410,14 @@ PyMethodDef pf_struct_methods[] = {
     {"validate", FASTCALL(st_validate) | METH_CLASS,
      "validate(data, final=False, *, limits=None) -> int: the model size; raises fbe.Error (the reason,\n"
      "path and offset) when data is not a valid model"},
-    {"from_json", FASTCALL(st_from_json) | METH_CLASS, "from_json(text, ordered=False, *, limits=None) -> instance"},
+    {"from_json", FASTCALL(st_from_json) | METH_CLASS,
+     "from_json(text, ordered=False, *, limits=None, ignore_unknown=False) -> instance: members the\n"
+     "struct does not have raise fbe.UnknownFieldError unless ignore_unknown=True"},
+    {"from_dict", FASTCALL(st_from_dict) | METH_CLASS,
+     "from_dict(data, ordered=False) -> instance: a dict of fields (nested dicts for structs), checked\n"
+     "by the input table and converted as encode and decode convert it"},
+    {"to_dict", (PyCFunction)(void (*)(void))st_to_dict, METH_NOARGS,
+     "to_dict() -> dict: the fields by schema name, nested structs as dicts (fbe.asdict)"},
     {NULL, NULL, 0, NULL}};
 
 /* ------------------------------------------------------------------ fbe.Limits */

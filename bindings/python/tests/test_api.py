@@ -122,7 +122,8 @@ def test_construction(proto: fbe.Schema) -> None:
     with pytest.raises(fbe.UnknownFieldError) as info:
         proto.Order(idd=1)
     assert isinstance(info.value, TypeError) and isinstance(info.value, fbe.NotFoundError)
-    assert str(info.value) == "proto.Order has no field 'idd'" and info.value.code == fbe._swig.FBE_ERR_UNKNOWN_FIELD
+    assert str(info.value) == "unknown field 'idd' of proto.Order (did you mean 'id'?)"
+    assert info.value.code == fbe._swig.FBE_ERR_UNKNOWN_FIELD
     with pytest.raises(TypeError):
         fbe.Struct()
     o.price = 2.5  # attributes are plain slots; values are checked when encoded
@@ -142,8 +143,8 @@ def test_readme_account(proto: fbe.Schema) -> None:
     assert proto.Account.verify(final) is False and proto.Account.verify(data[:-1]) is False
     assert proto.verify("Account", data) and proto.decode("Account", data) == acc
     assert proto.encode(proto.Account, acc) == data
-    assert repr(acc) == (
-        'Account(id=1,name="Test",state=good,wallet=Balance(currency="USD",amount=1000.0),'
+    assert repr(acc) == str(acc) == (
+        'Account(id=1,name="Test",state=initialized|calculated|good,wallet=Balance(currency="USD",amount=1000.0),'
         'asset=Balance(currency="EUR",amount=100.0),orders=[3][Order(id=1,symbol="EURUSD",'
         'side=buy,type=market,price=1.23456,volume=1000.0),Order(id=2,symbol="EURUSD",side=sell,'
         'type=limit,price=1.0,volume=100.0),Order(id=3,symbol="EURUSD",side=buy,type=stop,'
@@ -174,16 +175,48 @@ def test_plain_dicts(proto: fbe.Schema) -> None:
 
 
 def test_equality_and_hash(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
+    """== is the core's deep equality (fbe_msg_equal); hash and order are the [key]
+    fields' (fbe_msg_key_hash, fbe_msg_key_compare); a struct without [key] fields has
+    no hash and no order."""
     a, b = proto.Order(id=1, symbol="A"), proto.Order(id=1, symbol="B")
-    assert a == b and hash(a) == hash(b)  # [key] id only
-    assert a != proto.Order(id=2, symbol="A")
-    assert a != proto.Balance() and (a == 1) is False
-    assert len({a, b, proto.Order(id=2)}) == 2
-    # no [key] fields: every field counts
+    assert a != b and hash(a) == hash(b)  # every field counts for ==; the [key] id for hash
+    assert a == proto.Order(id=1, symbol="A") and a == proto.Order.decode(a.encode())
+    assert a != proto.Order(id=2, symbol="A") and not (a != proto.Order(id=1, symbol="A"))
+    assert a != proto.Balance() and (a == 1) is False and (a == {"id": 1, "symbol": "A"}) is False
+    assert len({a, b, proto.Order(id=2)}) == 3 and len({a, proto.Order(id=1, symbol="A")}) == 1
+    # the core's rules: floats by bit pattern, decimals by value, uuids and enums by value
+    nan = float("nan")
+    assert proto.Order(price=nan) == proto.Order(price=nan) and proto.Order(price=0.0) != proto.Order(price=-0.0)
+    S = test_schema.StructSimple
+    one = S(id=1)
+    assert one == S(id=1, f35=one.f35, f37=one.f37) and one == S.decode(one.encode())
+    assert S(id=1, f29=Decimal("1.5"), f35=0, f37=one.f37) == S(id=1, f29=Decimal("1.50"), f35=0, f37=one.f37)
+    assert S(id=1, f36=str(one.f36), f35=one.f35, f37=one.f37) == one  # converted as encode converts
+    assert proto.Account(state=6) == proto.Account(state=proto.State.good)
+    # order: by the [key] fields, in schema order
+    assert proto.Order(id=1) < proto.Order(id=2) <= proto.Order(id=2, symbol="Z") and proto.Order(id=3) > a
+    assert sorted([proto.Order(id=3), a, proto.Order(id=-5)]) == [proto.Order(id=-5), a, proto.Order(id=3)]
+    assert proto.Balance(currency="EUR") < proto.Balance(currency="USD")
+    assert not (a < b) and not (b < a) and a <= b and b >= a  # equal keys, different values
+    # no [key] fields: equal by value, no hash, no order
     e1, e2 = test_schema.StructEmpty(), test_schema.StructEmpty()
-    assert e1 == e2 and hash(e1) == hash(e2)
+    assert e1 == e2 and test_schema.StructEmpty.__hash__ is None
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(e1)
+    with pytest.raises(TypeError):
+        e1 < e2  # noqa: B015
     m1 = proto.OrderMessage(body=a)
-    assert m1 == proto.OrderMessage(body=b) and m1 != proto.OrderMessage(body=proto.Order(id=5))
+    assert m1 == proto.OrderMessage(body=proto.Order(id=1, symbol="A")) and m1 != proto.OrderMessage(body=b)
+    with pytest.raises(TypeError):
+        hash(m1)
+    # a value encode refuses: == raises its error (hash too, when a [key] field is bad)
+    with pytest.raises(fbe.TypeMismatchError):
+        proto.Order(symbol=5) == proto.Order()  # noqa: B015
+    with pytest.raises(fbe.TypeMismatchError):
+        hash(proto.Order(id="x"))
+    assert hash(proto.Order(id=4, symbol=5)) == hash(proto.Order(id=4))  # only [key] fields are read
+    bad = proto.Order(symbol=5)
+    assert bad == bad  # the same object
 
 
 def test_enums_and_flags(proto: fbe.Schema, test_schema: fbe.Schema, enums_schema: fbe.Schema) -> None:
@@ -238,7 +271,7 @@ def test_type_mapping(test_schema: fbe.Schema) -> None:
     assert back_v.f10[1].id == 2 and back_v.f9[0].f2 is True
     st = T.StructSet(f1={1, 2, 3}, f2=[T.EnumSimple.ENUM_VALUE_1], f4={T.StructSimple(id=9)})
     back_s = T.StructSet.decode(st.encode())
-    assert back_s.f1 == {1, 2, 3} and type(back_s.f1) is set and back_s.f4 == {T.StructSimple(id=9)}
+    assert back_s.f1 == {1, 2, 3} and type(back_s.f1) is set and back_s.f4 == st.f4
     assert T.StructSet.decode(st.encode(), ordered=True).f2 == [T.EnumSimple.ENUM_VALUE_1]
     m = T.StructMap(f1={10: 1, -5: 2}, f2={1: None}, f9={3: T.StructSimple(id=3)})
     back_m = T.StructMap.decode(m.encode())
@@ -252,6 +285,9 @@ def test_type_mapping(test_schema: fbe.Schema) -> None:
     back_h = T.StructHashEx.decode(hx.encode())
     assert set(back_h.f1) == {k1, k2} and back_h.f2 == {k1: None}
     assert T.StructHashEx.decode(hx.encode(), ordered=True).f2[0][0] == k1
+    # keys equal in their [key] fields but not in value stay apart in a dict (== is deep)
+    k1b = T.StructSimple(id=1, f1=True)
+    assert hash(k1b) == hash(k1) and k1b != k1 and len({k1: 1, k1b: 2}) == 2
     # ... and the ordered form (list of pairs) encodes too, duplicates included; a reader
     # keeps one entry per key (the [key] fields), the last one, in the first one's place
     dup = T.StructHashEx(f2=[(k1, None), (T.StructSimple(id=1, f1=True), T.StructNested(id=5)), (k2, None)])
@@ -260,6 +296,92 @@ def test_type_mapping(test_schema: fbe.Schema) -> None:
     assert [(k.id, k.f1, v and v.id) for k, v in back_dup] == [(1, True, 5), (2, False, None)]
     arr = T.StructArray(f1=[1, 2], f5=(T.EnumSimple.ENUM_VALUE_1, 0))
     assert T.StructArray.decode(arr.encode()).f1 == [1, 2]
+
+
+def test_text_form(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
+    """str() and repr() of a struct are the core's text form (docs/TEXT.md), of the value
+    as encode reads it: the same before and after a round trip, hidden fields as ***, and
+    a value encode refuses printed as invalid instead of raising."""
+    acc = readme_account(proto)
+    for final in (False, True):
+        assert repr(proto.Account.decode(acc.encode(final=final), final=final)) == repr(acc)
+    o = proto.Order(id=1, symbol="a\"b\n", price=float("nan"), volume=1e300)
+    assert str(o) == 'Order(id=1,symbol="a\\"b\\n",side=buy,type=market,price=nan,volume=1e+300)'
+    assert repr(proto.Account(state=70, asset=None)).startswith(
+        'Account(id=0,name="",state=initialized|calculated|good|64,wallet=Balance(currency="",amount=0.0),asset=null,')
+    assert str(proto.Order(side=7)) == 'Order(id=0,symbol="",side=7,type=market,price=0.0,volume=0.0)'
+    assert str(proto.Order(side="sell", id=-5)).startswith("Order(id=-5,symbol=\"\",side=sell,")  # as encode reads it
+    s = test_schema.StructSimple(f5="x", f36="00112233-4455-6677-8899-AABBCCDDEEFF", f29="1.50", f33=5)
+    text = repr(s)
+    assert ",f5='x'," in text and ',f36="00112233-4455-6677-8899-aabbccddeeff",' in text
+    assert ",f29=1.50," in text and ",f33=5," in text
+    b = test_schema.StructBytes(f1=b"\x00\x01\x02\xff", f2=None)
+    assert str(b).startswith('StructBytes(f1=bytes[4]"AAEC/w==",f2=null,')
+    m = test_schema.StructMap(f1=[(2, 1), (1, 2)], f9={3: test_schema.StructSimple(id=3)})
+    assert str(m).startswith("StructMap(f1=[2]<{2->1},{1->2}>,") and ",f9=[1]<{3->StructSimple(id=3," in str(m)
+    # [hidden] (SCHEMA.md 6.5): *** wherever the value or its type is hidden
+    h = fbe.loads("package h\nflags F { a = 1; [hidden] b = 2; c = 4; }\n[hidden] enum Secret { x; y; }\n"
+                  "struct H { [hidden] string password; Secret priv; Secret? maybe; Secret[] many; F f; int32 visible; }\n")
+    v = h.H(password="pw", many=[h.Secret.x, 1], f=7, visible=3)
+    assert str(v) == "H(password=***,priv=***,maybe=null,many=[2][***,***],f=a|***|c,visible=3)"
+    assert str(h.Secret.y) == "***" and repr(h.Secret.y) == "<Secret.***>" and repr(h.F(7)) == "<F.a|***|c>"
+    # a value encode refuses: the refusal, in the core's words, in place of the fields
+    assert repr(proto.Order(id="x")) == "Order(<invalid: expected int32, got a string at 'id'>)"
+    bad = readme_account(proto)
+    bad.orders[2].price = "1.5"
+    assert str(bad) == "Account(<invalid: expected double, got a string at 'orders[2].price'>)"
+    assert "<invalid: unknown field 'amnt' of proto.Balance" in repr(proto.Account(wallet={"amnt": 1}))
+    # enum and flags members: str() is the text, repr() Python's shape around it
+    S = proto.State
+    assert (str(S.good), str(S(0)), str(S(64)), str(S(11))) == (
+        "initialized|calculated|good", "unknown", "64", "invalid|initialized|broken|bad")
+    assert repr(S.good) == "<State.initialized|calculated|good: 6>" and repr(S(64)) == "<State: 64>"
+    assert (str(proto.OrderSide.sell), repr(proto.OrderSide(7)), f"{proto.OrderSide.sell}") == ("sell", "<OrderSide: 7>", "sell")
+    assert f"{S.good:d}|{S.good:02x}" == "6|06" and "%d" % S.good == "6" and int(S.good) == 6
+    assert str(test_schema.FlagsSimple(4)) == "FLAG_VALUE_3|FLAG_VALUE_4"  # aliases: every name
+
+
+def test_plain_data_and_copies(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
+    """fbe.asdict / to_dict: deep dicts of the fields; Cls.from_dict: back, by the input
+    table; copy.deepcopy: deep."""
+    acc = readme_account(proto)
+    d = fbe.asdict(acc)
+    assert d == acc.to_dict() and list(d) == list(proto.Account.__fbe_fields__)
+    assert d["wallet"] == {"currency": "USD", "amount": 1000.0} and type(d["orders"]) is list
+    assert d["orders"][1] == {"id": 2, "symbol": "EURUSD", "side": proto.OrderSide.sell, "type": proto.OrderType.limit,
+                              "price": 1.0, "volume": 100.0}
+    assert d["state"] is acc.state and d["orders"] is not acc.orders  # scalars shared, containers new
+    assert proto.Account.from_dict(d) == acc and proto.from_dict("Account", d) == acc
+    assert proto.Account.from_dict({}) == proto.Account()
+    # from_dict converts as encode and decode do: text to uuids, decimals, names to members
+    T = test_schema
+    got = T.StructSimple.from_dict({"f36": "00112233-4455-6677-8899-aabbccddeeff", "f29": "1.5", "f39": "sell",
+                                    "f43": "initialized|calculated", "f42": {"currency": "EUR"}})
+    assert got.f36 == uuid.UUID("00112233-4455-6677-8899-aabbccddeeff") and got.f29 == Decimal("1.5")
+    assert got.f39 is T.proto.OrderSide.sell and got.f43 == T.proto.State.good and type(got.f42) is T.proto.Balance
+    with pytest.raises(fbe.UnknownFieldError):
+        proto.Account.from_dict({"nmae": "x"})
+    with pytest.raises(fbe.TypeMismatchError, match="^expected proto.Account, got a list$"):
+        proto.Account.from_dict([])  # type: ignore[arg-type]
+    with pytest.raises(fbe.TypeMismatchError, match="^expected a struct, got an integer$"):
+        fbe.asdict(7)
+    # the deep shape: structs become dicts in lists and dict values, optionals included;
+    # dict keys and set elements stay (a dict is no key)
+    k = T.StructSimple(id=1)
+    hx = T.StructHashEx(f1={k: T.StructNested(id=2)}, f2={k: None})
+    dx = fbe.asdict(hx)
+    assert list(dx["f1"]) == [k] and type(dx["f1"][k]) is dict and dx["f1"][k]["id"] == 2 and dx["f2"] == {k: None}
+    st = T.StructSet(f4={k})
+    assert fbe.asdict(st)["f4"] == {k} and fbe.asdict(st)["f4"] is not st.f4
+    opt = fbe.asdict(T.StructOptional(f160=T.proto.Balance(currency="X")))
+    assert opt["f160"] == {"currency": "X", "amount": 0.0} and opt["f100"] is None
+    assert T.StructHashEx.from_dict(fbe.asdict(hx)) == hx
+    # a deep copy shares nothing mutable
+    deep = copy.deepcopy(acc)
+    assert deep == acc and deep.orders is not acc.orders and deep.orders[0] is not acc.orders[0]
+    assert deep.wallet is not acc.wallet
+    deep.orders[0].symbol = "X"
+    assert acc.orders[0].symbol == "EURUSD" and deep != acc
 
 
 def test_json(proto: fbe.Schema, test_schema: fbe.Schema) -> None:

@@ -332,10 +332,13 @@ RUNNER_FILES = [CONFORMANCE / n for n in ("vectors.jsonl", "malformed.jsonl", "m
     d for d in (REPO / "tests" / "regressions" / "differential").iterdir() if (d / "record.jsonl").is_file())
 
 
+BEHAVIOUR = CONFORMANCE / "behaviour.jsonl"
+
+
 def record_lines() -> List[str]:
     """The non-blank lines of every file the runner is given (a directory: its *.jsonl)."""
     lines: List[str] = []
-    for path in RUNNER_FILES:
+    for path in RUNNER_FILES + [BEHAVIOUR]:
         for f in sorted(path.glob("*.jsonl")) if path.is_dir() else [path]:
             lines += [line for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
     return lines
@@ -344,11 +347,14 @@ def record_lines() -> List[str]:
 def test_testee_through_the_runner() -> None:
     """python -m fbe.testee through tests/conformance/runner, as ci/conformance.sh runs it,
     alone (untyped comparison: no C testee to describe the types; the matrix stage compares
-    typed): every record runs, nothing fails, only the _meta lines are skipped."""
+    typed and holds the text to the C testee's): every record runs, every bad input of
+    behaviour.jsonl is refused with its status through the JSON and the native path,
+    the text op answers, nothing fails, only the _meta lines are skipped."""
     testee = f"{shlex.quote(sys.executable)} -m fbe.testee"
     out = subprocess.run([sys.executable, str(REPO / "tests" / "conformance" / "runner"), "--describe-testee", "none",
                           "--known-failures", str(CONFORMANCE / "known-failures" / "differential.txt"),
-                          "--testee", f"python={testee}", *map(str, RUNNER_FILES)],
+                          "--testee", f"python={testee}", "--text", "--behaviour", str(BEHAVIOUR),
+                          *map(str, RUNNER_FILES)],
                          capture_output=True, text=True, check=False, timeout=600)
     report = out.stdout + out.stderr
     assert out.returncode == 0, report
@@ -356,5 +362,7 @@ def test_testee_through_the_runner() -> None:
     meta = sum(1 for line in lines if "_meta" in json.loads(line))
     assert f"\n{len(lines) - meta} records, 1 testees: python\n" in "\n" + out.stdout, report
     assert "\nskipped: %d%s\n" % (meta, f" (_meta {meta})" if meta else "") in out.stdout, report
+    assert re.search(r"^python +[1-9]\d*/0 +[1-9]\d*/0 +[1-9]\d*/0 *$", out.stdout, re.M), report  # behaviour
+    assert re.search(r"^text checks .*\npython +[1-9]\d*/0$", out.stdout, re.M), report
     closing = re.search(r"^(\d+) passed, 0 failed$", out.stdout, re.M)
     assert closing and int(closing.group(1)) > len(lines), report

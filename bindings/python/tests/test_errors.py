@@ -99,7 +99,8 @@ def test_lookup_errors(proto: fbe.Schema) -> None:
     ("name", b"bytes", fbe.TypeMismatchError),
     ("name", 5, fbe.TypeMismatchError),
     ("name", "\ud800", fbe.ArgumentError),
-    ("state", "good", fbe.TypeMismatchError),
+    ("state", "nosuch", fbe.ArgumentError),
+    ("state", 1.0, fbe.TypeMismatchError),
     ("state", 256, fbe.RangeError),
     ("state", -1, fbe.RangeError),
     ("wallet", None, fbe.TypeMismatchError),
@@ -128,12 +129,13 @@ def test_error_paths(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
     with pytest.raises(fbe.TypeMismatchError) as info:
         acc.encode()
     assert info.value.path == "orders[1].symbol"
-    assert str(info.value) == "expected str, got int at 'orders[1].symbol'"
+    assert str(info.value) == "expected string, got an integer at 'orders[1].symbol'"
     acc.orders[1].symbol = "ok"
     acc.orders[2].side = proto.State.good  # a member of another enum
     with pytest.raises(fbe.TypeMismatchError) as info:
         acc.encode()
-    assert info.value.path == "orders[2].side" and "proto.OrderSide" in str(info.value)
+    assert info.value.path == "orders[2].side"
+    assert info.value.message == "expected proto.OrderSide, got an enum proto.State"
     m = test_schema.StructMap(f1={1: 300})
     with pytest.raises(fbe.RangeError) as info:
         m.encode()
@@ -141,7 +143,7 @@ def test_error_paths(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
     m = test_schema.StructMap(f1={"k": 1})
     with pytest.raises(fbe.TypeMismatchError) as info:
         m.encode()
-    assert info.value.path == "f1[0][key]"
+    assert info.value.path == "f1[0][key]" and info.value.message == "expected int32, got a string"
     with pytest.raises(fbe.TypeMismatchError):
         test_schema.StructMap(f1=[(1, 2, 3)]).encode()
     with pytest.raises(fbe.TypeMismatchError):
@@ -153,16 +155,15 @@ def test_scalar_ranges(test_schema: fbe.Schema) -> None:
     cases = [("f3", 256), ("f3", -1), ("f9", 128), ("f9", -129), ("f11", 256), ("f13", 2**15),
              ("f15", 2**16), ("f17", 2**31), ("f19", 2**32), ("f19", -1), ("f21", 2**63),
              ("f23", 2**64), ("f23", -1), ("f33", -1), ("f33", 2**64), ("f5", 256), ("f5", "Ф"),
-             ("f7", 2**32), ("f25", 1e39), ("f27", 2**1024 if False else 10**400),
-             ("f29", Decimal("1E+30")), ("f29", Decimal("1E-29")), ("f29", Decimal("NaN")),
-             ("f29", 2**100), ("f27", 2**53 + 1)]
+             ("f7", 2**32), ("f25", 1e39), ("f27", 10**400),
+             ("f29", Decimal("1E+30")), ("f29", Decimal("1E-29")), ("f29", 2**100), ("f29", "1E+30")]
     for field, value in cases:
-        with pytest.raises(fbe.RangeError, match="does not fit|not a finite") as info:
+        with pytest.raises(fbe.RangeError, match="does not fit") as info:
             S(**{field: value}).encode()
         assert info.value.path == field, (field, value)
-    for field, value in [("f1", 2), ("f1", "yes"), ("f29", 1.5), ("f29", "1.5"), ("f36", 5),
-                         ("f5", "ab"), ("f25", "1.0"), ("f36", b"x" * 16), ("f31", None),
-                         ("f1", None), ("f41", {"nope": 1})]:
+    for field, value in [("f1", 2), ("f1", 1), ("f1", "yes"), ("f29", 1.5), ("f29", "x"), ("f36", 5),
+                         ("f5", "ab"), ("f25", "1.0"), ("f36", b"x" * 16), ("f31", None), ("f17", True),
+                         ("f1", None), ("f41", {"nope": 1}), ("f29", Decimal("NaN"))]:
         with pytest.raises(fbe.Error) as info2:
             S(**{field: value}).encode()
         assert info2.value.path.startswith(field), (field, value)
@@ -170,15 +171,17 @@ def test_scalar_ranges(test_schema: fbe.Schema) -> None:
         S(f36="not-a-uuid").encode()
     # in range: the extremes encode and come back exactly
     ok = S(f3=255, f9=-128, f13=-(2**15), f19=2**32 - 1, f21=-(2**63), f23=2**64 - 1, f7=0x10FFFF,
-           f25=3.4e38, f27=2**53, f29=Decimal("79228162514264337593543950335"), f1=1)
+           f25=3.4e38, f27=2**53 + 1, f29=Decimal("79228162514264337593543950335"), f1=True)
     back = S.decode(ok.encode())
     assert (back.f3, back.f9, back.f23, back.f7) == (255, -128, 2**64 - 1, 0x10FFFF)
     assert back.f29 == Decimal("79228162514264337593543950335") and back.f1 is True
-    # ints with __index__ are ints; bools are ints too
-    import array
-    idx = array.array("q", [5])
-    assert S.decode(S(f17=memoryview(idx)[0]).encode()).f17 == 5
-    assert S.decode(S(f17=True).encode()).f17 == 1
+    assert back.f27 == 2.0**53  # an int for a double: the nearest double, as JSON reads it
+    # objects with __index__ are ints; a bool is not (docs/INPUT.md)
+    class Index:
+        def __index__(self) -> int:
+            return 5
+    assert S.decode(S(f17=Index()).encode()).f17 == 5
+    assert S.decode(S(f29="1.5").encode()).f29 == Decimal("1.5")
 
 
 def test_unknown_fields(proto: fbe.Schema) -> None:
@@ -186,7 +189,10 @@ def test_unknown_fields(proto: fbe.Schema) -> None:
         proto.encode("Account", {"id": 1, "nmae": "x"})
     assert "nmae" in str(info.value) and isinstance(info.value, KeyError)
     assert isinstance(info.value, fbe.NotFoundError) and info.value.code == fbe._swig.FBE_ERR_UNKNOWN_FIELD
-    assert info.value.status == "FBE_ERR_UNKNOWN_FIELD" and str(info.value) == "proto.Account has no field 'nmae'"
+    assert info.value.status == "FBE_ERR_UNKNOWN_FIELD"
+    assert str(info.value) == "unknown field 'nmae' of proto.Account"  # 2 edits: too far for a hint
+    with pytest.raises(fbe.UnknownFieldError, match=r"^unknown field 'nme' of proto.Account \(did you mean 'name'\?\)$"):
+        proto.Account(nme="x")
     with pytest.raises(fbe.UnknownFieldError) as info:
         proto.encode("Account", {"wallet": {"currency": "x", "amt": 1.0}})
     assert info.value.path == "wallet"
@@ -201,7 +207,7 @@ def test_unknown_fields(proto: fbe.Schema) -> None:
 def test_array_lengths(test_schema: fbe.Schema) -> None:
     with pytest.raises(fbe.RangeError) as info:
         test_schema.StructArray(f1=[1, 2, 3]).encode()
-    assert info.value.path == "f1" and "array of 2 items, got 3" in str(info.value)
+    assert info.value.path == "f1" and info.value.message == "expected 2 elements for array[2] of byte, got 3"
     with pytest.raises(fbe.TypeMismatchError):
         test_schema.StructArray(f1=b"ab").encode()
 
@@ -315,13 +321,18 @@ def test_too_deep(proto: fbe.Schema) -> None:
 
 
 def test_unhashable_set_element() -> None:
-    # a key that is a list: distinct elements (the core collapses equal keys), no Python hash
-    schema = fbe.loads("package h\nstruct K { [key] int32[] v; }\nstruct S { K! items; }\n")
+    # a struct without [key] fields has no hash: a set of them decodes as a list only
+    schema = fbe.loads("package h\nstruct K { int32[] v; }\nstruct S { K! items; }\n"
+                       "struct L { [key] int32[] v; }\nstruct T { L! items; }\n")
     value = schema.S(items=[schema.K(v=[1]), schema.K(v=[2])])
     data = value.encode()
     with pytest.raises(fbe.TypeMismatchError, match="ordered=True"):
         schema.S.decode(data)
-    assert len(schema.S.decode(data, ordered=True).items) == 2
+    # ... and the core's key identity makes keyless elements all alike: one is kept
+    assert schema.S.decode(data, ordered=True).items == [schema.K(v=[2])]
+    # a [key] field the host cannot hash (a list): the core hashes it
+    keyed = schema.T(items=[schema.L(v=[1]), schema.L(v=[2])])
+    assert schema.T.decode(keyed.encode()).items == {schema.L(v=[1]), schema.L(v=[2])}
 
 
 # ---- decode: malformed bytes, wrong inputs --------------------------------------------

@@ -90,11 +90,48 @@ def test_error_paths_do_not_leak(proto: fbe.Schema, test_schema: fbe.Schema) -> 
                 proto.encode("Account", {"id": 1, "nope": 2})
             except fbe.UnknownFieldError:
                 pass
+            try:  # the core's words for a Python class ("a complex") and an enum's name
+                proto.Order(id=1j, side="sideways").encode()
+            except fbe.TypeMismatchError:
+                pass
+            try:
+                proto.Order.from_dict({"side": "sideways"})
+            except fbe.ArgumentError:
+                pass
+            try:
+                hash(proto.Order(id="x"))
+            except fbe.TypeMismatchError:
+                pass
+            assert repr(acc).startswith("Account(<invalid:")
 
     errors(5000)
     before = settled()
     errors(100000)
-    assert_no_growth(before, settled(), "1e5 rounds of three errors")
+    assert_no_growth(before, settled(), "1e5 rounds of seven errors")
+
+
+def test_new_operations_do_not_leak(proto: fbe.Schema, test_schema: fbe.Schema) -> None:
+    """repr, ==, hash, <, asdict, from_dict and enum text: every reference dropped."""
+    import datetime
+
+    acc = readme_account(proto)
+    other = readme_account(proto)
+    T = test_schema
+    hx = T.StructHashEx(f1={T.StructSimple(id=1): T.StructNested()}, f2={T.StructSimple(id=2): None})
+    when = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            assert repr(acc) == str(other) and acc == other and hash(acc) == hash(other) and not acc < other
+            assert proto.Account.from_dict(fbe.asdict(acc)) == acc and acc.to_dict()["id"] == 1
+            assert str(acc.state) == "initialized|calculated|good" and repr(acc.orders[1].side)
+            assert T.StructHashEx.decode(hx.encode()) == hx
+            assert T.StructSimple(f33=when, f29="1.5", f39="sell").encode()
+
+    run(2000)
+    before = settled()
+    run(20000)
+    assert_no_growth(before, settled(), "2e4 rounds of the issue 20 operations")
 
 
 def refcounts(objs: List[Any]) -> List[int]:

@@ -12,7 +12,7 @@ import pytest
 
 import fbe
 
-API = ["encode", "decode", "verify", "validate", "to_json", "from_json", "toJsonString", "equals",
+API = ["encode", "decode", "verify", "validate", "to_json", "from_json", "to_dict", "from_dict", "toJsonString", "equals",
        "constructor", "keys", "name", "type", "mro", "_missing_", "_value_", "hash", "initialize", "send",
        "object_id", "id", "self", "None", "True", "def", "class", "import", "lambda", "_fbe_field_0"]
 DUNDERS = ["__init__", "__class__", "__dict__", "__slots__", "__weakref__", "__module__", "__doc__",
@@ -78,7 +78,7 @@ def test_every_field_by_name_keyword_and_asdict(names: fbe.Schema) -> None:
     assert type(v) is names.S and v.__class__ is names.S and isinstance(v, fbe.Struct)
     assert not hasattr(v, "__x") and not hasattr(v, "_fbe_field_1")
     assert v["__class__"] == fields["__class__"] and v["__init__"] == fields["__init__"]
-    assert hash(v) == hash(names.S(key=7)) and v == names.S(key=7)  # [key] key
+    assert hash(v) == hash(names.S(key=7)) and v != names.S(key=7) and v == names.S(**fields)  # hash: [key] key
     # item assignment and deletion, by any name
     v["__init__"] = 99
     v["encode"] = 98
@@ -114,6 +114,7 @@ def test_schema_operations_with_every_name(names: fbe.Schema) -> None:
     for name in ALL_FIELDS:
         assert f'"{name}":' in text
     assert names.from_json(S, text) == v and fbe.asdict(names.from_json(S, text)) == fields
+    assert v.to_dict == fields["to_dict"] and names.from_dict(S, fbe.asdict(v)) == v  # the field hides the method
     assert names.to_json(S, names.from_json(S, text, ordered=True)) == text
     # a message, through the protocol
     msg = M(**fields, __call__="called", payload="p")
@@ -148,7 +149,7 @@ def test_enum_members_by_any_name(names: fbe.Schema) -> None:
     assert E["real"].real == len("mro _missing_ _value_ _name_ __init__ __slots__ __class__ __new__ "
                                  "__members__ __fbe_name__ __fbe_members__ name value".split())
     assert E["bit_length"].bit_length() == 4 and E["name"].value == MEMBERS.index("name")
-    assert repr(E["mro"]) == "<E.mro: 0>" and str(E["_value_"]) == "2" and f"{E['name']:03d}" == "011"
+    assert repr(E["mro"]) == "<E.mro: 0>" and str(E["_value_"]) == "_value_" and f"{E['name']:03d}" == "011"
     with pytest.raises(fbe.NotFoundError):
         E["nope"]
     with pytest.raises(KeyError):

@@ -48,7 +48,7 @@ def main(schemas: str) -> int:
     print(repr(again), again.name)
 
     plain: bytes = schema.encode("Account", {"id": 1, "name": "Test"})
-    plain_final: bytes = schema.encode(Account, {"id": 1}, final=True)
+    plain_final: bytes = schema.encode(Account, {"id": 1, "name": "Test"}, final=True)
     value: Any = schema.decode("Account", plain)
     value2: Any = schema.decode(Account, plain_final, final=True, ordered=True)
     verified: bool = schema.verify("Account", plain) and schema.verify(Account, plain_final, final=True)
@@ -58,12 +58,20 @@ def main(schemas: str) -> int:
     json_text: str = schema.to_json("Account", {"id": 2}, pretty=False)
     from_text: Any = schema.from_json("Account", json_text, ordered=False)
     assert verified and value == value2 and from_text.id == 2
+    newer: Any = schema.from_json("Account", '{"id": 3, "added": 1}', ignore_unknown=True)
+    lenient = Account.from_json('{"id": 3, "added": 1}', ignore_unknown=True)
+    assert newer == lenient and lenient.id == 3
 
     # fields by schema name, whatever the name (README "Names"); enums and flags
     by_name: Any = acc["name"]
     acc["name"] = by_name
     fields_of: Dict[str, Any] = fbe.asdict(acc)
-    assert fields_of["name"] == "Test"
+    as_dict: Dict[str, Any] = acc.to_dict()
+    rebuilt = Account.from_dict(as_dict)
+    rebuilt2: Any = schema.from_dict("Account", fields_of, ordered=True)
+    assert fields_of["name"] == "Test" and as_dict == fields_of and rebuilt == acc == rebuilt2
+    first, second = schema.Order(id=1), schema.Order(id=2)
+    assert first < second and second >= first and sorted([second, first])[0] is first
     State: Type[fbe.Flags] = schema.State
     good: fbe.Flags = State["good"]
     combined: fbe.Flags = (good | State(1)) & ~State(0)

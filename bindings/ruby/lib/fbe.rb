@@ -10,7 +10,8 @@
 #   schema = FBE.load("schemas/proto.fbe", include: ["schemas"])
 #   acc = schema::Account.new(id: 1, name: "Test", wallet: schema::Balance.new(currency: "USD"))
 #   data = acc.encode                    # standard model; encode(final: true): final model
-#   schema::Account.decode(data) == acc  # == compares the [key] fields
+#   schema::Account.decode(data) == acc  # == is deep; hash and <=> use the [key] fields
+#   puts acc                             # the text form: Account(id=1,name="Test",...)
 require "bigdecimal"
 require "set"
 

@@ -17,7 +17,7 @@ static void core_mark(void *p) {
       rb_gc_mark(si->fields[j].shared);
     }
   }
-  for (size_t i = 0; i < c->nenums; i++) rb_gc_mark(c->enums[i].by_name);
+  for (size_t i = 0; i < c->nenums; i++) rb_gc_mark(c->enums[i].module);
 }
 
 static void core_free(void *p) {
@@ -43,11 +43,12 @@ void rf_check_open(const rf_core *core) {
   if (!core->schema) rf_raisef(FBE_ERR_ARGUMENT, "the schema is closed");
 }
 
-/* Each bound class holds its struct in a hidden instance variable (a small object that
- * keeps the core alive). */
+/* Each bound class holds its struct, each enum or flags module its enum, in a hidden
+ * instance variable (a small object that keeps the core alive). */
 typedef struct rf_info {
   VALUE core;
   rf_struct *si;
+  rf_enum *en;
 } rf_info;
 
 static void info_mark(void *p) { rb_gc_mark(((rf_info *)p)->core); }
@@ -61,6 +62,7 @@ rf_struct *rf_info_try(VALUE klass) {
     VALUE info = rb_attr_get(k, id_info);
     if (NIL_P(info) || !rb_typeddata_is_kind_of(info, &info_type)) continue;
     rf_struct *si = ((rf_info *)RTYPEDDATA_DATA(info))->si;
+    if (!si) return NULL;
     if (!si->core->schema) rf_raisef(FBE_ERR_ARGUMENT, "the schema of this class is closed");
     return si;
   }
@@ -72,6 +74,21 @@ rf_struct *rf_info_of(VALUE klass) {
   if (!si) rf_raisef(FBE_ERR_TYPE, "expected a struct class of a loaded schema, got %.120s",
                      RSTRING_PTR(rb_inspect(klass)));
   return si;
+}
+
+rf_enum *rf_enum_of(VALUE module) {
+  VALUE info = RB_TYPE_P(module, T_MODULE) ? rb_attr_get(module, id_info) : Qnil;
+  rf_info *i = !NIL_P(info) && rb_typeddata_is_kind_of(info, &info_type) ? RTYPEDDATA_DATA(info) : NULL;
+  if (!i || !i->en) rf_raisef(FBE_ERR_TYPE, "expected an enum or flags module of a loaded schema");
+  if (!rf_core_of(i->core)->schema) rf_raisef(FBE_ERR_ARGUMENT, "the schema of this enum is closed");
+  return i->en;
+}
+
+static void set_info(VALUE holder, VALUE core, rf_struct *si, rf_enum *en) {
+  rf_info *info;
+  VALUE iv = TypedData_Make_Struct(rb_cObject, rf_info, &info_type, info);
+  *info = (rf_info){core, si, en};
+  rb_ivar_set(holder, id_info, iv);
 }
 
 static void *table(rf_core *c, size_t n, size_t size) {
@@ -118,13 +135,10 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
     const char *name = pair_at(enums, i, &mod);
     const fbe_enum *e = fbe_schema_find_enum(schema, name);
     if (!e) rb_raise(rb_eArgError, "no enum %s in the schema", name);
+    Check_Type(mod, T_MODULE);
     rf_enum *en = &c->enums[fbe_enum_index(e)];
-    *en = (rf_enum){e, rb_hash_new(), fbei_kind_is_signed(e->base)};
-    for (uint32_t j = 0; j < e->nvalues; j++) {
-      uint64_t v = e->values[j].value;
-      rb_hash_aset(en->by_name, ID2SYM(rb_intern(e->values[j].name)), en->is_signed ? LL2NUM((int64_t)v) : ULL2NUM(v));
-    }
-    rb_obj_freeze(en->by_name);
+    *en = (rf_enum){e, mod, fbei_kind_is_signed(e->base)};
+    set_info(mod, obj, NULL, en);
   }
   for (long i = 0; i < RARRAY_LEN(structs); i++) {
     VALUE klass;
@@ -153,10 +167,7 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
       rf_field *f = &si->fields[j];
       if (f->def == FBE_DEFAULT_SHARED) f->shared = rb_obj_freeze(rf_get_value(f->type, f->image, 0));
     }
-    rf_info *info;
-    VALUE iv = TypedData_Make_Struct(rb_cObject, rf_info, &info_type, info);
-    *info = (rf_info){obj, si};
-    rb_ivar_set(si->klass, id_info, iv);
+    set_info(si->klass, obj, si, NULL);
   }
   return obj;
 }

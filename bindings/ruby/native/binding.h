@@ -13,6 +13,7 @@
 #include <ruby/encoding.h>
 #include "fbe/fbe.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/input.h"
 #include "fbe/internal/schema_model.h"
 #include "fbe/internal/scratch.h"
 #include "fbe/internal/value.h"
@@ -22,7 +23,7 @@ typedef struct rf_struct rf_struct;
 
 typedef struct rf_enum {
   const fbe_enum *e;
-  VALUE by_name; /* Hash :NAME -> Integer (encode takes names) */
+  VALUE module; /* the enum's module (lib/fbe/schema.rb) */
   int is_signed;
 } rf_enum;
 
@@ -78,20 +79,27 @@ rf_core *rf_core_of(VALUE obj); /* raises TypeError */
 void rf_check_open(const rf_core *core);
 rf_struct *rf_info_try(VALUE klass); /* the struct of a class or its nearest bound ancestor */
 rf_struct *rf_info_of(VALUE klass);  /* ... or raises TypeMismatchError */
+rf_enum *rf_enum_of(VALUE module);   /* the enum of an enum or flags module, or raises TypeMismatchError */
 
-/* convert.c: Ruby scalars -> slots (a status; w->err without a path) and back. An
- * integer of kind `wire` names `kind` or `name` (an enum's) when it does not fit. */
+/* convert.c: Ruby scalars -> slots (a status; w->err without a path) and back, by
+ * docs/INPUT.md. rf_got: what a Ruby value is in the core's words (*name: a struct's
+ * full name or the Ruby class name); rf_type_error: "expected W, got G" for it. */
 extern VALUE rf_cBigDecimal, rf_cSet;
-fbe_status rf_type_error(rf_walk *w, const char *want, VALUE v);
-fbe_status rf_put_int(rf_walk *w, VALUE v, fbe_kind wire, fbe_kind kind, const char *name, uint8_t *slot);
+fbei_got rf_got(VALUE v, const char **name);
+fbe_status rf_type_error(rf_walk *w, const fbe_type *want, VALUE v);
+fbe_status rf_put_int(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot); /* integers, enums, codes */
 fbe_status rf_put_scalar(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot); /* bool .. bytes */
 VALUE rf_get_decimal(const uint8_t b[16]);
 VALUE rf_get_uuid(const uint8_t b[16]);
 
-/* encode.c: a message of si's struct in w->arena holding obj; raises on an error. */
+/* encode.c: a message of si's struct in w->arena holding obj: rf_fill_msg returns the
+ * status (w->err set), rf_build_msg raises it. */
+fbe_status rf_fill_msg(rf_walk *w, const rf_struct *si, VALUE obj, fbe_msg **out);
 fbe_msg *rf_build_msg(rf_walk *w, const rf_struct *si, VALUE obj);
-/* The first key of hash naming no field of si (Strings too when string_keys), or Qundef. */
+/* The first key of hash naming no field of si (Strings too when string_keys), or Qundef;
+ * the core's error for such a key (FBE_ERR_UNKNOWN_FIELD, the nearest name suggested). */
 VALUE rf_unknown_key(const rf_struct *si, VALUE hash, int string_keys);
+fbe_status rf_unknown_field(fbe_error *err, const rf_struct *si, VALUE key);
 
 /* decode.c: values -> Ruby (ordered: sets as Arrays, maps as Arrays of [key, value]). */
 VALUE rf_get_value(const rf_type *t, const uint8_t *slot, int ordered);

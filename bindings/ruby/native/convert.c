@@ -1,8 +1,10 @@
-/* Ruby scalars <-> the core's scalar slots: integers (the core's range rule), chars,
- * timestamps, floats, decimals, uuids, strings and bytes. The puts write the slot and
- * return FBE_OK, or the status with w->err set in the core's words (the caller puts the
- * path in front). Strings are copied into the arena: a value never points into a Ruby
- * object, which GC compaction or a callback could move. */
+/* Ruby scalars <-> the core's scalar slots, by the input table (docs/INPUT.md):
+ * integers, chars, timestamps, floats, decimals, uuids, strings and bytes. The puts
+ * write the slot and return FBE_OK, or the status with w->err set by the core's input
+ * vocabulary (fbe/internal/input.h; the caller puts the path in front): this file only
+ * says what kind of Ruby value it was given (rf_got). Strings are copied into the
+ * arena: a value never points into a Ruby object, which GC compaction or a callback
+ * could move. */
 #include <math.h>
 #include <string.h>
 #include "binding.h"
@@ -12,28 +14,45 @@ VALUE rf_cBigDecimal, rf_cSet;
 static VALUE decimal_scales = Qnil; /* WeakMap BigDecimal -> its scale and sign (rf_get_decimal) */
 static ID id_BigDecimal, id_to_s, id_aref, id_aset, id_split, id_zero_p, id_ord;
 
-static const char *class_name(VALUE v) {
-  if (NIL_P(v)) return "nil";
-  if (v == Qtrue) return "true";
-  if (v == Qfalse) return "false";
-  rf_struct *si = SPECIAL_CONST_P(v) ? NULL : rf_info_try(rb_obj_class(v));
-  return si ? si->st->full_name : rb_obj_classname(v); /* "proto.Order", not the anonymous class */
+fbei_got rf_got(VALUE v, const char **name) {
+  *name = NULL;
+  if (NIL_P(v)) return FBEI_GOT_NULL;
+  if (v == Qtrue || v == Qfalse) return FBEI_GOT_BOOL;
+  if (RB_INTEGER_TYPE_P(v)) return FBEI_GOT_INTEGER;
+  if (RB_FLOAT_TYPE_P(v)) return FBEI_GOT_FLOAT;
+  if (RB_TYPE_P(v, T_STRING)) return ENCODING_GET(v) == rb_ascii8bit_encindex() ? FBEI_GOT_BYTES : FBEI_GOT_STRING;
+  if (RB_TYPE_P(v, T_ARRAY)) return FBEI_GOT_LIST;
+  if (RB_TYPE_P(v, T_HASH)) return FBEI_GOT_MAP;
+  if (!SPECIAL_CONST_P(v)) {
+    if (RTEST(rb_obj_is_kind_of(v, rf_cSet))) return FBEI_GOT_SET;
+    if (RTEST(rb_obj_is_kind_of(v, rb_cTime))) return FBEI_GOT_TIME;
+    if (RTEST(rb_obj_is_kind_of(v, rf_cBigDecimal))) return FBEI_GOT_DECIMAL;
+    rf_struct *si = rf_info_try(rb_obj_class(v));
+    if (si) {
+      *name = si->st->full_name; /* "proto.Order", not the anonymous class */
+      return FBEI_GOT_STRUCT;
+    }
+  }
+  *name = rb_obj_classname(v);
+  return FBEI_GOT_OTHER;
 }
 
-fbe_status rf_type_error(rf_walk *w, const char *want, VALUE v) {
-  return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected %s, got %s", want, class_name(v));
+fbe_status rf_type_error(rf_walk *w, const fbe_type *want, VALUE v) {
+  const char *name;
+  fbei_got got = rf_got(v, &name);
+  return fbei_error_type(&w->err, want, got, name);
 }
 
-/* "value V does not fit KIND" (fbei_error_range); name: a named type's (an enum) or
- * "a double exactly", in the same words. */
-static fbe_status range_error(rf_walk *w, VALUE v, fbe_kind kind, const char *name) {
-  VALUE s = rb_inspect(v);
-  if (!name) return fbei_error_range(&w->err, RSTRING_PTR(s), kind);
-  return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "value %.60s%s does not fit %s", RSTRING_PTR(s),
-                       RSTRING_LEN(s) > 60 ? "..." : "", name);
+/* "value V does not fit KIND": enums and flags by their base kind. */
+static fbe_status range_error(rf_walk *w, VALUE v, const fbe_type *t) {
+  VALUE s = rb_obj_as_string(v);
+  fbe_kind kind = t->kind == FBE_KIND_ENUM || t->kind == FBE_KIND_FLAGS ? t->wire : t->kind;
+  fbe_status st = fbei_error_range(&w->err, StringValueCStr(s), kind);
+  RB_GC_GUARD(s);
+  return st;
 }
 
-fbe_status rf_put_int(rf_walk *w, VALUE v, fbe_kind wire, fbe_kind kind, const char *name, uint8_t *slot) {
+fbe_status rf_put_int(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
   uint64_t mag = 0;
   bool neg;
   if (FIXNUM_P(v)) {
@@ -42,61 +61,75 @@ fbe_status rf_put_int(rf_walk *w, VALUE v, fbe_kind wire, fbe_kind kind, const c
     mag = neg ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
   } else if (RB_TYPE_P(v, T_BIGNUM)) {
     int sign = rb_integer_pack(v, &mag, 1, sizeof mag, 0, INTEGER_PACK_LSWORD_FIRST | INTEGER_PACK_NATIVE_BYTE_ORDER);
-    if (sign == 2 || sign == -2) return range_error(w, v, kind, name); /* beyond 64 bits */
+    if (sign == 2 || sign == -2) return range_error(w, v, t); /* beyond 64 bits */
     neg = sign < 0;
   } else {
-    return rf_type_error(w, "Integer", v);
+    return rf_type_error(w, t, v);
   }
-  if (!fbei_int_fits(wire, neg, mag)) return range_error(w, v, kind, name);
-  fbei_scalar_store(wire, slot, fbei_int_pattern(neg, mag));
+  if (!fbei_int_fits(t->wire, neg, mag)) return range_error(w, v, t);
+  fbei_scalar_store(t->wire, slot, fbei_int_pattern(neg, mag));
   return FBE_OK;
+}
+
+/* v (a String) as UTF-8: converted from another encoding, checked by the core's rule
+ * and words (fbe_utf8_check: FBE_ERR_ARGUMENT); binary Strings holding UTF-8 are fine. */
+static fbe_status utf8_of(rf_walk *w, VALUE v, VALUE *out) {
+  int idx = ENCODING_GET(v);
+  if (idx == rb_ascii8bit_encindex()) {
+    v = rb_enc_associate_index(rb_str_dup(v), rb_utf8_encindex());
+  } else if (idx != rb_utf8_encindex() && idx != rb_usascii_encindex()) {
+    VALUE conv = rb_str_conv_enc(v, rb_enc_from_index(idx), rb_utf8_encoding());
+    if (ENCODING_GET(conv) == rb_utf8_encindex()) v = conv; /* else not convertible: the check says why */
+  }
+  *out = v;
+  if (!fbe_utf8_check(RSTRING_PTR(v), (size_t)RSTRING_LEN(v), &w->err)) return FBE_OK;
+  w->err.offset = FBE_NO_OFFSET; /* an offset in the Ruby string, not in any input */
+  return w->err.code;
 }
 
 /* char and wchar also take a one-character String. */
 static fbe_status put_char(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
-  if (!RB_TYPE_P(v, T_STRING)) return rf_put_int(w, v, t->wire, t->kind, NULL, slot);
-  if (rb_enc_str_coderange(v) == ENC_CODERANGE_BROKEN)
-    return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String is not valid %s", rb_enc_name(rb_enc_get(v)));
-  if (rb_str_strlen(v) != 1)
-    return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "expected one character for %s, got a String of %ld",
-                         fbe_kind_name(t->kind), rb_str_strlen(v));
-  uint64_t ch = NUM2ULL(rb_funcall(v, id_ord, 0));
-  if (!fbei_int_fits(t->wire, false, ch)) return range_error(w, v, t->kind, NULL);
-  fbei_scalar_store(t->wire, slot, ch);
-  return FBE_OK;
+  if (!RB_TYPE_P(v, T_STRING)) return rf_put_int(w, v, t, slot);
+  VALUE s;
+  fbe_status st = utf8_of(w, v, &s);
+  if (st) return st;
+  if (rb_str_strlen(s) != 1) return fbei_error_bad_text(&w->err, t->kind, RSTRING_PTR(s), (size_t)RSTRING_LEN(s));
+  return rf_put_int(w, rb_funcall(s, id_ord, 0), t, slot);
 }
 
 /* A timestamp: Integer nanoseconds since the epoch, or a Time. */
-static fbe_status put_timestamp(rf_walk *w, VALUE v, uint8_t *slot) {
-  if (!rb_obj_is_kind_of(v, rb_cTime)) return rf_put_int(w, v, FBE_KIND_TIMESTAMP, FBE_KIND_TIMESTAMP, NULL, slot);
+static fbe_status put_timestamp(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
+  if (SPECIAL_CONST_P(v) || !RTEST(rb_obj_is_kind_of(v, rb_cTime))) return rf_put_int(w, v, t, slot);
   struct timespec ts = rb_time_timespec(v);
-  if (ts.tv_sec < 0) return range_error(w, v, FBE_KIND_TIMESTAMP, NULL);
-  fbei_scalar_store(FBE_KIND_TIMESTAMP, slot, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+  uint64_t sec = (uint64_t)ts.tv_sec, ns = (uint64_t)ts.tv_nsec;
+  if (ts.tv_sec < 0 || sec > (UINT64_MAX - ns) / 1000000000u) { /* before 1970, or beyond 2^64 ns */
+    VALUE total = rb_funcall(rb_funcall(LL2NUM((long long)ts.tv_sec), '*', 1, INT2FIX(1000000000)), '+', 1,
+                             LONG2NUM(ts.tv_nsec));
+    return range_error(w, total, t);
+  }
+  fbei_scalar_store(FBE_KIND_TIMESTAMP, slot, sec * 1000000000u + ns);
   return FBE_OK;
 }
 
-/* A Float, or an Integer a double holds exactly. */
+/* A Float, or an Integer (the nearest double). */
 static fbe_status put_float(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
   double d;
   if (RB_FLOAT_TYPE_P(v)) {
     d = RFLOAT_VALUE(v);
   } else if (FIXNUM_P(v)) {
-    long x = FIX2LONG(v);
-    d = (double)x;
-    if ((x > (1L << 53) || x < -(1L << 53)) && (d >= 9223372036854775808.0 || (long)d != x))
-      return range_error(w, v, t->kind, "a double exactly");
+    d = (double)FIX2LONG(v);
   } else if (RB_TYPE_P(v, T_BIGNUM)) {
-    d = rb_big2dbl(v);
-    if (isinf(d) || !rb_equal(rb_dbl2big(d), v)) return range_error(w, v, t->kind, "a double exactly");
+    /* rb_big2dbl warns beyond the doubles: at most 1024 bits get there */
+    if (rb_absint_numwords(v, 1, NULL) > 1024 || isinf(d = rb_big2dbl(v))) return range_error(w, v, t);
   } else {
-    return rf_type_error(w, "Float", v);
+    return rf_type_error(w, t, v);
   }
   if (t->wire == FBE_KIND_DOUBLE) {
     memcpy(slot, &d, 8);
     return FBE_OK;
   }
   float f = (float)d;
-  if (isinf(f) && !isinf(d)) return range_error(w, v, FBE_KIND_FLOAT, NULL);
+  if (isinf(f) && !isinf(d)) return range_error(w, v, t);
   memcpy(slot, &f, 4);
   return FBE_OK;
 }
@@ -126,7 +159,8 @@ VALUE rf_get_decimal(const uint8_t b[16]) {
 }
 
 /* The text fbe_decimal_parse reads for a BigDecimal: digits, zeros, "E-scale" when it
- * remembers a scale (the parser keeps that scale). */
+ * remembers a scale (the parser keeps that scale). NaN and the infinities give their
+ * own words, which the parser refuses. */
 static VALUE decimal_text(VALUE v) {
   VALUE exact = NIL_P(decimal_scales) ? Qnil : rb_funcall(decimal_scales, id_aref, 1, v);
   if (!FIXNUM_P(exact)) return RTEST(rb_funcall(v, id_zero_p, 0)) ? rb_str_new_cstr("0")
@@ -140,27 +174,30 @@ static VALUE decimal_text(VALUE v) {
   return text;
 }
 
-static fbe_status put_decimal(rf_walk *w, VALUE v, uint8_t *slot) {
+/* A decimal: a BigDecimal, an Integer or its text; never a Float (not exact). */
+static fbe_status put_decimal(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
   VALUE text;
   if (RB_INTEGER_TYPE_P(v)) text = rb_funcall(v, id_to_s, 0);
-  else if (RTEST(rb_obj_is_kind_of(v, rf_cBigDecimal))) text = decimal_text(v);
-  else return rf_type_error(w, "BigDecimal or Integer", v);
+  else if (RB_TYPE_P(v, T_STRING)) text = v;
+  else if (!SPECIAL_CONST_P(v) && RTEST(rb_obj_is_kind_of(v, rf_cBigDecimal))) text = decimal_text(v);
+  else return rf_type_error(w, t, v);
   fbe_decimal d;
-  fbe_status st = fbe_decimal_parse(RSTRING_PTR(text), (size_t)RSTRING_LEN(text), &d);
-  if (st == FBE_ERR_RANGE) return fbei_error_decimal_range(&w->err, RSTRING_PTR(text));
-  if (st) return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "decimal %.60s is not a finite number",
-                               RSTRING_PTR(text));
-  memcpy(slot, d.bytes, 16);
+  const char *p = RSTRING_PTR(text);
+  size_t n = (size_t)RSTRING_LEN(text);
+  fbe_status st = fbe_decimal_parse(p, n, &d);
+  if (st == FBE_ERR_RANGE) st = fbei_error_decimal_range(&w->err, StringValueCStr(text));
+  else if (st) st = fbei_error_bad_text(&w->err, FBE_KIND_DECIMAL, p, n);
+  else memcpy(slot, d.bytes, 16);
   RB_GC_GUARD(text);
-  return FBE_OK;
+  return st;
 }
 
-static fbe_status put_uuid(rf_walk *w, VALUE v, uint8_t *slot) {
-  if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, "String (a uuid)", v);
+/* A uuid: its text, in any case (Ruby's standard library has no uuid type). */
+static fbe_status put_uuid(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
+  if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, t, v);
   fbe_uuid u;
   if (fbe_uuid_parse(RSTRING_PTR(v), (size_t)RSTRING_LEN(v), &u))
-    return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "'%.*s' is not a uuid (8-4-4-4-12 hex digits)",
-                         (int)(RSTRING_LEN(v) < 60 ? RSTRING_LEN(v) : 60), RSTRING_PTR(v));
+    return fbei_error_bad_text(&w->err, FBE_KIND_UUID, RSTRING_PTR(v), (size_t)RSTRING_LEN(v));
   memcpy(slot, u.bytes, 16);
   return FBE_OK;
 }
@@ -173,24 +210,14 @@ VALUE rf_get_uuid(const uint8_t b[16]) {
   return rb_usascii_str_new(text, 36);
 }
 
-/* A String's bytes into the arena; a string's as UTF-8 (converted from another
- * encoding), checked by the core's rule and words (the same in every binding). */
-static fbe_status put_string(rf_walk *w, VALUE v, int is_bytes, fbei_str *s) {
-  if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, is_bytes ? "String (bytes)" : "String", v);
-  int idx = ENCODING_GET(v);
-  if (!is_bytes && idx != rb_utf8_encindex() && idx != rb_usascii_encindex()) {
-    if (idx == rb_ascii8bit_encindex()) { /* binary bytes: fine when they are UTF-8 */
-      v = rb_enc_associate_index(rb_str_dup(v), rb_utf8_encindex());
-    } else if (ENCODING_GET(v = rb_str_conv_enc(v, rb_enc_from_index(idx), rb_utf8_encoding())) != rb_utf8_encindex()) {
-      return fbei_error_set(&w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "String in %s has no UTF-8 form",
-                           rb_enc_name(rb_enc_from_index(idx)));
-    }
+/* A String's bytes into the arena; a string's as UTF-8 (utf8_of). */
+static fbe_status put_string(rf_walk *w, VALUE v, const fbe_type *t, fbei_str *s) {
+  if (!RB_TYPE_P(v, T_STRING)) return rf_type_error(w, t, v);
+  if (t->kind == FBE_KIND_STRING) {
+    fbe_status st = utf8_of(w, v, &v);
+    if (st) return st;
   }
   long n = RSTRING_LEN(v);
-  if (!is_bytes && fbe_utf8_check(RSTRING_PTR(v), (size_t)n, &w->err)) {
-    w->err.offset = FBE_NO_OFFSET; /* an offset in the Ruby string, not in any input */
-    return w->err.code;
-  }
   if ((unsigned long)n > UINT32_MAX)
     return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "%ld bytes do not fit FBE's 32-bit size", n);
   s->size = (uint32_t)n;
@@ -207,17 +234,16 @@ static fbe_status put_string(rf_walk *w, VALUE v, int is_bytes, fbei_str *s) {
 fbe_status rf_put_scalar(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
   switch (t->kind) {
     case FBE_KIND_BOOL:
-      if (v != Qtrue && v != Qfalse) return rf_type_error(w, "true or false", v);
+      if (v != Qtrue && v != Qfalse) return rf_type_error(w, t, v);
       *slot = v == Qtrue;
       return FBE_OK;
     case FBE_KIND_CHAR: case FBE_KIND_WCHAR: return put_char(w, v, t, slot);
-    case FBE_KIND_TIMESTAMP: return put_timestamp(w, v, slot);
+    case FBE_KIND_TIMESTAMP: return put_timestamp(w, v, t, slot);
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: return put_float(w, v, t, slot);
-    case FBE_KIND_DECIMAL: return put_decimal(w, v, slot);
-    case FBE_KIND_UUID: return put_uuid(w, v, slot);
-    case FBE_KIND_STRING: return put_string(w, v, 0, (fbei_str *)(void *)slot);
-    case FBE_KIND_BYTES: return put_string(w, v, 1, (fbei_str *)(void *)slot);
-    default: return rf_put_int(w, v, t->wire, t->kind, NULL, slot); /* byte and the integer kinds */
+    case FBE_KIND_DECIMAL: return put_decimal(w, v, t, slot);
+    case FBE_KIND_UUID: return put_uuid(w, v, t, slot);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: return put_string(w, v, t, (fbei_str *)(void *)slot);
+    default: return rf_put_int(w, v, t, slot); /* byte and the integer kinds */
   }
 }
 

@@ -3,6 +3,7 @@
  * returns the status with w->err set, its path built on the way out. */
 #include <string.h>
 #include "binding.h"
+#include "fbe/internal/duplicates.h"
 
 static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot);
 static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot);
@@ -43,12 +44,11 @@ static VALUE as_array(const rf_type *t, VALUE v) {
 
 static fbe_status put_vector(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) {
   VALUE ary = as_array(t, v);
-  if (ary == Qundef) return rf_type_error(w, t->t->kind == FBE_KIND_SET ? "Set or Array" : "Array", v);
+  if (ary == Qundef) return rf_type_error(w, t->t, v);
   long n = RARRAY_LEN(ary);
   fbe_status st;
   if (t->t->kind == FBE_KIND_ARRAY) {
-    if (n != (long)t->t->array_size)
-      return fbei_error_set(&w->err, FBE_ERR_RANGE, FBE_NO_OFFSET, "array of %u items, got %ld", t->t->array_size, n);
+    if (n != (long)t->t->array_size) return fbei_error_array_length(&w->err, t->t, (size_t)n);
     st = put_items(w, t->elem, ary, slot, n);
   } else {
     fbei_vec *vec = (fbei_vec *)(void *)slot;
@@ -94,7 +94,7 @@ static fbe_status put_map(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) 
   fbei_vec *vec = (fbei_vec *)(void *)slot;
   *vec = (fbei_vec){NULL, 0, 0};
   int is_hash = RB_TYPE_P(v, T_HASH);
-  if (!is_hash && !RB_TYPE_P(v, T_ARRAY)) return rf_type_error(w, "Hash or an Array of [key, value]", v);
+  if (!is_hash && !RB_TYPE_P(v, T_ARRAY)) return rf_type_error(w, t->t, v);
   long n = is_hash ? (long)RHASH_SIZE(v) : RARRAY_LEN(v);
   if (!n) return FBE_OK;
   vec->data = walk_alloc(w, (size_t)n * t->t->pair_stride);
@@ -105,8 +105,8 @@ static fbe_status put_map(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) 
   }
   for (long i = 0; i < n && i < RARRAY_LEN(v); i++) {
     VALUE item = RARRAY_AREF(v, i);
-    if (!RB_TYPE_P(item, T_ARRAY) || RARRAY_LEN(item) != 2) {
-      fbe_status st = rf_type_error(w, "a [key, value] pair", item);
+    if (!RB_TYPE_P(item, T_ARRAY) || RARRAY_LEN(item) != 2) { /* the ordered form: [key, value] pairs */
+      fbe_status st = rf_type_error(w, t->t, item);
       fbei_error_prepend_index(&w->err, (size_t)i);
       return st;
     }
@@ -115,20 +115,18 @@ static fbe_status put_map(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) 
   return FBE_OK;
 }
 
+/* An enum or flags value: an Integer, or its text (a Symbol or String: a member's name;
+ * for flags names and numbers joined by '|'), read by the core (fbe_enum_parse). */
 static fbe_status put_enum(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) {
-  const char *name = t->en->e->full_name;
   if (SYMBOL_P(v) || RB_TYPE_P(v, T_STRING)) {
-    VALUE sym = SYMBOL_P(v) ? v : rb_str_intern(v), x = rb_hash_lookup2(t->en->by_name, sym, Qundef);
-    if (x == Qundef)
-      return fbei_error_set(&w->err, FBE_ERR_NOT_FOUND, FBE_NO_OFFSET, "%s has no value named %.80s", name,
-                           RSTRING_PTR(rb_sym2str(sym)));
-    v = x;
-  } else if (!RB_INTEGER_TYPE_P(v)) {
-    char want[200];
-    snprintf(want, sizeof want, "Integer or Symbol (%s)", name);
-    return rf_type_error(w, want, v);
+    VALUE text = SYMBOL_P(v) ? rb_sym2str(v) : v;
+    uint64_t x;
+    if (fbe_enum_parse(t->en->e, RSTRING_PTR(text), (size_t)RSTRING_LEN(text), &x, &w->err)) return w->err.code;
+    fbei_scalar_store(t->t->wire, slot, x);
+    RB_GC_GUARD(text);
+    return FBE_OK;
   }
-  return rf_put_int(w, v, t->t->wire, t->t->kind, name, slot);
+  return rf_put_int(w, v, t->t, slot);
 }
 
 static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) {
@@ -142,19 +140,20 @@ static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot
       if ((st = enter(w))) return st;
       *(void **)slot = walk_alloc(w, t->elem->t->mem_size);
       st = put_value(w, t->elem, v, *(void **)slot);
+      /* a wrong kind here names the optional ("int32 or null"), not only its inner type */
+      if (st == FBE_ERR_TYPE && !w->err.path[0]) st = rf_type_error(w, t->t, v);
       break;
     case FBE_KIND_ARRAY: return put_vector(w, t, v, slot);
     case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
-      if ((st = enter(w))) return st;
-      st = put_vector(w, t, v, slot);
-      break;
     case FBE_KIND_MAP: case FBE_KIND_HASH:
       if ((st = enter(w))) return st;
-      st = put_map(w, t, v, slot);
+      st = t->t->wire == FBE_KIND_MAP ? put_map(w, t, v, slot) : put_vector(w, t, v, slot);
+      /* a set element or map key given twice is kept once, as every reader keeps it */
+      if (!st && fbei_keys_dedup(t->t, slot)) rb_memerror();
       break;
     case FBE_KIND_BYTE: case FBE_KIND_INT8: case FBE_KIND_UINT8: case FBE_KIND_INT16: case FBE_KIND_UINT16:
     case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_INT64: case FBE_KIND_UINT64: /* the most: no detour */
-      return rf_put_int(w, v, t->t->wire, t->t->kind, NULL, slot);
+      return rf_put_int(w, v, t->t, slot);
     default: return rf_put_scalar(w, v, t->t, slot);
   }
   w->depth--;
@@ -197,6 +196,13 @@ VALUE rf_unknown_key(const rf_struct *si, VALUE hash, int string_keys) {
   return u.key;
 }
 
+fbe_status rf_unknown_field(fbe_error *err, const rf_struct *si, VALUE key) {
+  VALUE name = SYMBOL_P(key) ? rb_sym2str(key) : RB_TYPE_P(key, T_STRING) ? key : rb_inspect(key);
+  fbe_status st = fbei_error_unknown_field(err, si->st, RSTRING_PTR(name), (size_t)RSTRING_LEN(name));
+  RB_GC_GUARD(name);
+  return st;
+}
+
 static fbe_status put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_t *slot) {
   long found = 0;
   for (uint32_t i = 0; i < si->st->nfields; i++) {
@@ -214,8 +220,14 @@ static fbe_status put_from_hash(rf_walk *w, const rf_struct *si, VALUE h, uint8_
   if (key == Qundef)
     return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "Hash has the same field twice (a Symbol and a String key)");
-  return fbei_error_set(&w->err, FBE_ERR_UNKNOWN_FIELD, FBE_NO_OFFSET, "%s has no field %.80s", si->st->full_name,
-                       RSTRING_PTR(rb_inspect(key)));
+  return rf_unknown_field(&w->err, si, key);
+}
+
+/* Whether st is the struct called name or derives from it (in any load of the schema). */
+static int derives(const fbe_struct *st, const char *name) {
+  for (; st; st = fbe_struct_base(st))
+    if (strcmp(st->full_name, name) == 0) return 1;
+  return 0;
 }
 
 static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot) {
@@ -226,11 +238,11 @@ static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t
     return FBE_OK;
   }
   if (RB_TYPE_P(obj, T_HASH)) return put_from_hash(w, si, obj, slot);
-  /* An instance of the same struct from another load of the schema: its members by field
-   * name (never by accessor, which a field may not have: README "Names"); a field the
-   * other load does not have takes its default. */
+  /* An instance of the same struct from another load of the schema, or of a struct
+   * derived from it: its members by field name (never by accessor, which a field may not
+   * have: README "Names"); a field the other struct does not have takes its default. */
   rf_struct *other = SPECIAL_CONST_P(obj) ? NULL : rf_info_try(klass);
-  if (other && strcmp(other->st->full_name, si->st->full_name) == 0) {
+  if (other && derives(other->st, si->st->full_name)) {
     for (uint32_t i = 0; i < si->st->nfields; i++) {
       const fbe_field *of = other->is_rstruct ? fbe_struct_field(other->st, si->fields[i].f->name) : NULL;
       if (!of) put_default(w, si, i, slot);
@@ -238,14 +250,19 @@ static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t
     }
     return FBE_OK;
   }
-  char want[200];
-  snprintf(want, sizeof want, "%s or Hash", si->st->full_name);
-  return rf_type_error(w, want, obj);
+  const char *name;
+  fbei_got got = rf_got(obj, &name);
+  return fbei_error_type_struct(&w->err, si->st, got, name);
+}
+
+fbe_status rf_fill_msg(rf_walk *w, const rf_struct *si, VALUE obj, fbe_msg **out) {
+  fbe_msg *m = *out = fbei_msg_shell(w->arena, si->st);
+  if (!m) rb_memerror();
+  return put_struct(w, si, obj, fbei_msg_data(m));
 }
 
 fbe_msg *rf_build_msg(rf_walk *w, const rf_struct *si, VALUE obj) {
-  fbe_msg *m = fbei_msg_shell(w->arena, si->st);
-  if (!m) rb_memerror();
-  if (put_struct(w, si, obj, fbei_msg_data(m))) rf_raise(&w->err);
+  fbe_msg *m;
+  if (rf_fill_msg(w, si, obj, &m)) rf_raise(&w->err);
   return m;
 }

@@ -1,5 +1,5 @@
-/* FBE::Native's per-message entry points (encode, decode, verify, JSON, equality,
- * construction) and FBE::Limits. Each entry point is one C call with positional
+/* FBE::Native's per-message entry points (encode, decode, verify, JSON, the text form,
+ * equality, key hash and order, construction) and FBE::Limits. Each entry point is one C call with positional
  * arguments (lib/fbe/message.rb adds the keyword methods); its walk runs under
  * rb_ensure, so the scratch goes back and the schema's busy count down even when an
  * error is raised mid-way. */
@@ -67,13 +67,15 @@ static VALUE limits_max_memory(VALUE self) { return ULL2NUM(limits_of(self)->max
 
 /* ------------------------------------------------------------------ the calls */
 
-typedef enum op_kind { OP_ENCODE, OP_DECODE, OP_VERIFY, OP_TO_JSON, OP_FROM_JSON, OP_EQUAL } op_kind;
+typedef enum op_kind {
+  OP_ENCODE, OP_DECODE, OP_VERIFY, OP_TO_JSON, OP_FROM_JSON, OP_EQUAL, OP_KEY_HASH, OP_KEY_COMPARE, OP_TEXT, OP_FROM_H
+} op_kind;
 
 typedef struct op {
   op_kind kind;
   rf_struct *si;
   VALUE a, b;          /* the value(s), or the input (input_of) */
-  int final, flag;     /* flag: decode's trusted, to_json's pretty */
+  int final, flag;     /* flag: decode's trusted, to_json's pretty, from_json's ignore_unknown */
   int ordered;
   fbe_limits limits;
   fbei_scratch *s;
@@ -131,10 +133,32 @@ static VALUE op_body(VALUE arg) {
       fbe_msg *a = rf_build_msg(&o->w, o->si, o->a);
       return fbe_msg_equal(a, rf_build_msg(&o->w, o->si, o->b)) ? Qtrue : Qfalse;
     }
-    case OP_FROM_JSON:
-      o->status = fbe_msg_from_json_limited(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena,
-                                            &o->limits, &o->msg, &o->w.err);
+    case OP_KEY_HASH: /* a Fixnum: the 64-bit hash's top 62 bits */
+      return LONG2FIX((long)(fbe_msg_key_hash(rf_build_msg(&o->w, o->si, o->a)) >> 2));
+    case OP_KEY_COMPARE: {
+      fbe_msg *a = rf_build_msg(&o->w, o->si, o->a);
+      return INT2FIX(fbe_msg_key_compare(a, rf_build_msg(&o->w, o->si, o->b)));
+    }
+    case OP_TEXT: { /* never raises for a bad value: it prints as Name(<invalid: MESSAGE>) */
+      fbe_msg *m;
+      if (!rf_fill_msg(&o->w, o->si, o->a, &m) && !fbe_msg_to_text(m, &o->s->buf, &o->w.err))
+        return rb_utf8_str_new((const char *)o->s->buf.data, (long)o->s->buf.size);
+      char text[sizeof o->w.err.message + sizeof o->w.err.path + 64];
+      fbe_error_format(&o->w.err, text, sizeof text);
+      VALUE out = rb_utf8_str_new_cstr(o->si->st->name);
+      rb_str_cat_cstr(out, "(<invalid: ");
+      rb_str_cat_cstr(out, text);
+      return rb_str_cat_cstr(out, ">)");
+    }
+    case OP_FROM_H:
+      o->msg = rf_build_msg(&o->w, o->si, o->a);
       break;
+    case OP_FROM_JSON: {
+      fbe_json_options opts = {.ignore_unknown = o->flag, .limits = &o->limits};
+      o->status = fbe_msg_from_json_opts(o->si->st, RSTRING_PTR(o->a), (size_t)RSTRING_LEN(o->a), o->s->arena, &opts,
+                                         &o->msg, &o->w.err);
+      break;
+    }
     default: core_call(o); /* decode */
   }
   if (o->status) rf_raise(&o->w.err);
@@ -210,9 +234,11 @@ static VALUE native_to_json(VALUE self, VALUE klass, VALUE value, VALUE pretty) 
   return run(&o);
 }
 
-/* Native.from_json(klass, text, ordered, limits) -> instance of klass */
-static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered, VALUE limits) {
-  op o = {.kind = OP_FROM_JSON, .si = rf_info_of(klass), .ordered = RTEST(ordered)};
+/* Native.from_json(klass, text, ordered, limits, ignore_unknown) -> instance of klass;
+ * members the struct does not have are an error (FBE::UnknownFieldError) unless
+ * ignore_unknown */
+static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered, VALUE limits, VALUE ignore_unknown) {
+  op o = {.kind = OP_FROM_JSON, .si = rf_info_of(klass), .ordered = RTEST(ordered), .flag = RTEST(ignore_unknown)};
   o.a = input_of(text, "JSON text", 1);
   rf_limits_get(limits, &o.limits);
   return run(&o);
@@ -223,6 +249,72 @@ static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered
 static VALUE native_equal(VALUE self, VALUE klass, VALUE a, VALUE b) {
   op o = {.kind = OP_EQUAL, .si = rf_info_of(klass), .a = a, .b = b};
   return run(&o);
+}
+
+/* Native.key_hash(klass, value) -> Integer: the hash of the [key] fields (0 for a struct
+ * without any), consistent with equal */
+static VALUE native_key_hash(VALUE self, VALUE klass, VALUE value) {
+  op o = {.kind = OP_KEY_HASH, .si = rf_info_of(klass), .a = value};
+  return run(&o);
+}
+
+/* Native.key_compare(klass, a, b) -> -1, 0 or 1: the order of the [key] fields */
+static VALUE native_key_compare(VALUE self, VALUE klass, VALUE a, VALUE b) {
+  op o = {.kind = OP_KEY_COMPARE, .si = rf_info_of(klass), .a = a, .b = b};
+  return run(&o);
+}
+
+/* Native.text(value) -> the core's text form of a struct value (docs/TEXT.md), or
+ * "Name(<invalid: MESSAGE>)" when the value does not convert */
+static VALUE native_text(VALUE self, VALUE value) {
+  op o = {.kind = OP_TEXT, .si = rf_info_of(rb_obj_class(value)), .a = value};
+  return run(&o);
+}
+
+/* Native.from_h(klass, value) -> a new instance of klass from a Hash of fields (or
+ * anything encode takes), checked and converted by the walk: nested Hashes become
+ * instances, enum names Integers, Times nanoseconds */
+static VALUE native_from_h(VALUE self, VALUE klass, VALUE value) {
+  op o = {.kind = OP_FROM_H, .si = rf_info_of(klass), .a = value};
+  return run(&o);
+}
+
+/* Native.enum_text(module, value) -> the text form of one enum or flags value
+ * (fbe_text_write_enum: "sell", "initialized|calculated|good", "64") */
+static VALUE native_enum_text(VALUE self, VALUE module, VALUE value) {
+  rf_enum *en = rf_enum_of(module);
+  rf_walk w = {0};
+  uint64_t v = 0;
+  const fbe_type t = {.kind = en->e->is_flags ? FBE_KIND_FLAGS : FBE_KIND_ENUM, .wire = en->e->base, .enm = en->e};
+  if (rf_put_int(&w, value, &t, (uint8_t *)&v)) rf_raise(&w.err);
+  v = fbei_scalar_load(en->e->base, &v); /* the pattern at the base's width, sign-extended */
+  fbe_buffer out;
+  fbe_buffer_init(&out);
+  fbe_status st = fbe_text_write_enum(en->e, v, &out, &w.err);
+  VALUE text = st ? Qnil : rb_utf8_str_new((const char *)out.data, (long)out.size);
+  fbe_buffer_free(&out);
+  if (st) rf_raise(&w.err);
+  return text;
+}
+
+/* Native.enum_parse(module, text) -> Integer: a member's name, for flags names and
+ * numbers joined by '|' (fbe_enum_parse); FBE::ArgumentError otherwise */
+static VALUE native_enum_parse(VALUE self, VALUE module, VALUE text) {
+  rf_enum *en = rf_enum_of(module);
+  VALUE s = SYMBOL_P(text) ? rb_sym2str(text) : StringValue(text);
+  uint64_t v;
+  fbe_error err;
+  if (fbe_enum_parse(en->e, RSTRING_PTR(s), (size_t)RSTRING_LEN(s), &v, &err)) rf_raise(&err);
+  RB_GC_GUARD(s);
+  return en->is_signed ? LL2NUM((int64_t)v) : ULL2NUM(v);
+}
+
+/* Native.unknown_field(klass, name) -> the FBE::UnknownFieldError for a name klass's
+ * struct does not have (the nearest field name suggested) */
+static VALUE native_unknown_field(VALUE self, VALUE klass, VALUE name) {
+  fbe_error err;
+  rf_unknown_field(&err, rf_info_of(klass), name);
+  return rf_error_new(&err);
 }
 
 /* Native.init_struct(obj, args, kwargs): fields from positional args (schema order) and
@@ -246,8 +338,11 @@ static VALUE native_init_struct(VALUE self, VALUE obj, VALUE args, VALUE kw) {
     RSTRUCT_SET(obj, (long)i, v == Qundef ? rf_field_default(f) : v);
   }
   VALUE key;
-  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw) && (key = rf_unknown_key(si, kw, 0)) != Qundef)
-    rf_raisef(FBE_ERR_UNKNOWN_FIELD, "%s has no field %.80s", si->st->full_name, RSTRING_PTR(rb_inspect(key)));
+  if (!NIL_P(kw) && used != (long)RHASH_SIZE(kw) && (key = rf_unknown_key(si, kw, 0)) != Qundef) {
+    fbe_error err;
+    rf_unknown_field(&err, si, key);
+    rf_raise(&err);
+  }
   return obj;
 }
 
@@ -258,8 +353,15 @@ void rf_init_ops(VALUE native, VALUE fbe) {
   rb_define_module_function(native, "verify", native_verify, 4);
   rb_define_module_function(native, "model_size", native_model_size, 4);
   rb_define_module_function(native, "to_json", native_to_json, 3);
-  rb_define_module_function(native, "from_json", native_from_json, 4);
+  rb_define_module_function(native, "from_json", native_from_json, 5);
   rb_define_module_function(native, "equal", native_equal, 3);
+  rb_define_module_function(native, "key_hash", native_key_hash, 2);
+  rb_define_module_function(native, "key_compare", native_key_compare, 3);
+  rb_define_module_function(native, "text", native_text, 1);
+  rb_define_module_function(native, "from_h", native_from_h, 2);
+  rb_define_module_function(native, "unknown_field", native_unknown_field, 2);
+  rb_define_module_function(native, "enum_text", native_enum_text, 2);
+  rb_define_module_function(native, "enum_parse", native_enum_parse, 2);
   rb_define_module_function(native, "init_struct", native_init_struct, 3);
   VALUE limits = rb_define_class_under(fbe, "Limits", rb_cObject);
   rb_define_alloc_func(limits, limits_alloc);

@@ -3,6 +3,7 @@
 # The public API: loading, the generated classes and modules, construction and
 # defaults, the type mapping, equality, JSON, plain Hashes, Sender/Receiver, threads.
 require "pathname"
+require "pp"
 require "stringio"
 require "time"
 require_relative "helper"
@@ -103,7 +104,9 @@ class TestAPI < Minitest::Test
     o.volume = 2.0
     assert_equal 2.0, proto::Order.decode(o.encode).volume
     e = assert_raises(FBE::UnknownFieldError) { proto::Order.new(nope: 1) }
-    assert_equal "proto.Order has no field :nope", e.message
+    assert_equal "unknown field 'nope' of proto.Order", e.message
+    e = assert_raises(FBE::UnknownFieldError) { proto::Order.new(symbl: "EURUSD") }
+    assert_equal "unknown field 'symbl' of proto.Order (did you mean 'symbol'?)", e.message
     assert_raises(::ArgumentError) { proto::Order.new(1, 2, 3, 4, 5, 6, 7) }
     assert_raises(::ArgumentError) { proto::Order.new(1, id: 2) }
   end
@@ -119,7 +122,7 @@ class TestAPI < Minitest::Test
       assert proto::Account.same_value?(acc, back)
       assert_equal data.bytesize, proto::Account.verify!(data, final: model == "final")
     end
-    assert_equal 'Account(id=1,name="Test",state=good,wallet=Balance(currency="USD",amount=1000.0),' \
+    assert_equal 'Account(id=1,name="Test",state=initialized|calculated|good,wallet=Balance(currency="USD",amount=1000.0),' \
                  'asset=Balance(currency="EUR",amount=100.0),orders=[3][Order(id=1,symbol="EURUSD",side=buy,' \
                  'type=market,price=1.23456,volume=1000.0),Order(id=2,symbol="EURUSD",side=sell,type=limit,' \
                  'price=1.0,volume=100.0),Order(id=3,symbol="EURUSD",side=buy,type=stop,price=1.5,volume=10.0)])',
@@ -146,22 +149,97 @@ class TestAPI < Minitest::Test
     assert_equal acc.encode, proto.encode(:Account, readme_account(other))
   end
 
-  def test_equality_and_hash
+  def test_equality_hash_and_order
     a = proto::Account.new(id: 1, name: "a")
     b = proto::Account.new(id: 1, name: "b")
     c = proto::Account.new(id: 2, name: "a")
-    assert_equal a, b # [key] id only
-    assert a.eql?(b)
-    refute_equal a, c
-    assert_equal a.hash, b.hash
-    assert_equal 2, { a => 1, b => 2, c => 3 }.size
+    refute_equal a, b # == is deep: every field
+    refute a.eql?(b)
+    assert_equal a, proto::Account.new(id: 1, name: "a")
+    assert a.eql?(proto::Account.new(id: 1, name: "a"))
+    assert_equal a, proto::Account.decode(a.encode)
+    assert_equal proto::Account.new(id: 1, state: 6), proto::Account.new(id: 1, state: :good) # as the core holds them
+    assert_equal a.hash, b.hash # the hash of the [key] fields (id)
+    refute_equal a.hash, c.hash
+    assert_equal 3, { a => 1, b => 2, c => 3 }.size
+    assert_equal 2, { a => 1, proto::Account.new(id: 1, name: "a") => 2, c => 3 }.size
     refute_equal a, proto::Order.new(id: 1)
-    refute proto::Account.same_value?(a, b) # the core's deep equality sees every field
+    refute_equal a, a.to_h
     assert proto::Account.same_value?(a, { id: 1, name: "a" })
-    # a struct without keys compares all fields
-    e1 = schema_test::StructBytes.new(f1: "x".b)
-    assert_equal e1, schema_test::StructBytes.new(f1: "x".b)
-    refute_equal e1, schema_test::StructBytes.new(f1: "y".b)
+    # <=> orders by the [key] fields (Comparable); nil for a struct without keys
+    assert_equal [0, -1, 1], [a <=> b, a <=> c, c <=> a]
+    assert a < c
+    assert_equal [a, c], [c, a].sort
+    assert_nil a <=> proto::Order.new(id: 1)
+    assert_nil a <=> 1
+    bytes = schema_test::StructBytes
+    b1 = bytes.new(f1: "x".b)
+    assert_empty bytes.keys
+    assert_nil b1 <=> bytes.new(f1: "y".b)
+    assert_raises(::ArgumentError) { b1 < bytes.new }
+    assert_equal 0, b1.hash # no [key] fields: every value hashes alike
+    assert_equal b1, bytes.new(f1: "x".b)
+    refute_equal b1, bytes.new(f1: "y".b)
+    # a value that does not convert raises its error from ==, hash and <=>, as encode does
+    bad = proto::Account.new(id: "x")
+    assert_raises(FBE::TypeMismatchError) { bad == a }
+    assert_raises(FBE::TypeMismatchError) { bad.hash }
+    assert_raises(FBE::TypeMismatchError) { bad <=> a }
+  end
+
+  # One printed form everywhere: the core's text (docs/TEXT.md), also for pp.
+  def test_printing
+    o = schema_test::StructOptional.new(f155: proto::OrderSide::SELL, f157: proto::OrderType::LIMIT, f163: 6)
+    text = o.inspect # optional enums and flags print by name, like every other
+    assert_includes text, ",f154=null,f155=sell,f156=null,f157=limit,"
+    assert_includes text, ",f162=null,f163=initialized|calculated|good,f164=null,"
+    assert_equal proto::Order.new.inspect, proto::Order.new.to_s
+    assert_equal "#{o.inspect}\n", PP.pp(o, +"")
+    acc = readme_account
+    assert_equal acc.inspect, proto::Account.decode(acc.encode(final: true), final: true).inspect
+    acc.orders[1].price = "1.0"
+    assert_equal "Account(<invalid: expected double, got a string at 'orders[1].price'>)", acc.inspect
+    assert_equal "StructEmpty()", schema_test::StructEmpty.new.inspect
+  end
+
+  # Plain data out and in, deep: to_h and from_h.
+  def test_to_h_and_from_h
+    acc = readme_account
+    h = acc.to_h
+    assert_equal({ currency: "USD", amount: 1000.0 }, h[:wallet])
+    assert_equal({ id: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 }, h[:orders][1])
+    assert_equal acc, proto::Account.from_h(h)
+    assert_equal acc, proto::Account.from_h(JSON.parse(JSON.generate(h))) # String keys too
+    assert_kind_of proto::Order, proto::Account.from_h(h).orders[0]
+    m = schema_test::StructMap.new(f9: { 4 => schema_test::StructSimple.new(id: 9) })
+    assert_equal 9, m.to_h[:f9][4][:id]
+    s = schema_test::StructSet.new(f4: Set[schema_test::StructSimple.new(id: 3)])
+    assert_equal [3], s.to_h[:f4].map { |x| x[:id] }
+    assert_equal({ id: 1, symbol: "EURUSD", side: 1 }.to_a, proto::Order.new(id: 1, symbol: "EURUSD", side: 1).to_h.first(3))
+    assert_equal [%w[id 1]], proto::Order.new(id: 1).to_h { |k, v| [k.to_s, v.to_s] }.first(1)
+    # from_h checks like encode and converts: names to numbers, Times to nanoseconds
+    o = proto::Order.from_h({ id: 1, side: :sell })
+    assert_equal [1, 1, 0.0], [o.id, o.side, o.volume]
+    e = assert_raises(FBE::UnknownFieldError) { proto::Account.from_h({ wallet: { currncy: "USD" } }) }
+    assert_equal "unknown field 'currncy' of proto.Balance (did you mean 'currency'?) at 'wallet'", e.message
+    assert_raises(FBE::TypeMismatchError) { proto::Account.from_h(5) }
+  end
+
+  def test_dup_and_clone_are_deep
+    acc = readme_account
+    [acc.dup, acc.clone, acc.freeze.clone].each do |copy|
+      assert_equal acc, copy
+      copy.orders[0].symbol << "!"
+      copy.orders << proto::Order.new
+      copy.wallet.amount = 1.0
+      copy.name << "?"
+    end
+    assert_equal readme_account, acc
+    m = schema_test::StructMap.new(f9: { 4 => schema_test::StructSimple.new(id: 9) })
+    m.dup.f9[4].id = 10
+    assert_equal 9, m.f9[4].id
+    assert acc.clone.frozen?
+    refute acc.dup.frozen?
   end
 
   def test_enums_and_flags
@@ -240,6 +318,10 @@ class TestAPI < Minitest::Test
     assert_equal Encoding::UTF_8, text.encoding
     assert_equal readme_account.to_h.keys.map(&:to_s), JSON.parse(text).keys
     assert_equal acc, proto::Account.from_json(text)
+    e = assert_raises(FBE::UnknownFieldError) { proto::Order.from_json('{"id":1,"symbl":"x"}') } # strict by default
+    assert_equal "symbl", e.message[/'(\w+)'/, 1]
+    assert_equal 1, proto::Order.from_json('{"id":1,"symbl":"x"}', ignore_unknown: true).id
+    assert_equal 1, proto.from_json(:Order, '{"id":1,"symbl":"x"}', ignore_unknown: true).id
     assert_includes acc.to_json(pretty: true), "\n  \"id\": 1"
     assert_equal %({"a":#{text}}), JSON.generate({ a: acc }) # the json library embeds the same text
     assert_equal text, proto::Account.from_json(text.b).to_json

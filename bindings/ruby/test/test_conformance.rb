@@ -107,7 +107,7 @@ class TestConformance < Minitest::Test
   end
 
   def check_root(schema, rec, got, ordered)
-    st = K.fbe_schema_find_struct(schema.instance_variable_get(:@handle), rec["type"])
+    st = K.fbe_schema_find_struct(schema.handle, rec["type"])
     refute_nil st
     check_struct(st, got, rec["json"], "", ordered, rec["json_form"] == "map-pairs")
   end
@@ -140,7 +140,12 @@ class TestConformance < Minitest::Test
 
       want = cls.from_json(text, ordered: true)
       assert cls.same_value?(got_ordered, want)
-      assert_equal got, cls.from_json(text) # == on the [key] fields (or all fields)
+      assert_equal got, cls.from_json(text) # == is deep
+      # the text form: the same for the decoded value and the one read from JSON, in
+      # either container form, and nothing fails to convert
+      assert_equal want.inspect, got_ordered.inspect
+      assert_equal got_ordered.inspect, got.inspect
+      refute_includes got_ordered.inspect, "(<invalid: "
 
       unless rec["decode_only"]
         assert_equal data, want.encode(final: final)

@@ -53,12 +53,15 @@ class TestMemory < Minitest::Test
     acc = readme_account
     account = proto::Account
     final_data = acc.encode(final: true)
+    plain = acc.to_h
     run = lambda do |n, others|
       n.times { account.decode(acc.encode) }
       others.times do
         account.decode(final_data, final: true).to_json
         account.from_json(acc.to_json)
         account.verify(final_data, final: true)
+        acc.inspect
+        account.from_h(plain) == acc && acc.hash && (acc <=> acc)
       end
     end
     run.call(20_000, 1000) # warm up: the scratch arena and buffer reach their size
@@ -88,12 +91,13 @@ class TestMemory < Minitest::Test
         rescue FBE::UnknownFieldError
           nil
         end
+        acc.inspect # prints the error: Account(<invalid: ...>)
       end
     end
     run.call(5_000)
     before = settled
     run.call(100_000)
-    assert_no_growth before, settled, "1e5 rounds of three errors"
+    assert_no_growth before, settled, "1e5 rounds of three errors and an invalid text"
   end
 
   def test_dropped_schemas_are_freed
@@ -143,6 +147,10 @@ class TestMemory < Minitest::Test
         back = s::Account.decode(data)
         assert_equal "EURUSD", back.orders[2].symbol
         assert s::Account.same_value?(acc, s::Account.from_json(acc.to_json))
+        assert_equal acc, s::Account.from_h(acc.to_h)
+        assert_equal acc.hash, back.hash
+        assert_equal acc.inspect, back.inspect
+        assert_equal acc, acc.dup
         assert_equal data, s.encode(:Account, { id: 1, name: "Test", state: 6,
                                                 wallet: { currency: "USD", amount: 1000.0 },
                                                 asset: { currency: "EUR", amount: 100.0 },

@@ -72,11 +72,13 @@ class TestNames < Minitest::Test
     assert_same s, FBE.type_of(v)
     assert_kind_of Integer, v.object_id
     assert_kind_of Integer, v.hash
-    assert_equal v.hash, s.new(key: 7).hash
-    assert_equal v, s.new(key: 7) # [key] key
-    assert v.eql?(s.new(key: 7))
-    assert_includes Set[s.new(key: 7)], v
-    assert_equal 1, { v => 1 }[s.new(key: 7)]
+    assert_equal v.hash, s.new(key: 7).hash # the [key] field: key
+    assert_equal 0, v <=> s.new(key: 7)
+    refute_equal v, s.new(key: 7) # == is deep
+    assert_equal v, s.new(**fields)
+    assert v.eql?(s.new(**fields))
+    assert_includes Set[s.new(**fields)], v
+    assert_equal 1, { v => 1 }[s.new(**fields)]
     assert_equal fields[:encode], v.send(:encode) # send is Object#send
     assert_equal fields[:initialize], v.public_send(:[], :initialize)
     assert_match(/\AS\(key=7,class=1,initialize=2,/, v.inspect)
@@ -96,7 +98,7 @@ class TestNames < Minitest::Test
     v["initialize"] = 97
     assert_equal [99, 98, 97], [v[:size], v[:class], v[:initialize]]
     assert_raises(FBE::UnknownFieldError) { s.new(nope: 1) }
-    assert_raises(NameError) { v[:nope] }
+    assert_raises(FBE::UnknownFieldError) { v[:nope] }
     refute_respond_to v, :class=
     refute_respond_to v, :send=
   end

@@ -62,7 +62,7 @@ chmod +x "$tmp/noswig/swig"
   gem install --local --no-document "./$(basename "$gem_file")" >/dev/null &&
   GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
   python3 "$repo/tests/conformance/runner" --describe-testee none --testee "ruby=$tmp/gems/bin/fbe-testee" \
-    -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
+    --behaviour "$repo/tests/conformance/behaviour.jsonl" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

@@ -190,6 +190,15 @@ FBE_API fbe_kind fbe_enum_base(const fbe_enum *e);
 FBE_API size_t fbe_enum_value_count(const fbe_enum *e);
 FBE_API const char *fbe_enum_value_name(const fbe_enum *e, size_t index);
 FBE_API uint64_t fbe_enum_value_at(const fbe_enum *e, size_t index);
+/* The value of the member called name (length bytes, need not be terminated): 1 and
+ * *out set when e declares it, 0 otherwise. */
+FBE_API int fbe_enum_find(const fbe_enum *e, const char *name, size_t length, uint64_t *out);
+/* A value from its text (docs/INPUT.md): for an enum a member name; for flags names
+ * joined by '|' (spaces around them allowed), each a member or a decimal number, OR-ed
+ * ("initialized|calculated", "good|64"). Anything else: FBE_ERR_ARGUMENT
+ * "'sideways' is not a value of proto.OrderSide" (with the nearest name suggested). */
+FBE_API fbe_status fbe_enum_parse(const fbe_enum *e, const char *text, size_t length, uint64_t *out,
+                                  fbe_error *err);
 
 #ifdef __cplusplus
 }

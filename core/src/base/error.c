@@ -65,11 +65,34 @@ fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const 
   return code;
 }
 
-/* Puts part (and a '.' unless the path starts with an index) before the path. */
+/* What a path that lost its outer parts starts with ("...[3].symbol"). */
+#define PATH_CUT "..."
+
+/* Marks the path as cut: PATH_CUT in front, dropping outer parts of it (whole names and
+ * indexes) when even that does not fit. */
+static void cut(fbe_error *err) {
+  size_t old = strlen(err->path), mark = sizeof PATH_CUT - 1, from = 0;
+  while (old - from + mark >= sizeof err->path) { /* drop the outermost part */
+    from++;
+    while (from < old && err->path[from] != '.' && err->path[from] != '[') from++;
+    if (from < old && err->path[from] == '.') from++;
+  }
+  memmove(err->path + mark, err->path + from, old - from + 1);
+  memcpy(err->path, PATH_CUT, mark);
+}
+
+/* Puts part (and a '.' unless the path starts with an index) before the path. A path
+ * too long for err->path keeps its inner parts: once a part does not fit, the path is
+ * marked as cut and nothing more goes in front (a later, shorter part would make a
+ * path that reads whole but starts mid-way). */
 static void prepend(fbe_error *err, const char *part) {
+  if (!strncmp(err->path, PATH_CUT, sizeof PATH_CUT - 1)) return;
   size_t plen = strlen(part), old = strlen(err->path);
   size_t sep = (old && err->path[0] != '[') ? 1 : 0;
-  if (plen + sep + old >= sizeof err->path) return; /* too deep: keep the inner part */
+  if (plen + sep + old >= sizeof err->path) {
+    cut(err);
+    return;
+  }
   memmove(err->path + plen + sep, err->path, old + 1);
   memcpy(err->path, part, plen);
   if (sep) err->path[plen] = '.';

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 #include "fbe/internal/tape.h"
+#include "fbe/internal/duplicates.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/input.h"
 #include "fbe/internal/float_text.h"
 #include "fbe/internal/memory.h"
 #include "fbe/internal/schema_model.h"
@@ -171,17 +173,17 @@ static fbe_status no_memory(reader *r) {
   return fbei_error_set(r->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
 
-/* A number that does not fit its field, named the way JavaScript prints it. */
+/* A number that does not fit its field, in the input vocabulary's words (docs/INPUT.md):
+ * a number that is not whole (1.5, NaN, Infinity) is a float where an integer belongs
+ * (FBE_ERR_TYPE "expected int32, got a float"); a whole one out of range is
+ * FBE_ERR_RANGE "value 300 does not fit uint8", named the way JavaScript prints it. A
+ * float field's out-of-range number (beyond float32) is always the latter. */
 static fbe_status out_of_range(reader *r, const fbe_type *t, double d) {
+  int integer = t->wire != FBE_KIND_FLOAT;
+  if (integer && (isnan(d) || isinf(d) || d != floor(d))) return fbei_error_type(r->err, t, FBEI_GOT_FLOAT, NULL);
   char text[FBE_DOUBLE_TEXT_MAX];
-  if (d != d) {
-    strcpy(text, "NaN");
-  } else if (isinf(d)) {
-    strcpy(text, d < 0 ? "-Infinity" : "Infinity");
-  } else {
-    size_t len = fbei_double_format(d, text);
-    if (len > 2 && !strcmp(text + len - 2, ".0")) text[len - 2] = 0; /* 300, not 300.0 */
-  }
+  size_t len = fbei_double_format(d, text);
+  if (len > 2 && !strcmp(text + len - 2, ".0")) text[len - 2] = 0; /* 300, not 300.0 */
   return fbei_error_range(r->err, text, t->wire);
 }
 
@@ -298,9 +300,7 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
       if (rd_span(r, &text, &len, 0)) return overrun(r);
       fbe_status s = fbe_decimal_parse((const char *)text, len, (fbe_decimal *)(void *)slot);
       if (s == FBE_ERR_RANGE) return fbei_error_decimal_range(r->err, shown(buf, text, len));
-      if (s != FBE_OK)
-        return fbei_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a decimal number",
-                             shown(buf, text, len));
+      if (s != FBE_OK) return fbei_error_bad_text(r->err, FBE_KIND_DECIMAL, (const char *)text, len);
       return FBE_OK;
     }
     case OP_UUID_SLOTS: {
@@ -313,11 +313,9 @@ static inline fbe_status rd_step(reader *r, tape_code code, const fbe_type *t, u
     case OP_UUID_TEXT: {
       const uint8_t *text;
       uint32_t len;
-      char buf[64];
       if (rd_span(r, &text, &len, 0)) return overrun(r);
       if (fbe_uuid_parse((const char *)text, len, (fbe_uuid *)(void *)slot) != FBE_OK)
-        return fbei_error_set(r->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "\"%s\" is not a uuid",
-                             shown(buf, text, len));
+        return fbei_error_bad_text(r->err, FBE_KIND_UUID, (const char *)text, len);
       return FBE_OK;
     }
     default:
@@ -368,7 +366,11 @@ static fbe_status rd_collection(reader *r, const fbe_type *t, fbei_vec *v) {
     return overrun(r);
   uint8_t *data = fbei_vec_grow(v, r->arena, map ? t->pair_stride : t->elem->mem_size, count);
   if (!data) return no_memory(r);
-  if (!map) return rd_elements(r, t->elem, data, count);
+  if (!map) {
+    fbe_status s = rd_elements(r, t->elem, data, count);
+    if (s == FBE_OK && t->kind == FBE_KIND_SET && fbei_keys_dedup(t, v)) return no_memory(r);
+    return s;
+  }
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *pair = data + (size_t)i * t->pair_stride;
     fbe_status s = rd_value(r, t->key, pair);
@@ -379,7 +381,7 @@ static fbe_status rd_collection(reader *r, const fbe_type *t, fbei_vec *v) {
       return s;
     }
   }
-  return FBE_OK;
+  return fbei_keys_dedup(t, v) ? no_memory(r) : FBE_OK; /* one entry per key, the last value */
 }
 
 /* Structs, optionals, arrays, collections (and scalars reached through them). Present

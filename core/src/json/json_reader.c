@@ -1,10 +1,12 @@
 /* JSON reader: a recursive-descent parser directed by the schema type, writing straight
  * into the value (no document tree). Everything it allocates lives in the value's arena.
  *
- * Error codes: FBE_ERR_JSON for text that is not JSON or a string whose content does
- * not fit the field (bad Base64, uuid or decimal text, a bad map key); FBE_ERR_TYPE for
- * a JSON value of the wrong kind (a string for an int32, null for a non-optional, a
- * fraction for an integer); FBE_ERR_RANGE for a number too large for its field or an
+ * Error codes: FBE_ERR_JSON for text that is not JSON; FBE_ERR_ARGUMENT for a string
+ * whose content is not a value of the field (bad Base64, uuid or decimal text, an enum
+ * or flags name the type does not declare, a bad map key: docs/INPUT.md's words);
+ * FBE_ERR_UNKNOWN_FIELD for a member the struct does not have (unless ignore_unknown);
+ * FBE_ERR_TYPE for a JSON value of the wrong kind (a string for an int32, null for a
+ * non-optional, a fraction for an integer); FBE_ERR_RANGE for a number too large for its field or an
  * array of the wrong length; FBE_ERR_LIMIT beyond 832 nested containers, beyond
  * limits->max_depth levels of optionals and collections (the core's depth rule), for a
  * text over limits->max_model_size bytes, or when what it builds costs more than the
@@ -12,6 +14,11 @@
  * included; default FBE_DEFAULT_MEMORY_FACTOR x the text length + FLOOR). The error's
  * offset is the byte offset in the text, its path the value path ("orders[1].symbol").
  * On error the value may have been partly updated.
+ *
+ * Both forms the writer's options give are read always: enums and flags as numbers or
+ * names ("sell", "initialized|calculated|64", fbe_enum_parse), and the integers of
+ * 64-bit wire kinds (int64, uint64, timestamp, enums and flags on them) as numbers or
+ * strings of their digits ("1543145597933000000").
  *
  * Strings: escapes are decoded (surrogate pairs joined, \u0000 kept); a lone surrogate
  * escape and raw bytes that are not UTF-8 are errors (FBE_ERR_JSON): a string is UTF-8
@@ -29,6 +36,7 @@
 #include "fbe/internal/float_text.h"
 #include "json/json_common.h"
 #include "fbe/internal/utf8.h"
+#include "fbe/internal/input.h"
 
 typedef struct reader {
   const char *start, *p, *end;
@@ -38,6 +46,7 @@ typedef struct reader {
   fbe_buffer scratch; /* decoded text that does not outlive one value (keys, Base64...) */
   uint32_t levels, max_levels; /* optionals and collections (limits->max_depth) */
   uint64_t budget, limit;      /* the memory budget: left, whole (cost.h) */
+  int ignore_unknown;          /* skip members a struct does not have */
 } reader;
 
 #define TRY(call)                 \
@@ -65,6 +74,17 @@ static fbe_status fail(reader *r, fbe_status code, const char *at, const char *f
 
 /* How many characters of an offending text a message quotes. */
 static int shown(size_t n) { return n > 40 ? 40 : (int)n; }
+
+/* An error of the input vocabulary (fbe/internal/input.h) at text offset `at`. */
+static fbe_status at_offset(reader *r, fbe_status code, const char *at) {
+  if (r->err) r->err->offset = (size_t)(at - r->start);
+  return code;
+}
+
+/* Text that is not a value of its kind (FBE_ERR_ARGUMENT: "'xyz' is not a uuid ..."). */
+static fbe_status bad_text(reader *r, fbe_kind kind, const char *s, size_t n, const char *at) {
+  return at_offset(r, fbei_error_bad_text(r->err, kind, s, n), at);
+}
 
 static fbe_status no_memory(reader *r) {
   return fail(r, FBE_ERR_NOMEM, r->p, "out of memory while reading JSON");
@@ -438,16 +458,14 @@ static fbe_status decimal_from_text(reader *r, void *slot, const char *s, size_t
     return fail(r, FBE_ERR_RANGE, at,
                 "decimal %.*s does not fit (at most 96 bits of digits and 28 after the point)",
                 shown(n), s);
-  if (st) return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a decimal number", shown(n), s);
+  if (st) return bad_text(r, FBE_KIND_DECIMAL, s, n, at);
   memcpy(slot, &d, sizeof d);
   return FBE_OK;
 }
 
 static fbe_status uuid_from_text(reader *r, void *slot, const char *s, size_t n, const char *at) {
   fbe_uuid u;
-  if (fbe_uuid_parse(s, n, &u))
-    return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a uuid (8-4-4-4-12 hexadecimal digits)",
-                shown(n), s);
+  if (fbe_uuid_parse(s, n, &u)) return bad_text(r, FBE_KIND_UUID, s, n, at);
   memcpy(slot, &u, sizeof u);
   return FBE_OK;
 }
@@ -459,11 +477,28 @@ static fbe_status bytes_from_text(reader *r, fbei_str *slot, const char *s, size
   if (n && !data) return no_memory(r);
   size_t bad;
   ptrdiff_t len = fbei_base64_decode(s, n, data, &bad);
-  if (len < 0)
-    return fail(r, FBE_ERR_JSON, at, "invalid Base64 in a bytes field (at character %zu)", bad);
+  if (len < 0) {
+    bad_text(r, FBE_KIND_BYTES, s, n, at);
+    if (r->err) /* where in the text it stops being Base64 */
+      snprintf(r->err->message + strlen(r->err->message), sizeof r->err->message - strlen(r->err->message),
+               " (at character %zu)", bad);
+    return FBE_ERR_ARGUMENT;
+  }
   if ((size_t)len > UINT32_MAX) return fail(r, FBE_ERR_RANGE, at, "bytes longer than 4 GiB");
   slot->data = len ? data : NULL;
   slot->size = (uint32_t)len;
+  return FBE_OK;
+}
+
+/* An enum or flags value from a string: a name (fbe_enum_parse), or the digits of a
+ * number on a 64-bit base (int64_strings) or in a map key. */
+static fbe_status enum_from_text(reader *r, const fbe_type *t, void *slot, const char *s, size_t n,
+                                 const char *at, int digits) {
+  int integral;
+  if (digits && is_number_text(s, n, &integral) && integral) return integer_from_text(r, t, slot, s, n, at);
+  uint64_t v;
+  if (fbe_enum_parse(t->enm, s, n, &v, r->err)) return at_offset(r, FBE_ERR_ARGUMENT, at);
+  fbei_scalar_store(t->wire, slot, v);
   return FBE_OK;
 }
 
@@ -478,17 +513,30 @@ static fbe_status scalar_from_text(reader *r, const fbe_type *t, void *slot, con
     case FBE_KIND_BOOL:
       if (n == 4 && !memcmp(s, "true", 4)) *(uint8_t *)slot = 1;
       else if (n == 5 && !memcmp(s, "false", 5)) *(uint8_t *)slot = 0;
-      else return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not true or false", shown(n), s);
+      else return bad_text(r, t->kind, s, n, at);
       return FBE_OK;
     case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE:
-      if (!is_number_text(s, n, &integral))
-        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not a number", shown(n), s);
+      if (!is_number_text(s, n, &integral)) return bad_text(r, t->kind, s, n, at);
       return real_from_text(r, t, slot, s, n, at);
     default:
-      if (!is_number_text(s, n, &integral) || !integral)
-        return fail(r, FBE_ERR_JSON, at, "\"%.*s\" is not an integer", shown(n), s);
+      if (t->enm) return enum_from_text(r, t, slot, s, n, at, 1);
+      if (!is_number_text(s, n, &integral) || !integral) return bad_text(r, t->kind, s, n, at);
       return integer_from_text(r, t, slot, s, n, at);
   }
+}
+
+/* A JSON string where an integer kind is wanted: an enum's or flags' name, or the
+ * digits of a 64-bit integer (the writer's int64_strings form). */
+static fbe_status read_integer_text(reader *r, const fbe_type *t, void *slot) {
+  const char *at = r->p;
+  uint8_t *s = NULL;
+  size_t n = 0;
+  int integral;
+  TRY(read_string(r, 0, &s, &n));
+  if (t->enm) return enum_from_text(r, t, slot, (const char *)s, n, at, fbei_kind_bits(t->wire) == 64);
+  if (!is_number_text((const char *)s, n, &integral) || !integral)
+    return bad_text(r, t->kind, (const char *)s, n, at);
+  return integer_from_text(r, t, slot, (const char *)s, n, at);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -534,6 +582,7 @@ static fbe_status read_struct(reader *r, const fbe_struct *st, uint8_t *slot) {
   while (more) {
     skip_ws(r);
     if (r->p >= r->end || *r->p != '"') return syntax_error(r, "a member name");
+    const char *member = r->p;
     uint8_t *name = NULL;
     size_t name_len = 0;
     TRY(read_string(r, 0, &name, &name_len));
@@ -547,8 +596,10 @@ static fbe_status read_struct(reader *r, const fbe_struct *st, uint8_t *slot) {
         fbei_error_prepend_field(r->err, f->name);
         return s;
       }
+    } else if (r->ignore_unknown) {
+      TRY(skip_value(r)); /* a member of a newer schema */
     } else {
-      TRY(skip_value(r)); /* unknown member */
+      return at_offset(r, fbei_error_unknown_field(r->err, st, (const char *)name, name_len), member);
     }
     TRY(next_element(r, '}', &more));
   }
@@ -802,15 +853,19 @@ static fbe_status read_value(reader *r, const fbe_type *t, void *slot) {
       if (!fbei_json_is_integer_kind(t->wire))
         return fail(r, FBE_ERR_TYPE, r->p, "cannot read a value of kind %s",
                     fbe_kind_name(t->kind));
-      if (c != '-' && !is_digit(c)) return type_error(r, t, "an integer");
+      if (c == '"' && (t->enm || fbei_kind_bits(t->wire) == 64)) return read_integer_text(r, t, slot);
+      if (c != '-' && !is_digit(c)) return type_error(r, t, t->enm ? "an integer or a name" : "an integer");
       return read_number_value(r, t, slot);
   }
 }
 
 /* root: what the caller already took for the value read into (fbe_msg_from_json's new
  * message), charged first. */
-static fbe_status json_read(fbe_ref value, const char *text, size_t length, const fbe_limits *limits,
+static fbe_status json_read(fbe_ref value, const char *text, size_t length, const fbe_json_options *opts,
                             uint64_t root, fbe_error *err) {
+  static const fbe_json_options defaults = {0, 0, 0, 0, NULL};
+  if (!opts) opts = &defaults;
+  const fbe_limits *limits = opts->limits;
   if (!value.type || !value.slot || !value.arena || (!text && length))
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_read: no value, arena or text");
@@ -821,7 +876,7 @@ static fbe_status json_read(fbe_ref value, const char *text, size_t length, cons
                          length, (unsigned long long)fbei_limits_size(limits));
   uint64_t limit = fbe_limits_memory(limits, length);
   reader r = {text, text, text + length, value.arena, err, 0, {NULL, 0, 0},
-              0, fbei_limits_depth(limits), limit, limit};
+              0, fbei_limits_depth(limits), limit, limit, opts->ignore_unknown};
   if (charge(&r, root)) return err->code;
   skip_ws(&r);
   fbe_status s = read_value(&r, value.type, value.slot);
@@ -833,18 +888,23 @@ static fbe_status json_read(fbe_ref value, const char *text, size_t length, cons
   return s;
 }
 
+fbe_status fbe_json_read_opts(fbe_ref value, const char *text, size_t length, const fbe_json_options *opts,
+                              fbe_error *err) {
+  return json_read(value, text, length, opts, 0, err);
+}
+
 fbe_status fbe_json_read_limited(fbe_ref value, const char *text, size_t length,
                                  const fbe_limits *limits, fbe_error *err) {
-  return json_read(value, text, length, limits, 0, err);
+  fbe_json_options opts = {0, 0, 0, 0, limits};
+  return json_read(value, text, length, &opts, 0, err);
 }
 
 fbe_status fbe_json_read(fbe_ref value, const char *text, size_t length, fbe_error *err) {
   return json_read(value, text, length, NULL, 0, err);
 }
 
-fbe_status fbe_msg_from_json_limited(const fbe_struct *type, const char *text, size_t length,
-                                     fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
-                                     fbe_error *err) {
+fbe_status fbe_msg_from_json_opts(const fbe_struct *type, const char *text, size_t length, fbe_arena *arena,
+                                  const fbe_json_options *opts, fbe_msg **out, fbe_error *err) {
   if (!out) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_from_json: no out");
   *out = NULL;
   if (!type || !arena)
@@ -852,13 +912,20 @@ fbe_status fbe_msg_from_json_limited(const fbe_struct *type, const char *text, s
                          "fbe_msg_from_json: no type or arena");
   fbe_msg *msg = fbe_msg_new(arena, type);
   if (!msg) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  fbe_status s = json_read(fbe_msg_ref(msg), text, length, limits,
+  fbe_status s = json_read(fbe_msg_ref(msg), text, length, opts,
                            fbei_cost_root(type) + type->default_cost, err);
   if (!s) *out = msg;
   return s;
 }
 
+fbe_status fbe_msg_from_json_limited(const fbe_struct *type, const char *text, size_t length,
+                                     fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
+                                     fbe_error *err) {
+  fbe_json_options opts = {0, 0, 0, 0, limits};
+  return fbe_msg_from_json_opts(type, text, length, arena, &opts, out, err);
+}
+
 fbe_status fbe_msg_from_json(const fbe_struct *type, const char *text, size_t length,
                              fbe_arena *arena, fbe_msg **out, fbe_error *err) {
-  return fbe_msg_from_json_limited(type, text, length, arena, NULL, out, err);
+  return fbe_msg_from_json_opts(type, text, length, arena, NULL, out, err);
 }

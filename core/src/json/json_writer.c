@@ -12,7 +12,11 @@
  *    refuses it;
  *  - the text is bounded (json.h: limits->max_memory, by default 32 x the value's cost
  *    + 1 MiB, FBE_ERR_LIMIT beyond): the default is only worked out (a walk of the
- *    value, cost.c) once the text passes the floor. */
+ *    value, cost.c) once the text passes the floor.
+ * The options (fbe_json_options): enum_names writes enums and flags by the text form's
+ * rule (schema/enum_names.h), as a string, or as the number when no name applies;
+ * int64_strings writes the integers of 64-bit wire kinds (int64, uint64, timestamp,
+ * enums and flags on them when written as numbers) as strings of their digits. */
 #include <math.h>
 #include <string.h>
 #include "fbe/json.h"
@@ -23,10 +27,11 @@
 #include "fbe/internal/float_text.h"
 #include "json/json_common.h"
 #include "fbe/internal/utf8.h"
+#include "schema/enum_names.h"
 
 typedef struct writer {
   fbe_buffer *out;
-  int pretty;
+  int pretty, enum_names, int64_strings;
   unsigned depth; /* open JSON containers */
   fbe_error *err;
   fbei_out_budget budget;
@@ -96,9 +101,48 @@ static fbe_status member_separator(writer *w) {
 
 /* ---------------------------------------------------------------- scalars */
 
+/* A 64-bit pattern of an integer wire kind: its digits, quoted for a 64-bit kind when
+ * int64_strings asks (JSON readers that round to a double keep them exact). */
+static fbe_status write_pattern(writer *w, fbe_kind wire, uint64_t pattern) {
+  char buf[FBE_INTEGER_TEXT_MAX + 2];
+  int quoted = w->int64_strings && fbei_kind_bits(wire) == 64;
+  size_t n = quoted;
+  buf[0] = '"';
+  n += fbei_json_format_integer(wire, pattern, buf + n);
+  if (quoted) buf[n++] = '"';
+  return put(w, buf, n);
+}
+
 static fbe_status write_integer(writer *w, fbe_kind wire, const void *slot) {
+  return write_pattern(w, wire, fbei_scalar_load(wire, slot));
+}
+
+/* enum_names: one part of an enum's or flags' names (enum_names.h); a value with no
+ * name at all is one number part, written as the number. */
+typedef struct names_ctx {
+  writer *w;
+  const fbe_type *t;
+  int quoted, key; /* key: a map key, whose caller writes a lone number as a key */
+} names_ctx;
+
+static fbe_status write_name_part(void *ctx, size_t index, const fbei_enum_value *name, uint64_t number) {
+  names_ctx *c = ctx;
+  if (!name && index == 0) return c->key ? FBE_OK : write_pattern(c->w, c->t->wire, number);
+  if (index == 0) {
+    TRY(put(c->w, "\"", 1));
+    c->quoted = 1;
+  } else {
+    TRY(put(c->w, "|", 1));
+  }
+  if (name) return put_str(c->w, name->name);
   char buf[FBE_INTEGER_TEXT_MAX];
-  return put(w, buf, fbei_json_format_integer(wire, fbei_scalar_load(wire, slot), buf));
+  return put(c->w, buf, fbei_json_format_integer(FBE_KIND_UINT64, number, buf)); /* leftover bits */
+}
+
+static fbe_status write_names(writer *w, const fbe_type *t, const void *slot) {
+  names_ctx c = {w, t, 0, 0};
+  TRY(fbei_enum_parts(t->enm, fbei_scalar_load(t->wire, slot), write_name_part, &c));
+  return c.quoted ? put(w, "\"", 1) : FBE_OK;
 }
 
 static fbe_status write_double(writer *w, double v) {
@@ -236,6 +280,12 @@ static fbe_status write_key(writer *w, const fbe_type *key, const void *slot) {
     case FBE_KIND_UUID: return write_uuid(w, slot);
     case FBE_KIND_DECIMAL: return write_decimal(w, slot);
     default:
+      if (w->enum_names && key->enm) {
+        names_ctx c = {w, key, 0, 1};
+        TRY(fbei_enum_parts(key->enm, fbei_scalar_load(key->wire, slot), write_name_part, &c));
+        if (c.quoted) return put(w, "\"", 1);
+        /* no name: the digits, as without the option */
+      }
       if (fbei_json_is_integer_kind(key->wire)) {
         char buf[FBE_INTEGER_TEXT_MAX + 2];
         buf[0] = '"';
@@ -328,34 +378,49 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
       w->levels--;
       return FBE_OK;
     default:
+      if (w->enum_names && t->enm) return write_names(w, t, slot);
       if (fbei_json_is_integer_kind(t->wire)) return write_integer(w, t->wire, slot);
       return fbei_error_set(w->err, FBE_ERR_TYPE, FBE_NO_OFFSET, "cannot write a value of kind %s",
                            fbe_kind_name(t->kind));
   }
 }
 
-fbe_status fbe_json_write_limited(fbe_ref value, int pretty, const fbe_limits *limits,
-                                  fbe_buffer *out, fbe_error *err) {
+fbe_status fbe_json_write_opts(fbe_ref value, const fbe_json_options *opts, fbe_buffer *out, fbe_error *err) {
   if (!value.type || !value.slot || !out)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET,
                          "fbe_json_write: no value or no buffer");
-  writer w = {out, pretty, 0, err, fbei_out_budget_of(limits, out->size, value.type, value.slot), 0,
-              fbei_limits_depth(limits)};
+  static const fbe_json_options defaults = {0, 0, 0, 0, NULL};
+  if (!opts) opts = &defaults;
+  writer w = {out, opts->pretty, opts->enum_names, opts->int64_strings, 0, err,
+              fbei_out_budget_of(opts->limits, out->size, value.type, value.slot), 0,
+              fbei_limits_depth(opts->limits)};
   fbe_status s = write_value(&w, value.type, value.slot);
   if (s) out->size = w.budget.start; /* no half-written JSON */
   return s;
+}
+
+fbe_status fbe_json_write_limited(fbe_ref value, int pretty, const fbe_limits *limits,
+                                  fbe_buffer *out, fbe_error *err) {
+  fbe_json_options opts = {pretty, 0, 0, 0, limits};
+  return fbe_json_write_opts(value, &opts, out, err);
 }
 
 fbe_status fbe_json_write(fbe_ref value, int pretty, fbe_buffer *out, fbe_error *err) {
   return fbe_json_write_limited(value, pretty, NULL, out, err);
 }
 
-fbe_status fbe_msg_to_json_limited(const fbe_msg *msg, int pretty, const fbe_limits *limits,
-                                   fbe_buffer *out, fbe_error *err) {
+fbe_status fbe_msg_to_json_opts(const fbe_msg *msg, const fbe_json_options *opts, fbe_buffer *out,
+                                fbe_error *err) {
   if (!msg)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_msg_to_json: no message");
   fbe_ref r = {msg->type->self_type, fbei_msg_data(msg), msg->arena};
-  return fbe_json_write_limited(r, pretty, limits, out, err);
+  return fbe_json_write_opts(r, opts, out, err);
+}
+
+fbe_status fbe_msg_to_json_limited(const fbe_msg *msg, int pretty, const fbe_limits *limits,
+                                   fbe_buffer *out, fbe_error *err) {
+  fbe_json_options opts = {pretty, 0, 0, 0, limits};
+  return fbe_msg_to_json_opts(msg, &opts, out, err);
 }
 
 fbe_status fbe_msg_to_json(const fbe_msg *msg, int pretty, fbe_buffer *out, fbe_error *err) {

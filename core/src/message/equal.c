@@ -3,6 +3,7 @@
 #include <string.h>
 #include "fbe/internal/value.h"
 #include "fbe/internal/memory.h"
+#include "message/pair_walk.h"
 
 /* Divides a 96-bit little-endian magnitude (three u32 limbs) by 10; returns the remainder. */
 static uint32_t div10(uint32_t m[3]) {
@@ -67,35 +68,7 @@ typedef struct frame {
 
 /* Child i of a container frame: its type and slots. */
 static const fbe_type *child(const frame *f, uint32_t i, const uint8_t **a, const uint8_t **b) {
-  const fbe_type *t = f->t;
-  size_t off;
-  switch (t->wire) {
-    case FBE_KIND_STRUCT: {
-      const fbe_field *fld = &t->st->fields[i];
-      *a = f->a + fld->mem_offset;
-      *b = f->b + fld->mem_offset;
-      return fld->type;
-    }
-    case FBE_KIND_OPTIONAL:
-      *a = *(const uint8_t *const *)f->a;
-      *b = *(const uint8_t *const *)f->b;
-      return t->elem;
-    case FBE_KIND_ARRAY:
-      off = (size_t)i * t->elem->mem_size;
-      *a = f->a + off;
-      *b = f->b + off;
-      return t->elem;
-    case FBE_KIND_VECTOR:
-      off = (size_t)i * t->elem->mem_size;
-      *a = (const uint8_t *)((const fbei_vec *)f->a)->data + off;
-      *b = (const uint8_t *)((const fbei_vec *)f->b)->data + off;
-      return t->elem;
-    default: /* MAP */
-      off = (size_t)(i / 2) * t->pair_stride + (i % 2 ? t->pair_value_offset : 0);
-      *a = (const uint8_t *)((const fbei_vec *)f->a)->data + off;
-      *b = (const uint8_t *)((const fbei_vec *)f->b)->data + off;
-      return i % 2 ? t->elem : t->key;
-  }
+  return fbei_pair_child(f->t, f->a, f->b, i, a, b);
 }
 
 /* Opens a container: its child count, or -1 when the two already differ in shape. */

@@ -113,3 +113,8 @@ fbe_status fbei_keys_dedup(const fbe_type *t, void *collection) {
   fbei_mem_free(table);
   return FBE_OK;
 }
+
+uint64_t fbe_msg_key_hash(const fbe_msg *msg) {
+  if (!msg || !msg->type->has_keys) return 0; /* keyless: one identity for every value */
+  return fbei_key_hash(msg->type->self_type, fbei_msg_data(msg));
+}

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "fbe/internal/value.h"
+#include "fbe/internal/duplicates.h"
 
 /* A hash consistent with fbei_key_equal. */
 uint64_t fbei_key_hash(const fbe_type *t, const uint8_t *slot);
@@ -17,9 +18,11 @@ uint64_t fbei_key_decimal_hash(uint64_t h, const uint8_t *d);
  * equal), everything else as fbe_ref_equal. */
 int fbei_key_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b);
 
-/* Removes the duplicates of a set (t->kind FBE_KIND_SET) or map/hash collection slot
- * in place; other kinds are left alone. FBE_ERR_NOMEM when the scratch table (4 bytes
- * per 2 entries, freed before returning) cannot be allocated. */
-fbe_status fbei_keys_dedup(const fbe_type *t, void *collection);
+/* The order of two slots of type t (order.c), -1, 0 or 1: 0 exactly when equal.c
+ * calls them equal, or keys.c when keys is set (t a struct compared by its [key]
+ * fields, and so are its key fields that are structs). */
+int fbei_value_slot_compare(const fbe_type *t, const uint8_t *a, const uint8_t *b, int keys);
+
+/* fbei_keys_dedup: fbe/internal/duplicates.h. */
 
 #endif

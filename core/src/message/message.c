@@ -2,6 +2,8 @@
 #include <string.h>
 #include <time.h>
 #include "fbe/internal/value.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/input.h"
 
 /* ---------------------------------------------------------------- defaults */
 
@@ -186,8 +188,27 @@ int fbe_ref_is_null(fbe_ref r) {
   return *(void **)r.slot == NULL;
 }
 
-fbe_status fbe_ref_set_null(fbe_ref r) {
-  if (!r.slot || r.type->kind != FBE_KIND_OPTIONAL) return FBE_ERR_TYPE;
+/* ---------------------------------------------------------------- setter errors */
+
+/* A setter given a ref of the wrong kind (or no value): FBE_ERR_TYPE
+ * "fbe_ref_set_int: the value is a string, not an integer kind". */
+static fbe_status wrong_kind(fbe_error *err, const char *setter, fbe_ref r, const char *takes) {
+  if (!r.slot)
+    return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET,
+                          "%s: no value (a ref that navigation did not find)", setter);
+  char words[128];
+  fbei_type_words(r.type, words, sizeof words);
+  const char *article = r.type->kind == FBE_KIND_BYTES ? "" : strchr("aeio", words[0]) ? "an " : "a ";
+  return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "%s: the value is %s%s, not %s", setter, article,
+                        words, takes);
+}
+
+static fbe_status out_of_memory(fbe_error *err) {
+  return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+}
+
+fbe_status fbe_ref_set_null(fbe_ref r, fbe_error *err) {
+  if (!r.slot || r.type->kind != FBE_KIND_OPTIONAL) return wrong_kind(err, "fbe_ref_set_null", r, "an optional");
   *(void **)r.slot = NULL;
   return FBE_OK;
 }
@@ -241,8 +262,9 @@ fbe_ref fbe_ref_map_append(fbe_ref r, fbe_ref *value) {
   return k;
 }
 
-fbe_status fbe_ref_clear(fbe_ref r) {
-  if (!r.slot || !is_sequence(r.type)) return FBE_ERR_TYPE;
+fbe_status fbe_ref_clear(fbe_ref r, fbe_error *err) {
+  if (!r.slot || !is_sequence(r.type))
+    return wrong_kind(err, "fbe_ref_clear", r, "a vector, list, set, map or hash");
   ((fbei_vec *)r.slot)->count = 0;
   return FBE_OK;
 }
@@ -268,30 +290,26 @@ fbe_status fbe_ref_get_uint(fbe_ref r, uint64_t *out) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_int(fbe_ref r, int64_t v) {
-  if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
+#define INTEGER_KINDS "an integer kind (integers, bool, char, wchar, enums, flags, timestamp)"
+
+/* Stores the integer -mag (negative) or mag in an integer-like slot, or refuses it with
+ * the vocabulary's range words ("value 300 does not fit uint8"). */
+static fbe_status set_integer(fbe_ref r, int negative, uint64_t mag, fbe_error *err) {
   fbe_kind w = r.type->wire;
-  unsigned bits = fbei_kind_bits(w);
-  if (fbei_kind_is_signed(w)) {
-    if (bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v >= ((int64_t)1 << (bits - 1))))
-      return FBE_ERR_RANGE;
-  } else if (v < 0 || (bits < 64 && (uint64_t)v >> bits)) {
-    return FBE_ERR_RANGE;
-  }
-  fbei_scalar_store(w, r.slot, (uint64_t)v);
+  if (!fbei_int_fits(w == FBE_KIND_BOOL ? FBE_KIND_UINT8 : w, negative, mag) || (w == FBE_KIND_BOOL && mag > 1))
+    return fbei_error_int_range(err, negative, mag, w);
+  fbei_scalar_store(w, r.slot, fbei_int_pattern(negative, mag));
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_uint(fbe_ref r, uint64_t v) {
-  if (!r.slot || !is_integer_like(r.type->wire)) return FBE_ERR_TYPE;
-  if (fbei_kind_is_signed(r.type->wire)) {
-    if (v > (uint64_t)INT64_MAX) return FBE_ERR_RANGE;
-    return fbe_ref_set_int(r, (int64_t)v);
-  }
-  unsigned bits = fbei_kind_bits(r.type->wire);
-  if (bits < 64 && v >> bits) return FBE_ERR_RANGE;
-  fbei_scalar_store(r.type->wire, r.slot, v);
-  return FBE_OK;
+fbe_status fbe_ref_set_int(fbe_ref r, int64_t v, fbe_error *err) {
+  if (!r.slot || !is_integer_like(r.type->wire)) return wrong_kind(err, "fbe_ref_set_int", r, INTEGER_KINDS);
+  return set_integer(r, v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, err);
+}
+
+fbe_status fbe_ref_set_uint(fbe_ref r, uint64_t v, fbe_error *err) {
+  if (!r.slot || !is_integer_like(r.type->wire)) return wrong_kind(err, "fbe_ref_set_uint", r, INTEGER_KINDS);
+  return set_integer(r, 0, v, err);
 }
 
 fbe_status fbe_ref_get_bool(fbe_ref r, int *out) {
@@ -300,8 +318,8 @@ fbe_status fbe_ref_get_bool(fbe_ref r, int *out) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_bool(fbe_ref r, int v) {
-  if (!r.slot || r.type->wire != FBE_KIND_BOOL) return FBE_ERR_TYPE;
+fbe_status fbe_ref_set_bool(fbe_ref r, int v, fbe_error *err) {
+  if (!r.slot || r.type->wire != FBE_KIND_BOOL) return wrong_kind(err, "fbe_ref_set_bool", r, "a bool");
   *(uint8_t *)r.slot = v != 0;
   return FBE_OK;
 }
@@ -320,15 +338,15 @@ fbe_status fbe_ref_get_double(fbe_ref r, double *out) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_double(fbe_ref r, double v) {
-  if (!r.slot) return FBE_ERR_TYPE;
+fbe_status fbe_ref_set_double(fbe_ref r, double v, fbe_error *err) {
+  if (!r.slot) return wrong_kind(err, "fbe_ref_set_double", r, "a float or double");
   if (r.type->wire == FBE_KIND_FLOAT) {
     float f = (float)v;
     memcpy(r.slot, &f, 4);
   } else if (r.type->wire == FBE_KIND_DOUBLE) {
     memcpy(r.slot, &v, 8);
   } else {
-    return FBE_ERR_TYPE;
+    return wrong_kind(err, "fbe_ref_set_double", r, "a float or double");
   }
   return FBE_OK;
 }
@@ -345,15 +363,18 @@ fbe_status fbe_ref_get_bytes(fbe_ref r, const uint8_t **data, size_t *size) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size) {
-  if (!r.slot || !is_blob(r.type)) return FBE_ERR_TYPE;
-  if (size > UINT32_MAX) return FBE_ERR_RANGE;
-  if (r.type->wire == FBE_KIND_STRING && fbe_utf8_check(data, size, NULL)) return FBE_ERR_ARGUMENT;
-  return fbei_str_assign(r.slot, r.arena, data, size) ? FBE_ERR_NOMEM : FBE_OK;
+fbe_status fbe_ref_set_bytes(fbe_ref r, const void *data, size_t size, fbe_error *err) {
+  if (!r.slot || !is_blob(r.type)) return wrong_kind(err, "fbe_ref_set_bytes", r, "a string or bytes");
+  if (size > UINT32_MAX)
+    return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "fbe_ref_set_bytes: %zu bytes, more than 4 GiB - 1",
+                          size);
+  if (r.type->wire == FBE_KIND_STRING && fbe_utf8_check(data, size, err)) return FBE_ERR_ARGUMENT;
+  return fbei_str_assign(r.slot, r.arena, data, size) ? out_of_memory(err) : FBE_OK;
 }
 
-fbe_status fbe_ref_set_string(fbe_ref r, const char *s) {
-  return fbe_ref_set_bytes(r, s, s ? strlen(s) : 0);
+fbe_status fbe_ref_set_string(fbe_ref r, const char *s, fbe_error *err) {
+  if (!r.slot || !is_blob(r.type)) return wrong_kind(err, "fbe_ref_set_string", r, "a string or bytes");
+  return fbe_ref_set_bytes(r, s, s ? strlen(s) : 0, err);
 }
 
 fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out) {
@@ -362,9 +383,13 @@ fbe_status fbe_ref_get_decimal(fbe_ref r, fbe_decimal *out) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v) {
-  if (!r.slot || r.type->wire != FBE_KIND_DECIMAL) return FBE_ERR_TYPE;
-  if (fbei_decimal_bad(v->bytes)) return FBE_ERR_RANGE; /* scale above 28 or reserved bits */
+fbe_status fbe_ref_set_decimal(fbe_ref r, const fbe_decimal *v, fbe_error *err) {
+  if (!r.slot || r.type->wire != FBE_KIND_DECIMAL) return wrong_kind(err, "fbe_ref_set_decimal", r, "a decimal");
+  if (v->bytes[14] > 28)
+    return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "fbe_ref_set_decimal: scale %u is above 28",
+                          (unsigned)v->bytes[14]);
+  if (fbei_decimal_bad(v->bytes)) /* FORMAT.md 3.2 */
+    return fbei_error_set(err, FBE_ERR_RANGE, FBE_NO_OFFSET, "fbe_ref_set_decimal: reserved bits are set");
   memcpy(r.slot, v->bytes, 16);
   return FBE_OK;
 }
@@ -375,8 +400,8 @@ fbe_status fbe_ref_get_uuid(fbe_ref r, fbe_uuid *out) {
   return FBE_OK;
 }
 
-fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v) {
-  if (!r.slot || r.type->wire != FBE_KIND_UUID) return FBE_ERR_TYPE;
+fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v, fbe_error *err) {
+  if (!r.slot || r.type->wire != FBE_KIND_UUID) return wrong_kind(err, "fbe_ref_set_uuid", r, "a uuid");
   memcpy(r.slot, v->bytes, 16);
   return FBE_OK;
 }

@@ -13,6 +13,7 @@
 #include "fbe/internal/float_text.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
+#include "schema/enum_names.h"
 
 /* Deepest nesting of brackets the walk recurses through (structs, collections, map
  * entries): the JSON writer's bound (FBE_JSON_MAX_DEPTH), which a value within the
@@ -213,32 +214,25 @@ static fbe_status write_name(writer *w, const fbei_enum_value *v) {
   return put_str(w, v->hidden ? "***" : v->name);
 }
 
-/* An enum: the first declared value with this number, else the number. */
-static fbe_status write_enum(writer *w, const fbe_enum *e, uint64_t pattern) {
-  for (uint32_t i = 0; i < e->nvalues; i++)
-    if (e->values[i].value == pattern) return write_name(w, &e->values[i]);
-  return put_integer(w, e->base, pattern);
+/* One part of an enum's or flags' name text (enum_names.h: the rule is shared with
+ * the JSON writer's enum_names). */
+typedef struct enum_ctx {
+  writer *w;
+  const fbe_enum *e;
+} enum_ctx;
+
+static fbe_status write_enum_part(void *ctx, size_t index, const fbei_enum_value *name, uint64_t number) {
+  enum_ctx *c = ctx;
+  if (index) TRY(put(c->w, "|", 1));
+  if (name) return write_name(c->w, name);
+  return c->e->is_flags ? put_unsigned(c->w, number) : put_integer(c->w, c->e->base, number);
 }
 
-/* Flags: every declared non-zero value whose bits are all set, in declaration order,
- * then |N for the bits no printed name covers; a declared zero value's name (else 0)
- * for 0. Bits are the base's width, numbers unsigned. */
-static fbe_status write_flags(writer *w, const fbe_enum *e, uint64_t pattern) {
-  unsigned bits = fbei_kind_bits(e->base);
-  uint64_t mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-  uint64_t v = pattern & mask, covered = 0;
-  int printed = 0;
-  for (uint32_t i = 0; i < e->nvalues; i++) {
-    uint64_t m = e->values[i].value & mask;
-    if (v == 0 && m == 0) return write_name(w, &e->values[i]);
-    if (!m || (v & m) != m) continue;
-    if (printed++) TRY(put(w, "|", 1));
-    TRY(write_name(w, &e->values[i]));
-    covered |= m;
-  }
-  if (printed && v == covered) return FBE_OK;
-  if (printed) TRY(put(w, "|", 1));
-  return put_unsigned(w, v & ~covered);
+/* An enum: the first declared value with this number, else the number. Flags: every
+ * declared non-zero value whose bits are all set, then |N for the bits left. */
+static fbe_status write_enum(writer *w, const fbe_enum *e, uint64_t pattern) {
+  enum_ctx c = {w, e};
+  return fbei_enum_parts(e, pattern, write_enum_part, &c);
 }
 
 /* ---------------------------------------------------------------- composites */
@@ -329,7 +323,7 @@ static fbe_status write_value(writer *w, const fbe_type *t, const void *slot) {
     case FBE_KIND_FLAGS: {
       if (t->enm->hidden) return put_str(w, "***");
       uint64_t pattern = fbei_scalar_load(t->wire, slot);
-      return t->kind == FBE_KIND_FLAGS ? write_flags(w, t->enm, pattern) : write_enum(w, t->enm, pattern);
+      return write_enum(w, t->enm, pattern);
     }
     case FBE_KIND_STRUCT:
       return t->st->hidden ? put_str(w, "***") : write_struct(w, t->st, slot);
@@ -394,9 +388,7 @@ fbe_status fbe_text_write_enum(const fbe_enum *type, uint64_t value, fbe_buffer 
   uint64_t slot = 0; /* the value at the base's width, sign-extended as the schema keeps it */
   fbei_scalar_store(type->base, &slot, value);
   uint64_t pattern = fbei_scalar_load(type->base, &slot);
-  fbe_status s = type->hidden ? put_str(&w, "***")
-                 : type->is_flags ? write_flags(&w, type, pattern)
-                                  : write_enum(&w, type, pattern);
+  fbe_status s = type->hidden ? put_str(&w, "***") : write_enum(&w, type, pattern);
   if (s) out->size = w.budget.start;
   return s;
 }

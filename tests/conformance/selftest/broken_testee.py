@@ -21,6 +21,13 @@ real testee (the command after MODE) and breaks its answers.
                        next request)
         whole-only     a receiver that works only when fed whole: a stream-decode with
                        "chunks" or "chunk_size" decodes only the first piece
+        wrong-status   answers every error with another status (FBE_ERR_TYPE for
+                       FBE_ERR_RANGE, FBE_ERR_RANGE for every other)
+        no-status      answers every error without its status
+        native-as-json ignores "native": true (encodes from JSON on both paths)
+        no-native      answers "unknown op" to an encode with "native": true
+        wrong-text     answers text with the first "=" written " = "
+        no-text        answers "unknown op" to text
 """
 import json
 import math
@@ -103,12 +110,25 @@ def main():
             sys.exit(4)
         if mode == "whole-only" and op == "stream-decode" and ("chunks" in request or "chunk_size" in request):
             line = json.dumps(first_piece(request)) + "\n"
+        if mode == "native-as-json" and op == "encode":
+            line = json.dumps({k: v for k, v in request.items() if k != "native"}) + "\n"
+        if (mode == "no-native" and op == "encode" and request.get("native") is True) or (
+                mode == "no-text" and op == "text"):
+            sys.stdout.write('{"ok":false,"error":"unknown op"}\n')
+            sys.stdout.flush()
+            continue
         real.stdin.write(line)
         real.stdin.flush()
         response = json.loads(real.stdout.readline())
         if mode == "wrong-bytes" and response.get("hex") and op in ("encode", "stream-encode"):
             h = response["hex"]
             response["hex"] = h[:-2] + "%02x" % (int(h[-2:], 16) ^ 0xFF)
+        if mode == "wrong-status" and "status" in response:
+            response["status"] = "FBE_ERR_TYPE" if response["status"] == "FBE_ERR_RANGE" else "FBE_ERR_RANGE"
+        if mode == "no-status":
+            response.pop("status", None)
+        if mode == "wrong-text" and op == "text" and "text" in response:
+            response["text"] = response["text"].replace("=", " = ", 1)
         if mode == "wrong-values" and "json" in response:
             response["json"], _ = bump_first_number(response["json"])
         if mode in LEAVES and op in DECODES:

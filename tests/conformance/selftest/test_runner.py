@@ -7,7 +7,11 @@ each be caught with a clear failure line while the run completes; a decimal with
 scale ("0.50" for "0.5") must pass; _meta lines and unknown formats are skipped;
 known-failure lists tolerate what they list and fail the run when a listed one passes;
 a regression directory (its own schema and records, between two files of the test
-schemas) is run with its schema, a map repeating a key as the wire may compared alike.
+schemas) is run with its schema, a map repeating a key as the wire may compared alike;
+behaviour records (--behaviour) pass with the good testee and fail, side by side, for a
+testee that answers another status, no status, ignores "native": true or does not know
+it; the text check (--text) passes with the good testee and fails for a testee whose text
+differs or that does not know the text request.
 
   python3 tests/conformance/selftest/test_runner.py FBE_BINARY
 
@@ -26,6 +30,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(os.path.dirname(HERE), "runner")
 VECTORS = os.path.join(os.path.dirname(HERE), "vectors.jsonl")
 MALFORMED = os.path.join(os.path.dirname(HERE), "malformed.jsonl")
+BEHAVIOUR = os.path.join(os.path.dirname(HERE), "behaviour.jsonl")
+# the behaviour records of the selftest: every status, both paths, one record whose native
+# path wants another status than its JSON path (native_status), one decode
+BEHAVIOUR_RECORDS = ["bool-StructSimple-bool-f1-integer-1", "int-StructSimple-int8-f9-max-plus-one",
+                     "char-StructSimple-char-f5-two-characters", "uuid-StructSimple-uuid-f36-text-letters",
+                     "struct-Order-unknown-member-a-near-name", "decode-Order-standard-truncated-to-3-bytes"]
+NATIVE_STATUS_RECORD = "char-StructSimple-char-f5-two-characters"
 BROKEN = os.path.join(HERE, "broken_testee.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
@@ -97,6 +108,25 @@ CASES = {
     "known failure now passing": ("none", "base", ["--known-failures", "now-passing"], 3,
                                   r"^NOW PASSES pub-proto-Order-readme-standard c \(\S+:1: listed, but c passes it\): "
                                   r"now passes, remove from list$", None),
+    "behaviour": ("none", "no-records", ["--behaviour", "behaviour"], 0, r"^\d+ passed, 0 failed$", None),
+    "behaviour, wrong status": ("wrong-status", "no-records", ["--behaviour", "behaviour"], 1,
+                                r"^FAIL \S+:json \[broken\] json: FBE_ERR_\w+, want FBE_ERR_\w+: .* at 'f\d+' \(offset \d+\)$",
+                                r"^FAIL \S+ \[broken\] (json|native|decode): FBE_ERR_\w+, want FBE_ERR_\w+: "),
+    "behaviour, side by side": ("wrong-status", "no-records", ["--behaviour", "behaviour"], 1,
+                                r"^    broken +FAIL +FBE_ERR_RANGE +expected bool, got an integer at 'f1'$", None),
+    "behaviour, no status": ("no-status", "no-records", ["--behaviour", "behaviour"], 1,
+                             r"^FAIL \S+ \[broken\] decode: no status, want FBE_ERR_MALFORMED: ", None),
+    "behaviour, native ignored": ("native-as-json", "no-records", ["--behaviour", "behaviour"], 1,
+                                  r"^FAIL %s:native \[broken\] native: FBE_ERR_TYPE, want FBE_ERR_ARGUMENT: "
+                                  % NATIVE_STATUS_RECORD, r"^FAIL %s:native \[broken\]" % NATIVE_STATUS_RECORD),
+    "behaviour, no native": ("no-native", "no-records", ["--behaviour", "behaviour"], 1,
+                             r"^FAIL \S+:native \[broken\] native: no status, want FBE_ERR_\w+: unknown op$",
+                             r":native \[broken\] native: no status"),
+    "text": ("none", "rich", ["--text"], 0, r"^broken +\d+/0 *$", None),
+    "wrong text": ("wrong-text", "rich", ["--text"], 1,
+                   r"^FAIL \S+:text \[broken\] text differs from c's at character \d+", r":text \[broken\] text"),
+    "no text": ("no-text", "rich", ["--text"], 1, r"^FAIL \S+:text \[broken\] text: error: unknown op$",
+                r":text \[broken\] text: error: unknown op$"),
 }
 
 
@@ -166,6 +196,15 @@ def write_records(fbe, tmp):
         with open(paths[name], "w", encoding="utf-8") as f:
             f.writelines(content)
     paths["dir-between"] = [paths["base"], regression_dir(fbe, tmp), paths["meta"]]
+    paths["no-records"] = []
+    with open(BEHAVIOUR, encoding="utf-8") as src:
+        behaviour = {json.loads(l).get("id"): l for l in src if l.strip()}
+    missing = [rid for rid in BEHAVIOUR_RECORDS if rid not in behaviour]
+    if missing:
+        sys.exit("selftest: no %s in %s" % (", ".join(missing), BEHAVIOUR))
+    paths["behaviour"] = os.path.join(tmp, "behaviour")
+    with open(paths["behaviour"], "w", encoding="utf-8") as f:
+        f.writelines(behaviour[rid] for rid in BEHAVIOUR_RECORDS)
     return paths
 
 

@@ -60,6 +60,13 @@ const json: { [field: string]: JsonValue } = typed.toJSON();
 const copy: Instance<AccountFields> = typed.clone();
 const isStruct: boolean = typed instanceof Struct;
 const pretty: string = typed.toJsonString({ pretty: true });
+const hash: bigint = typed.hashKey();
+const data: { [field: string]: any } = typed.toObject();
+const fromData: Instance<AccountFields> = TypedAccount.fromObject(data);
+const order: -1 | 0 | 1 = TypedAccount.compare(typed, typedBack);
+const lenient: Instance<AccountFields> = TypedAccount.fromJsonString('{"id":1,"newer":2}', { ignoreUnknown: true });
+// @ts-expect-error ignoreUnknown is a boolean
+TypedAccount.fromJsonString('{}', { ignoreUnknown: 'yes' });
 // @ts-expect-error id is a number
 new TypedAccount({ id: 'one' });
 // @ts-expect-error no such field
@@ -84,6 +91,7 @@ const modelSize: number = schema.validate('Account', bytes);
 const jsonText: string = schema.toJsonString('Account', { id: 3 }, { pretty: false });
 const fromJson = schema.fromJsonString('Account', jsonText);
 const byName = schema.get('proto.Account');
+const known: boolean = schema.has('proto.Acount');
 // @ts-expect-error the value to encode is an object
 schema.encode('Account', 5);
 // @ts-expect-error options are an object
@@ -170,4 +178,4 @@ void [fromText, byPackage, root, firstImports, warnings, names, version, finalBy
   orders, size, fromArrayBuffer, meta, equal, str, json, copy, isStruct, pretty, decoded, verified, modelSize,
   fromJson, byName, goodName, formatted, parsed, has, entries, enumMeta, isEnum, bigValue, frame, frame2, sent,
   senderInfo, delivered, counts, toStream, wrongSize, limited, limitedOk, limitedSize, limitedJson, limitedJson2,
-  limitedReceiver];
+  limitedReceiver, hash, fromData, order, lenient, known];

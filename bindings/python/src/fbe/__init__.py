@@ -8,7 +8,8 @@ walk turns Python objects into messages and back, crossing into C once per messa
     Account = schema.Account
     acc = Account(id=1, name="Test", wallet=schema.Balance(currency="USD", amount=1000.0))
     data = acc.encode()                  # standard model; encode(final=True): final model
-    assert Account.decode(data) == acc   # == compares the [key] fields
+    assert Account.decode(data) == acc   # deep equality (the core's); hash and < by [key] fields
+    print(acc)                           # the text form: Account(id=1,name="Test",...)
 """
 from __future__ import annotations
 

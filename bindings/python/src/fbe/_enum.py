@@ -13,7 +13,10 @@ IntFlag folds by its own mask). So a member here is just an int of the enum's cl
   name of a value; later ones are aliases), else an unnamed value of the type.
 * ``.name`` (None when no member has the value; flags: ``a|b`` when single-bit members
   make it up), ``.value``, iteration over the members (aliases excluded), ``len(E)``,
-  ``E.__members__`` (every name, aliases included), ``repr`` ``<E.a: 1>``.
+  ``E.__members__`` (every name, aliases included).
+* ``str`` is the core's text of the value (fbe_text_write_enum: ``sell``,
+  ``initialized|calculated|good``, ``7``), as a struct's text shows it; ``repr``
+  ``<E.a: 1>`` around it; a format spec formats the int.
 * Flags combine with ``|``, ``&``, ``^`` and ``~`` into the same type, in the bit
   pattern of the base (``~`` over all its bits; signed bases stay signed).
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 import types
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from . import _core
 from . import core as _swig
 from ._errors import NotFoundError, RangeError, TypeMismatchError
 
@@ -118,13 +122,24 @@ class Enum(int, metaclass=EnumType):
     def value(self) -> int:
         return int(self)
 
-    def __repr__(self) -> str:
-        name = self.name
-        cls = type(self).__qualname__
-        return f"<{cls}.{name}: {int(self)}>" if name is not None else f"<{cls}: {int(self)}>"
+    def __str__(self) -> str:
+        """The core's text of the value (docs/TEXT.md), as a struct's text shows it:
+        ``buy``, ``initialized|calculated|good``, ``7`` for a value no member names."""
+        return str(_core.enum_text(self))
 
-    __str__ = int.__repr__
-    __format__ = int.__format__
+    def __repr__(self) -> str:
+        """``<OrderSide.sell: 1>``, ``<State.initialized|calculated|good: 6>``, ``<OrderSide: 7>``
+        (no name); a [hidden] part keeps the number out too: ``<Secret.***>``."""
+        text = str(self)
+        cls = type(self).__qualname__
+        if "***" in text:
+            return f"<{cls}.{text}>"
+        named = not (text[:1].isdigit() or text[:1] == "-")
+        return f"<{cls}.{text}: {int(self)}>" if named else f"<{cls}: {int(self)}>"
+
+    def __format__(self, spec: str) -> str:
+        """f"{v}" is str(v); a format spec (``:d``, ``:04x``) formats the int."""
+        return str(self) if not spec else int.__format__(self, spec)
 
     def __reduce_ex__(self, protocol: Any) -> Tuple[Any, Tuple[Any, ...]]:
         from ._schema import _restore_enum

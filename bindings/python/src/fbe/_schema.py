@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import copy
 import os
-import reprlib
-import uuid as _uuid
 import weakref
-from decimal import Decimal
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _core
 from . import core as _swig
-from ._enum import Enum, make_enum
-from ._errors import NotFoundError, SchemaError, TypeMismatchError
+from ._enum import make_enum
+from ._errors import NotFoundError, SchemaError
 
 Struct = _core.Struct
 
@@ -55,13 +52,28 @@ class Limits(_core.Limits):
 
 Limits.__module__ = "fbe"
 
-# Every class any loaded schema made, by full name ("proto.Account"): unpickling finds
-# the class here, so a fresh interpreter can load a pickle after loading the schema.
-_registry: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
+# Every class any loaded schema made, by full name ("proto.Account"), in load order:
+# unpickling finds the class of the last load still alive, so a fresh interpreter can
+# load a pickle after loading the schema.
+_registry: "Dict[str, List[weakref.ReferenceType[Any]]]" = {}
+
+
+def _register(full_name: str, cls: Any) -> None:
+    refs = [ref for ref in _registry.get(full_name, []) if ref() is not None]
+    refs.append(weakref.ref(cls))
+    _registry[full_name] = refs
+
+
+def _registered(full_name: str) -> Any:
+    for ref in reversed(_registry.get(full_name, [])):
+        cls = ref()
+        if cls is not None:
+            return cls
+    return None
 
 
 def _restore(full_name: str, fields: Dict[str, Any]) -> Any:
-    cls = _registry.get(full_name)
+    cls = _registered(full_name)
     if cls is None:
         raise NotFoundError(f"unpickling {full_name}: load a schema that defines it first",
                             _swig.FBE_ERR_NOT_FOUND)
@@ -73,7 +85,7 @@ def _restore_subclass(cls: Any, fields: Dict[str, Any]) -> Any:
 
 
 def _restore_enum(full_name: str, value: int) -> Any:
-    cls = _registry.get(full_name)
+    cls = _registered(full_name)
     if cls is None:
         raise NotFoundError(f"unpickling {full_name}: load a schema that defines it first",
                             _swig.FBE_ERR_NOT_FOUND)
@@ -94,13 +106,12 @@ def _struct_fields(self: Any) -> Dict[str, Any]:
 
 
 def asdict(value: Any) -> Dict[str, Any]:
-    """The fields of a struct value by schema name, in schema order (a new dict; the
-    values themselves are not copied; a field deleted from the value is left out).
-    Reaches every field, also those no attribute can name (README "Names")."""
-    if not isinstance(value, Struct) or getattr(type(value), "__fbe_fields__", None) is None:
-        raise TypeMismatchError(f"expected a struct value of a loaded schema, got {type(value).__name__}",
-                                _swig.FBE_ERR_TYPE)
-    return _struct_fields(value)
+    """The fields of a struct value by schema name, in schema order, as a new dict, deep:
+    nested structs become dicts (in lists, tuples, dict values and optionals too), dict
+    keys and set elements stay as they are (a dict cannot be one), other values are
+    shared, not copied. A field deleted from the value is left out. Reaches every field,
+    also those no attribute can name (README "Names"). ``Cls.from_dict`` reads it back."""
+    return _core.asdict(value)
 
 
 def _struct_reduce(self: Any) -> Tuple[Any, Tuple[Any, ...]]:
@@ -121,42 +132,6 @@ def _struct_deepcopy(self: Any, memo: Dict[int, Any]) -> Any:
     for name, value in _struct_fields(self).items():
         out[name] = copy.deepcopy(value, memo)
     return out
-
-
-def _text(v: Any) -> str:
-    """A value as the reference's generated code prints it."""
-    if v is None:
-        return "null"
-    if v is True or v is False:
-        return "true" if v else "false"
-    if isinstance(v, Enum):
-        return v.name if v.name else str(int(v))
-    if isinstance(v, str):
-        return '"' + v + '"'
-    if isinstance(v, (bytes, bytearray)):
-        return f"bytes[{len(v)}]"
-    if isinstance(v, _uuid.UUID):
-        return f'"{v}"'
-    if isinstance(v, Decimal):
-        return str(v)
-    if isinstance(v, (list, tuple)):
-        return f"[{len(v)}][" + ",".join(_text(x) for x in v) + "]"
-    if isinstance(v, (set, frozenset)):
-        return f"[{len(v)}]{{" + ",".join(_text(x) for x in v) + "}"
-    if isinstance(v, dict):
-        return f"[{len(v)}]<" + ",".join("{" + _text(k) + "->" + _text(x) + "}" for k, x in v.items()) + ">"
-    return repr(v)
-
-
-@reprlib.recursive_repr("...")
-def _struct_repr(self: Any) -> str:
-    parts = []
-    for name in type(self).__fbe_fields__:
-        try:
-            parts.append(f"{name}={_text(self[name])}")
-        except KeyError:
-            parts.append(f"{name}=<unset>")
-    return f"{type(self).__name__}({','.join(parts)})"
 
 
 class Package:
@@ -225,7 +200,7 @@ class Schema:
         self._packages = {name: Package(name, types) for name, types in by_package.items()}
         self._root_types = by_package[self.name]
         for full, cls in list(structs) + enums:
-            _registry[full] = cls
+            _register(full, cls)
 
     def _make_struct(self, st: Any, made: List[Tuple[str, Any]]) -> Any:
         full = _swig.fbe_struct_full_name(st)
@@ -256,11 +231,12 @@ class Schema:
             "__fbe_message__": bool(_swig.fbe_struct_is_message(st)),
             # positional patterns: the fields up to the first one no attribute names
             "__match_args__": names[:first_hidden],
-            "__repr__": _struct_repr,
             "__reduce__": _struct_reduce,
             "__copy__": _struct_copy,
             "__deepcopy__": _struct_deepcopy,
         }
+        # hash() is the [key] fields' (fbe_msg_key_hash): a struct without them has none
+        ns["__hash__"] = Struct.__hash__ if keys else None
         cls = _core.StructMeta(name, (base,), ns)
         self._types[full] = cls
         made.append((full, cls))
@@ -336,8 +312,15 @@ class Schema:
         return _core.to_json(self._cls(type), value, pretty)
 
     def from_json(self, type: Any, text: Union[str, bytes], ordered: bool = False, *,
-                  limits: Optional[Limits] = None) -> Any:
-        return _core.from_json(self._cls(type), text, ordered, limits=limits)
+                  limits: Optional[Limits] = None, ignore_unknown: bool = False) -> Any:
+        """A value of type from its JSON text; members the struct does not have raise
+        fbe.UnknownFieldError unless ignore_unknown=True (JSON of a newer schema)."""
+        return _core.from_json(self._cls(type), text, ordered, limits=limits, ignore_unknown=ignore_unknown)
+
+    def from_dict(self, type: Any, data: Dict[str, Any], ordered: bool = False) -> Any:
+        """A value of type from a dict of its fields (nested dicts for structs), as
+        ``Cls.from_dict`` makes it."""
+        return _core.from_dict(self._cls(type), data, ordered)
 
     def sender(self, sink: Any, package: Optional[str] = None, final: bool = False) -> Any:
         from ._protocol import Sender

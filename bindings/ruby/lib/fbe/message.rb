@@ -23,44 +23,75 @@ module FBE
       Native.to_json(FBE.type_of(self), self, pretty)
     end
 
-    # == / eql? / hash look at the [key] fields (all fields when the struct has none).
+    # == / eql?: the core's deep equality (fbe_msg_equal: every field, floats by bit
+    # pattern, decimals by value, collections in order) of two values of the same class.
     def ==(other)
       cls = FBE.type_of(self)
-      FBE.type_of(other) == cls && cls.compared_fields.all? { |f| self[f] == other[f] }
+      FBE.type_of(other) == cls && Native.equal(cls, self, other)
     end
+    alias eql? ==
 
-    def eql?(other)
-      cls = FBE.type_of(self)
-      FBE.type_of(other) == cls && cls.compared_fields.all? { |f| self[f].eql?(other[f]) }
-    end
-
+    # The hash of the [key] fields (fbe_msg_key_hash), consistent with eql?: instances
+    # work as Hash keys and in Sets. A struct without [key] fields hashes to 0.
     def hash
-      cls = FBE.type_of(self)
-      [cls, *cls.compared_fields.map { |f| self[f] }].hash
+      Native.key_hash(FBE.type_of(self), self)
     end
 
-    # Account(id=1,name="Test",state=good,...) like the reference's generated code (enum
-    # and flags fields by name when the schema names the value).
-    def inspect
+    # The order of the [key] fields (fbe_msg_key_compare: -1, 0, 1), for sort, min, <,
+    # ... (Comparable); nil for another class or a struct without [key] fields.
+    def <=>(other)
       cls = FBE.type_of(self)
-      enums = cls.enum_fields
-      parts = cls.fields.map do |f|
-        v = self[f]
-        "#{f}=#{(enums[f] && v.is_a?(Integer) && enums[f].name_of(v)) || FBE.text(v)}"
-      end
-      "#{cls.fbe_short_name}(#{parts.join(',')})"
+      return nil unless FBE.type_of(other) == cls && !cls.keys.empty?
+
+      Native.key_compare(cls, self, other)
+    end
+    include Comparable
+
+    # The core's text form (docs/TEXT.md), the same in every language:
+    # Account(id=1,name="Test",state=initialized|calculated|good,...). A value that does
+    # not convert (a field set to a wrong value) prints Account(<invalid: MESSAGE>).
+    def inspect
+      Native.text(self)
     end
     alias to_s inspect
 
-    # Every field by name (Symbol keys), whatever the name.
-    def to_h
-      FBE.type_of(self).fields.to_h { |f| [f, self[f]] }
+    def pretty_print(printer)
+      printer.text(Native.text(self))
+    end
+
+    # Plain data, deep: every field by name (Symbol keys, whatever the name), nested
+    # structs as Hashes, collections as Arrays, Sets and Hashes of plain data.
+    def to_h(&block)
+      h = FBE.type_of(self).fields.each_with_index.to_h { |f, i| [f, FBE.plain(self[i])] }
+      block ? h.to_h(&block) : h
+    end
+
+    # v[:name] and v[:name] = x raise FBE::UnknownFieldError (with the nearest name) for a
+    # name the struct does not have.
+    def [](name)
+      super
+    rescue NameError => e
+      raise FBE.unknown_field(self, name, e)
+    end
+
+    def []=(name, value)
+      super
+    rescue NameError => e
+      raise FBE.unknown_field(self, name, e)
+    end
+
+    private
+
+    # dup and clone copy deep: nested structs, collections and strings are the copy's own.
+    def initialize_copy(other)
+      super
+      FBE.type_of(self).fields.each_index { |i| self[i] = FBE.deep_copy(self[i]) }
     end
   end
 
   # Class methods of every struct class.
   module MessageClass
-    attr_reader :fbe_name, :fbe_short_name, :fields, :keys, :type_id, :base, :schema, :enum_fields
+    attr_reader :fbe_name, :fbe_short_name, :fields, :keys, :type_id, :base, :schema
 
     def message?
       @message
@@ -85,8 +116,17 @@ module FBE
       Native.model_size(self, data, final, limits)
     end
 
-    def from_json(text, ordered: false, limits: nil)
-      Native.from_json(self, text, ordered, limits)
+    # A value from its JSON text. Members the struct does not have raise
+    # FBE::UnknownFieldError unless ignore_unknown: true (JSON of a newer schema).
+    def from_json(text, ordered: false, limits: nil, ignore_unknown: false)
+      Native.from_json(self, text, ordered, limits, ignore_unknown)
+    end
+
+    # A new instance from plain data (a Hash of fields, Symbol or String keys, nested
+    # Hashes for structs: what to_h gives), checked like encode: an unknown name raises
+    # FBE::UnknownFieldError, a wrong value its error.
+    def from_h(hash)
+      Native.from_h(self, hash)
     end
 
     # The core's deep equality of two values (instances or Hashes) of this struct:
@@ -99,9 +139,6 @@ module FBE
       "#<FBE struct #{@fbe_name}>"
     end
 
-    def compared_fields
-      @compared ||= keys.empty? ? fields : keys
-    end
   end
 
   KERNEL_CLASS = ::Kernel.instance_method(:class)
@@ -113,16 +150,34 @@ module FBE
     KERNEL_CLASS.bind_call(value)
   end
 
-  # A value as the reference's generated code prints it.
-  def self.text(value)
+  # The error for a name value's struct does not have (Struct#[]'s NameError `error`
+  # becomes the core's FBE::UnknownFieldError); error itself for anything else.
+  def self.unknown_field(value, name, error)
+    return error unless name.is_a?(Symbol) || name.is_a?(String)
+
+    Native.unknown_field(type_of(value), name)
+  end
+
+  # Plain data of a value (Struct#to_h, deep): structs as Hashes of their fields.
+  def self.plain(value)
     case value
-    when nil then "null"
-    when String then value.encoding == Encoding::BINARY ? "bytes[#{value.bytesize}]" : "\"#{value}\""
-    when BigDecimal then value.to_s("F").sub(/\.0\z/, "")
-    when Array then "[#{value.size}][#{value.map { |v| text(v) }.join(',')}]"
-    when Set then "[#{value.size}]{#{value.map { |v| text(v) }.join(',')}}"
-    when Hash then "[#{value.size}]<#{value.map { |k, v| "{#{text(k)}->#{text(v)}}" }.join(',')}>"
-    else value.inspect
+    when Message then value.to_h
+    when Array then value.map { |v| plain(v) }
+    when Set then Set.new(value) { |v| plain(v) }
+    when Hash then value.to_h { |k, v| [plain(k), plain(v)] }
+    else value
+    end
+  end
+
+  # A deep copy of a field's value: structs (their own dup, deep too), collections and
+  # strings copied; numbers, nil, true and false are immutable.
+  def self.deep_copy(value)
+    case value
+    when Message, String then value.dup
+    when Array then value.map { |v| deep_copy(v) }
+    when Set then Set.new(value) { |v| deep_copy(v) }
+    when Hash then value.to_h { |k, v| [deep_copy(k), deep_copy(v)] }
+    else value
     end
   end
 end

@@ -18,6 +18,9 @@ module FBE
                    respond_to_missing? to_json to_h to_a members deconstruct deconstruct_keys]).to_set.freeze
 
     attr_reader :name, :packages, :warnings
+    # The core's schema (an fbe_schema), for the introspection functions of FBE::Core
+    # (FBE::Core.fbe_schema_find_struct(schema.handle, "proto.Order"), ...).
+    attr_reader :handle
 
     def initialize(handle, warnings)
       super()
@@ -112,8 +115,8 @@ module FBE
       Native.to_json(struct(type), value, pretty)
     end
 
-    def from_json(type, text, ordered: false, limits: nil)
-      Native.from_json(struct(type), text, ordered, limits)
+    def from_json(type, text, ordered: false, limits: nil, ignore_unknown: false)
+      Native.from_json(struct(type), text, ordered, limits, ignore_unknown)
     end
 
     def sender(sink = nil, package: nil, final: false, &block)
@@ -174,11 +177,6 @@ module FBE
       cls.instance_variable_set(:@message, Core.fbe_struct_is_message(st) != 0)
       cls.instance_variable_set(:@base, base)
       cls.instance_variable_set(:@schema, self)
-      cls.instance_variable_set(:@enum_fields, fields.each_with_object({}) do |f, h|
-        t = Core.fbe_field_type(f)
-        h[Core.fbe_field_name(f).to_sym] = @types[Core.fbe_enum_full_name(Core.fbe_type_enum(t))] if
-          [Core::FBE_KIND_ENUM, Core::FBE_KIND_FLAGS].include?(Core.fbe_type_kind(t))
-      end.freeze)
       # Struct.new gives the class its own inspect; MessageClass#inspect is the one wanted.
       cls.singleton_class.remove_method(:inspect) if cls.singleton_class.instance_methods(false).include?(:inspect)
       @types[full] = cls
@@ -228,6 +226,21 @@ module FBE
     # The name of a value ("good"), or nil when the schema names none.
     def name_of(value)
       @by_value[value]
+    end
+
+    # The text form of a value (docs/TEXT.md, the core's): a name, for flags the names
+    # of the values set joined by "|" with any leftover bits as a number
+    # (State.text(6) => "initialized|calculated|good"), a number the schema does not name
+    # as itself.
+    def text(value)
+      Native.enum_text(self, value)
+    end
+
+    # The value of a text (a String or Symbol): a member's name, for flags names and
+    # numbers joined by "|" ("initialized|calculated", "good|64"), as encode reads it;
+    # FBE::ArgumentError otherwise.
+    def parse(text)
+      Native.enum_parse(self, text)
     end
 
     # Flags: the names of the flags set in value (named combinations included).

@@ -23,7 +23,9 @@ fbe_status fbei_error_set(fbe_error *err, fbe_status code, size_t offset, const 
 /* Prepends one path component to err->path: ".name" for a field (no dot at the
  * start), "[i]" for an element, "[key]" for a map key. Used while unwinding out of
  * nested values (the core's walks and the bindings' converters); no-ops when err is
- * NULL or holds no error. */
+ * NULL or holds no error. A path longer than err->path keeps its inner parts and is
+ * marked as cut: "..." in front ("...[3].symbol"), after which nothing more is put
+ * in front of it. */
 void fbei_error_prepend_field(fbe_error *err, const char *name);
 void fbei_error_prepend_index(fbe_error *err, size_t index);
 void fbei_error_prepend_key(fbe_error *err);

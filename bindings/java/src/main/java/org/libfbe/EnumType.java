@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.libfbe.internal.Walk;
 
 /**
  * A schema enum or flags type. Its values are {@link EnumValue}s: the named ones are
@@ -21,7 +22,9 @@ public final class EnumType {
   private final Map<String, EnumValue> byName = new LinkedHashMap<>();
   private final Map<Long, EnumValue> byValue = new HashMap<>();
   private final Map<Long, EnumValue> unnamed = new ConcurrentHashMap<>();
+  /** The core's dense index of the enum (fbe_enum_index), and its schema (set once loaded). */
   final int index;
+  Schema schema;
   /** Named values by number - denseLo, for the decoder (Tape); null when sparse. */
   EnumValue[] dense;
   long denseLo;
@@ -81,19 +84,21 @@ public final class EnumType {
   }
 
   /**
-   * The value named `name`; for flags also "a|b" (the OR of the names).
+   * The value named `name`; for flags also names and numbers joined by '|' ("a|b",
+   * "good|64"), read by the core's rule (fbe_enum_parse).
    *
-   * @throws FbeException NOT_FOUND when no value has that name
+   * @throws FbeException ARGUMENT when the text is not a value of this type (the core's
+   *     words, with the nearest name suggested)
    */
   public EnumValue of(String name) {
     EnumValue v = byName.get(name);
     if (v != null) return v;
-    if (flags && name.indexOf('|') >= 0) {
-      long bits = 0;
-      for (String part : name.split("\\|")) bits |= of(part.trim()).value();
-      return of(bits);
+    long core = schema.enter();
+    try {
+      return of(Walk.enumParse(core, index, Values.utf8(name)));
+    } finally {
+      schema.exit();
     }
-    throw new FbeException(Status.NOT_FOUND, fullName + " has no value named '" + name + "'");
   }
 
   /**
@@ -105,9 +110,19 @@ public final class EnumType {
   public EnumValue of(long value) {
     EnumValue v = byValue.get(value);
     if (v != null) return v;
-    Values.checkInteger(base, value, fullName);
+    if (!Values.fits(base, value)) throw Values.intRange(base, value);
     return unnamed.size() < 1024 ? unnamed.computeIfAbsent(value, k -> new EnumValue(this, k, null))
         : new EnumValue(this, value, null);
+  }
+
+  /** A value in the text form (fbe_text_write_enum): see {@link EnumValue#toString()}. */
+  String text(long value) {
+    long core = schema.enter();
+    try {
+      return new String(Walk.enumText(core, index, value), java.nio.charset.StandardCharsets.UTF_8);
+    } finally {
+      schema.exit();
+    }
   }
 
   @Override

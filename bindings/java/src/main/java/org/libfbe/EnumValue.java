@@ -1,8 +1,5 @@
 package org.libfbe;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * One value of an enum or flags type: its type, its number and, when the schema names
  * it, its name. Unnamed numbers are valid values (they come from newer writers). Equal
@@ -12,6 +9,7 @@ public final class EnumValue {
   final EnumType type;
   final long value;
   private final String name;
+  private volatile String text; // toString(), made once (racing threads make the same)
 
   EnumValue(EnumType type, long value, String name) {
     this.type = type;
@@ -47,22 +45,24 @@ public final class EnumValue {
     return type.of(value | other.value);
   }
 
-  /** The name; for unnamed flags the set names joined by '|'; else the number. */
+  /**
+   * The text form of the value (docs/TEXT.md, written by the core: fbe_text_write_enum),
+   * as it prints inside a message: an enum's name, or its number when the schema names
+   * none; flags as the names of every declared value whose bits are set, joined by '|',
+   * then the bits left over ("initialized|calculated|good", "good|64", "64"). A value of
+   * a closed schema prints {@code <invalid: the schema is closed>}.
+   */
   @Override
   public String toString() {
-    if (name != null) return name;
-    if (type.isFlags() && value != 0) {
-      List<String> parts = new ArrayList<>();
-      long rest = value;
-      for (EnumValue v : type.values()) {
-        if (v.value != 0 && Long.bitCount(v.value) == 1 && (value & v.value) != 0) {
-          parts.add(v.name);
-          rest &= ~v.value;
-        }
+    String t = text;
+    if (t == null) {
+      try {
+        text = t = type.text(value);
+      } catch (FbeException e) {
+        return "<invalid: " + e.getMessage() + ">";
       }
-      if (rest == 0 && !parts.isEmpty()) return String.join("|", parts);
     }
-    return Long.toString(value);
+    return t;
   }
 
   @Override

@@ -2,6 +2,9 @@ package org.libfbe;
 
 /** The type of a field, an element, a key or a value: a kind plus what it refers to. */
 public final class FieldType {
+  /** The schema, and the core's fbe_type of this type in it (named in the core's input errors). */
+  final Schema schema;
+  final long ptr;
   private final Kind kind;
   private final FieldType element;
   private final FieldType key;
@@ -13,7 +16,10 @@ public final class FieldType {
   /** kind.ordinal(), for Tape's int switch. */
   final int code;
 
-  FieldType(Kind kind, FieldType element, FieldType key, StructType struct, EnumType enumType, int arraySize) {
+  FieldType(Schema schema, long ptr, Kind kind, FieldType element, FieldType key, StructType struct,
+      EnumType enumType, int arraySize) {
+    this.schema = schema;
+    this.ptr = ptr;
     this.kind = kind;
     this.element = element;
     this.key = key;
@@ -29,7 +35,7 @@ public final class FieldType {
       case UINT16: lo = 0; hi = 0xFFFF; break;
       case INT32: lo = Integer.MIN_VALUE; hi = Integer.MAX_VALUE; break;
       case UINT32: lo = 0; hi = 0xFFFFFFFFL; break;
-      case WCHAR: lo = Integer.MIN_VALUE; hi = 0xFFFFFFFFL; break; // an Integer holds its 32 bits
+      case WCHAR: lo = 0; hi = 0xFFFFFFFFL; break; // an Integer holds its 32 bits (Tape reads it unsigned)
       default: break;
     }
     min = lo;

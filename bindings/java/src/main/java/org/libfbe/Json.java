@@ -187,7 +187,7 @@ final class Json {
     for (int k = 0; k < s.length(); k++) {
       char c = s.charAt(k);
       if (c == '"' || c == '\\') b.append('\\').append(c);
-      else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+      else if (c < 0x20 || Character.isSurrogate(c)) b.append(String.format("\\u%04x", (int) c)); // a lone one survives
       else b.append(c);
     }
     b.append('"');

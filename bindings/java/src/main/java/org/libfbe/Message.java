@@ -17,10 +17,14 @@ import org.libfbe.internal.Walk;
  * message crosses as a {@link Tape} of primitive slots. Not thread-safe (like any
  * mutable Java object).
  *
- * <p>Equality is deep, over every field (floats by bit pattern, decimals by value,
- * bytes by content); toString() is the reference's form {@code Account(id=1,name="Test",...)}.
+ * <p>What every language shares, decided by the core: {@link #toString()} is the text
+ * form {@code Account(id=1,name="Test",...)} (docs/TEXT.md); {@link #equals} is deep
+ * value equality (fbe_msg_equal: floats by bit pattern, decimals by value);
+ * {@link #hashCode()} and {@link #compareTo} look at the [key] fields only
+ * (fbe_msg_key_hash, fbe_msg_key_compare), as the reference's sorted and hashed
+ * containers do.
  */
-public final class Message {
+public final class Message implements Comparable<Message> {
   final StructType type;
   final Object[] values;
 
@@ -35,10 +39,12 @@ public final class Message {
   }
 
   /**
-   * Sets a field, converting the value to the field's canonical class.
+   * Sets a field, converting the value to the field's canonical class by the input table
+   * (docs/INPUT.md).
    *
-   * @throws FbeException UNKNOWN_FIELD for an unknown field, TYPE or RANGE for a value
-   *     that does not fit (path = the field, with the item for collections)
+   * @throws FbeException UNKNOWN_FIELD for an unknown field (the nearest name suggested);
+   *     TYPE, RANGE or ARGUMENT for a value that does not fit (path = the field, with the
+   *     item for collections), in the core's words
    */
   public Message set(String field, Object value) {
     Field f = type.field(field);
@@ -149,21 +155,7 @@ public final class Message {
   }
 
   public byte[] encode(Model model) {
-    Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
-    try {
-      t.putMessage(this);
-      int size = Walk.encode(core, type.index, t.num, t.bytes, model.ordinal());
-      if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
-        t.bytes = Arrays.copyOf(t.bytes, -1 - size);
-        size = Walk.encode(core, type.index, t.num, t.bytes, model.ordinal());
-      }
-      return Arrays.copyOf(t.bytes, size);
-    } finally {
-      t.release();
-      schema.exit();
-    }
+    return (byte[]) write(WRITE_MODEL, model.ordinal(), false);
   }
 
   /** The library's JSON form (compact). */
@@ -172,36 +164,62 @@ public final class Message {
   }
 
   public String toJson(boolean pretty) {
+    return (String) write(WRITE_JSON, 0, pretty);
+  }
+
+  private static final int WRITE_MODEL = 0, WRITE_JSON = 1, WRITE_TEXT = 2;
+
+  /**
+   * The message flattened onto the tape, and ONE native call writing it out: the model's
+   * bytes (a byte[]), or the JSON or text form (a String).
+   */
+  private Object write(int what, int model, boolean pretty) {
     Schema schema = type.schema;
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
-      int size = Walk.toJson(core, type.index, t.num, t.bytes, pretty);
-      if (size < 0) { // as encode
+      int size = writeCall(what, core, t, model, pretty);
+      if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
         t.bytes = Arrays.copyOf(t.bytes, -1 - size);
-        size = Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+        size = writeCall(what, core, t, model, pretty);
       }
-      return new String(t.bytes, 0, size, StandardCharsets.UTF_8);
+      return what == WRITE_MODEL ? Arrays.copyOf(t.bytes, size) : new String(t.bytes, 0, size, StandardCharsets.UTF_8);
     } finally {
       t.release();
       schema.exit();
     }
   }
 
-  /** Field name to value, nested messages as maps too; {@link StructType#fromMap} reverses it. */
+  private int writeCall(int what, long core, Tape t, int model, boolean pretty) {
+    switch (what) {
+      case WRITE_MODEL: return Walk.encode(core, type.index, t.num, t.bytes, model);
+      case WRITE_JSON: return Walk.toJson(core, type.index, t.num, t.bytes, pretty);
+      default: return Walk.toText(core, type.index, t.num, t.bytes);
+    }
+  }
+
+  /**
+   * Field name to value, deep: nested messages as maps, lists, sets and maps of them
+   * copied the same way, scalars in their canonical classes (enums as EnumValues);
+   * {@link StructType#fromMap} reverses it.
+   */
   public Map<String, Object> toMap() {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Field f : type.fields()) out.put(f.name(), Values.plain(values[f.index()]));
     return out;
   }
 
-  /** A deep copy (via the wire: what decode would give). */
+  /** A deep copy (via the wire: what decode would give; nothing shared with this one). */
   public Message copy() {
     return type.decodeTrusted(encode(Model.FINAL), Model.FINAL); // our own bytes
   }
 
-  /** Equality by the core's rules (the one the conformance suite uses), in one native call. */
+  /**
+   * Equality by the core's rules (fbe_msg_equal, the one the conformance suite uses), in
+   * one native call: {@link #equals} without its catch (a field value that cannot be
+   * encoded throws here).
+   */
   public boolean sameValue(Message other) {
     if (other == null || other.type != type) return false;
     Schema schema = type.schema;
@@ -217,30 +235,95 @@ public final class Message {
     }
   }
 
+  /**
+   * Deep value equality, the core's (fbe_msg_equal): a message of the same struct type
+   * with equal fields, floats and doubles by bit pattern (NaN equals the same NaN, 0.0 is
+   * not -0.0), decimals by value (1.5 equals 1.50), bytes, strings and collections by
+   * content and order. A message holding a field value that cannot be encoded (set by
+   * hand, past {@link #set}) equals only itself.
+   */
   @Override
   public boolean equals(Object o) {
     if (this == o) return true;
     if (!(o instanceof Message) || ((Message) o).type != type) return false;
-    Object[] other = ((Message) o).values;
-    for (int i = 0; i < values.length; i++) if (!Values.equal(values[i], other[i])) return false;
-    return true;
+    try {
+      return sameValue((Message) o);
+    } catch (FbeException e) {
+      return false;
+    }
   }
 
+  /**
+   * The hash of the [key] fields (fbe_msg_key_hash): equal messages hash alike. A struct
+   * without [key] fields hashes every message to 0 (so a HashSet of them compares each
+   * with each), and so does a message whose key fields cannot be encoded.
+   */
   @Override
   public int hashCode() {
-    int h = type.fullName().hashCode();
-    for (Object v : values) h = 31 * h + Values.hash(v);
-    return h;
+    if (!type.hasKeys) return 0;
+    Schema schema = type.schema;
+    Tape t = null;
+    try {
+      long core = schema.enter();
+      t = Tape.acquire();
+      t.putMessage(this);
+      long h = Walk.keyHash(core, type.index, t.num, t.bytes);
+      return (int) (h ^ (h >>> 32));
+    } catch (FbeException e) {
+      return 0;
+    } finally {
+      if (t != null) {
+        t.release();
+        schema.exit();
+      }
+    }
   }
 
+  /**
+   * The order of the [key] fields, in schema order (fbe_msg_key_compare: numbers by value,
+   * strings and bytes bytewise, ...), the reference's order for sorted containers. Not
+   * consistent with {@link #equals}: messages with equal keys compare 0.
+   *
+   * @throws FbeException TYPE for a message of another struct type, or for a struct
+   *     without [key] fields (its messages have no order)
+   */
+  @Override
+  public int compareTo(Message other) {
+    if (other.type != type) {
+      long core = type.schema.enter();
+      try {
+        throw Walk.structTypeError(core, type.index, Got.STRUCT, Values.utf8(other.type.fullName()));
+      } finally {
+        type.schema.exit();
+      }
+    }
+    if (!type.hasKeys)
+      throw new FbeException(Status.TYPE, type.fullName() + " has no [key] fields: its messages have no order");
+    Schema schema = type.schema;
+    long core = schema.enter();
+    Tape t = Tape.acquire();
+    try {
+      t.putMessage(this);
+      t.putMessage(other);
+      return Walk.keyCompare(core, type.index, t.num, t.bytes);
+    } finally {
+      t.release();
+      schema.exit();
+    }
+  }
+
+  /**
+   * The text form (docs/TEXT.md), written by the core (fbe_msg_to_text) from the
+   * message as encode sees it: {@code Order(id=1,symbol="EURUSD",side=buy,...)}, the same
+   * in every language. Never throws: a message holding a value that cannot be encoded
+   * prints {@code Order(<invalid: MESSAGE>)}, MESSAGE the error encode would throw.
+   */
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder(type.name()).append('(');
-    for (Field f : type.fields()) {
-      if (f.index() > 0) b.append(',');
-      b.append(f.name()).append('=');
-      Values.text(b, values[f.index()]);
+    try {
+      return (String) write(WRITE_TEXT, 0, false);
+    } catch (FbeException e) {
+      return type.name() + "(<invalid: " + e.getMessage() + ">)";
     }
-    return b.append(')').toString();
   }
 }

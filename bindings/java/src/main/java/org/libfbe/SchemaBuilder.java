@@ -27,6 +27,7 @@ final class SchemaBuilder {
 
   private final Map<Long, StructType> structOf = new HashMap<>();
   private final Map<Long, EnumType> enumOf = new HashMap<>();
+  private Schema schema;
 
   private SchemaBuilder() {}
 
@@ -49,7 +50,7 @@ final class SchemaBuilder {
     t.enums = new EnumType[enumPtrs.size()];
     for (int i = 0; i < t.enums.length; i++) {
       SWIGTYPE_p_fbe_enum e = enumPtrs.get(i);
-      EnumType et = new EnumType(i, FbeCore.fbe_enum_name(e), FbeCore.fbe_enum_full_name(e),
+      EnumType et = new EnumType((int) FbeCore.fbe_enum_index(e), FbeCore.fbe_enum_name(e), FbeCore.fbe_enum_full_name(e),
           FbeCore.fbe_enum_is_flags(e) != 0, Kind.of(FbeCore.fbe_enum_base(e).swigValue()));
       for (long k = 0, n = FbeCore.fbe_enum_value_count(e); k < n; k++)
         et.addValue(FbeCore.fbe_enum_value_name(e, k), FbeCore.fbe_enum_value_at(e, k).longValue());
@@ -58,10 +59,13 @@ final class SchemaBuilder {
       b.enumOf.put(SWIGTYPE_p_fbe_enum.getCPtr(e), et);
     }
     Schema schema = new Schema(swig, t);
+    b.schema = schema;
+    for (EnumType et : t.enums) et.schema = schema;
     for (int i = 0; i < t.structs.length; i++) {
       SWIGTYPE_p_fbe_struct s = structPtrs.get(i);
       StructType st = new StructType(schema, i, FbeCore.fbe_struct_name(s), FbeCore.fbe_struct_full_name(s),
-          (int) FbeCore.fbe_struct_type_id(s), FbeCore.fbe_struct_is_message(s) != 0);
+          (int) FbeCore.fbe_struct_type_id(s), FbeCore.fbe_struct_is_message(s) != 0,
+          FbeCore.fbe_struct_has_keys(s) != 0);
       t.structs[i] = st;
       b.structOf.put(SWIGTYPE_p_fbe_struct.getCPtr(s), st);
     }
@@ -109,6 +113,6 @@ final class SchemaBuilder {
       default:
         break;
     }
-    return new FieldType(kind, element, key, st, en, size);
+    return new FieldType(schema, SWIGTYPE_p_fbe_type.getCPtr(t), kind, element, key, st, en, size);
   }
 }

@@ -1,7 +1,6 @@
 package org.libfbe;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +19,8 @@ public final class StructType {
   private final String fullName;
   private final int typeId;
   private final boolean message;
+  /** Some field is a [key] (fbe_struct_has_keys): the messages hash and order by them. */
+  final boolean hasKeys;
   StructType base;
   List<Field> fields = List.of();
   Map<String, Field> byName = Map.of();
@@ -27,8 +28,9 @@ public final class StructType {
   FieldType[] types = new FieldType[0];
   String[] names = new String[0];
 
-  StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message) {
+  StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message, boolean hasKeys) {
     this.schema = schema;
+    this.hasKeys = hasKeys;
     this.index = index;
     this.name = name;
     this.fullName = fullName;
@@ -78,6 +80,20 @@ public final class StructType {
     return base;
   }
 
+  /** This struct is `other` or derives from it (its fields start with other's). */
+  public boolean isA(StructType other) {
+    for (StructType s = this; s != null; s = s.base) if (s == other) return true;
+    return false;
+  }
+
+  /**
+   * Some field is marked [key] (inherited ones included): its messages hash and order by
+   * those fields ({@link Message#hashCode()}, {@link Message#compareTo}).
+   */
+  public boolean hasKeys() {
+    return hasKeys;
+  }
+
   /** Every field, inherited ones first. */
   public List<Field> fields() {
     return fields;
@@ -90,9 +106,18 @@ public final class StructType {
    */
   public Field field(String name) {
     Field f = byName.get(name);
-    if (f == null)
-      throw new FbeException(Status.UNKNOWN_FIELD, fullName + " has no field '" + name + "'", name, -1, List.of());
+    if (f == null) throw unknownField(name);
     return f;
+  }
+
+  /** UNKNOWN_FIELD in the core's words: "unknown field 'symbl' of proto.Order (did you mean 'symbol'?)". */
+  FbeException unknownField(String name) {
+    long core = schema.enter();
+    try {
+      return Walk.unknownField(core, index, Values.utf8(name));
+    } finally {
+      schema.exit();
+    }
   }
 
   /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
@@ -109,10 +134,25 @@ public final class StructType {
     }
   }
 
-  /** A new message from a map of field name to value (missing fields take their defaults). */
+  /**
+   * A new message from a map of field name to value, nested structs as maps too (the
+   * shape {@link Message#toMap()} gives); missing fields take their defaults.
+   *
+   * @throws FbeException UNKNOWN_FIELD for a name the struct does not have; what
+   *     {@link Message#set} throws for a value (with its path)
+   */
   public Message fromMap(Map<String, ?> values) {
+    return fromAnyMap(values);
+  }
+
+  /** fromMap for a map given where a struct is expected (its keys are field names). */
+  Message fromAnyMap(Map<?, ?> values) {
     Message m = newMessage();
-    for (Map.Entry<String, ?> e : values.entrySet()) m.set(e.getKey(), e.getValue());
+    for (Map.Entry<?, ?> e : values.entrySet()) {
+      Object k = e.getKey();
+      if (!(k instanceof String)) throw unknownField(String.valueOf(k));
+      m.set((String) k, e.getValue());
+    }
     return m;
   }
 
@@ -297,9 +337,23 @@ public final class StructType {
     }
   }
 
-  /** A message from the library's JSON form (FORMAT.md 10); missing members take defaults. */
+  /**
+   * A message from the library's JSON form (FORMAT.md 10); missing members take defaults.
+   *
+   * @throws FbeException UNKNOWN_FIELD for a member the struct does not have (see
+   *     {@link #fromJson(String, boolean)}), JSON for text that is not JSON, and the input
+   *     table's errors for a value that does not fit its field
+   */
   public Message fromJson(String json) {
-    return fromJson(json, Limits.DEFAULT);
+    return fromJson(json, Limits.DEFAULT, false);
+  }
+
+  /**
+   * {@link #fromJson(String)}; with {@code ignoreUnknown} the members the struct does not
+   * have are skipped (JSON written with a newer schema) instead of refused.
+   */
+  public Message fromJson(String json, boolean ignoreUnknown) {
+    return fromJson(json, Limits.DEFAULT, ignoreUnknown);
   }
 
   /**
@@ -307,13 +361,17 @@ public final class StructType {
    * nesting (max_depth) and what the values cost (max_memory).
    */
   public Message fromJson(String json, Limits limits) {
+    return fromJson(json, limits, false);
+  }
+
+  public Message fromJson(String json, Limits limits, boolean ignoreUnknown) {
     Limits l = Limits.of(limits);
-    byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+    byte[] utf8 = Tape.utf8(json); // a lone surrogate as its bytes, which the core refuses (not as '?')
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.fromJson(core, index, utf8, l.maxDepth(), l.maxModelSize(), l.maxMemory(),
-          t.num, t.bytes)) != 0; )
+      for (long need; (need = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
+          l.maxMemory(), t.num, t.bytes)) != 0; )
         t.grow(need);
       t.rewind();
       return t.getMessage(this);

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.RandomAccess;
 import java.util.Set;
 import java.util.UUID;
+import org.libfbe.internal.Walk;
 
 /**
  * How a message crosses between Java and C: flattened depth-first in schema field order
@@ -107,7 +108,7 @@ final class Tape {
   private void putStruct(StructType st, Message m) {
     FieldType[] types = st.types;
     Object[] values = m.values;
-    if (values.length != types.length)
+    if (values.length < types.length) // a derived struct's message has st's fields first, then its own
       throw new FbeException(Status.ARGUMENT, "message of " + st.fullName() + " has a broken field table");
     for (int i = 0; i < types.length; i++) {
       FieldType t = types[i];
@@ -147,7 +148,7 @@ final class Tape {
           default:
             break;
         }
-        put(t, v, true);
+        put(t, v, t);
       } catch (FbeException e) {
         throw e.under(st.names[i]);
       }
@@ -155,16 +156,16 @@ final class Tape {
   }
 
   private void deeper() {
-    if (++depth > MAX_DEPTH)
-      throw new FbeException(Status.LIMIT, "value nested deeper than " + MAX_DEPTH + " levels");
+    if (++depth > MAX_DEPTH) throw Walk.tooDeep(); // the core's error, before Java's stack runs out
   }
 
   /**
    * Writes v as a value of t. Canonical values (the classes decode gives) take the fast
-   * path; anything else goes once through Values.check, which converts what set() would
-   * accept and throws the same TYPE/RANGE errors for the rest.
+   * path; anything else goes once through Values.check(convert, v) (convert: t, or the
+   * optional around it; null: v was converted already), which converts what set() would
+   * accept and throws the input table's errors for the rest.
    */
-  private void put(FieldType t, Object v, boolean convert) {
+  private void put(FieldType t, Object v, FieldType convert) {
     switch (t.code) {
       case K_BOOL:
         if (v instanceof Boolean) {
@@ -175,13 +176,15 @@ final class Tape {
       case K_BYTE: case K_CHAR: case K_WCHAR: case K_INT8: case K_UINT8: case K_INT16: case K_UINT16:
       case K_INT32: case K_UINT32: case K_INT64: case K_UINT64: case K_TIMESTAMP: {
         long x;
-        if (v instanceof Integer) x = (Integer) v;
+        if (v instanceof Integer) x = t.code == K_WCHAR ? Integer.toUnsignedLong((Integer) v) : (Integer) v;
         else if (v instanceof Long) x = (Long) v;
         else if (v instanceof Short) x = (Short) v;
         else if (v instanceof Byte) x = (Byte) v;
         else if (v instanceof Character && (t.code == K_CHAR || t.code == K_WCHAR)) x = (Character) v;
         else break;
-        if (x < t.min || x > t.max || (x < 0 && t.code == K_UINT64 && !(v instanceof Long))) break;
+        // uint64 and timestamp: only a Long carries the 64-bit pattern; Values.check says RANGE
+        if (x < t.min || x > t.max || (x < 0 && (t.code == K_UINT64 || t.code == K_TIMESTAMP) && !(v instanceof Long)))
+          break;
         slot(x);
         return;
       }
@@ -233,8 +236,8 @@ final class Tape {
         }
         break;
       case K_STRUCT: // not a level: the core counts optionals and collections only
-        if (v instanceof Message && ((Message) v).type == t.struct()) {
-          putStruct(t.struct(), (Message) v);
+        if (v instanceof Message && (((Message) v).type == t.struct() || ((Message) v).type.isA(t.struct()))) {
+          putStruct(t.struct(), (Message) v); // a derived struct's message: its base fields
           return;
         }
         break;
@@ -245,11 +248,12 @@ final class Tape {
         }
         deeper();
         slot(1);
-        put(t.element(), v, true);
+        put(t.element(), v, t); // a value to convert: as the optional's ("int32 or null")
         depth--;
         return;
-      case K_ARRAY: case K_VECTOR: case K_LIST: case K_SET:
-        if (v instanceof Collection && (t.code != K_ARRAY || ((Collection<?>) v).size() == t.arraySize())) {
+      case K_ARRAY: case K_VECTOR: case K_LIST: case K_SET: // a set takes a Set, the others a List
+        if ((t.code == K_SET ? v instanceof Set : v instanceof List)
+            && (t.code != K_ARRAY || ((Collection<?>) v).size() == t.arraySize())) {
           int level = t.code == K_ARRAY ? 0 : 1; // an array is not a level (the core's rule)
           if (level == 1) deeper();
           putItems(t, (Collection<?>) v);
@@ -268,8 +272,8 @@ final class Tape {
       default:
         break;
     }
-    if (!convert) throw Values.typeError(t, v);
-    put(t, Values.check(t, v), false); // throws the TYPE or RANGE error when v does not fit
+    if (convert == null) throw Values.typeError(t, v);
+    put(t, Values.check(convert, v), null); // throws the input table's error when v does not fit
   }
 
   private void putItems(FieldType t, Collection<?> items) {
@@ -279,11 +283,11 @@ final class Tape {
     try {
       if (items instanceof List && items instanceof RandomAccess) {
         List<?> list = (List<?>) items;
-        for (; i < size; i++) put(e, list.get(i), true);
+        for (; i < size; i++) put(e, list.get(i), e);
       } else {
         for (Iterator<?> it = items.iterator(); it.hasNext(); i++) {
           if (i == size) throw new ConcurrentModificationException();
-          put(e, it.next(), true);
+          put(e, it.next(), e);
         }
         if (i != size) throw new ConcurrentModificationException();
       }
@@ -298,12 +302,12 @@ final class Tape {
     for (Map.Entry<?, ?> en : map.entrySet()) {
       if (i == size) throw new ConcurrentModificationException();
       try {
-        put(t.key(), en.getKey(), true);
+        put(t.key(), en.getKey(), t.key());
       } catch (FbeException ex) {
         throw ex.under("[key]").under("[" + i + "]");
       }
       try {
-        put(t.element(), en.getValue(), true);
+        put(t.element(), en.getValue(), t.element());
       } catch (FbeException ex) {
         throw ex.under("[" + i + "]");
       }
@@ -326,10 +330,21 @@ final class Tape {
    * the words every binding uses.
    */
   private void putUtf8(String s) {
-    int len = s.length();
-    room(3L * len);
-    byte[] b = bytes;
-    int o = p, i = 0;
+    room(3L * s.length());
+    int o = utf8(s, bytes, p);
+    slot(o - p);
+    p = o;
+  }
+
+  /** s as UTF-8 the same way (a lone surrogate as its 3 bytes, for the core to refuse). */
+  static byte[] utf8(String s) {
+    byte[] b = new byte[3 * s.length()];
+    return Arrays.copyOf(b, utf8(s, b, 0));
+  }
+
+  /** Writes s at b[o..] (room for 3 bytes a char); returns the end. */
+  private static int utf8(String s, byte[] b, int o) {
+    int len = s.length(), i = 0;
     for (; i < len; i++) { // ASCII, the common case
       char c = s.charAt(i);
       if (c >= 0x80) break;
@@ -355,8 +370,7 @@ final class Tape {
         b[o++] = (byte) (0x80 | (c & 0x3F));
       }
     }
-    slot(o - p);
-    p = o;
+    return o;
   }
 
   // ------------------------------------------------------------------ tape -> Java

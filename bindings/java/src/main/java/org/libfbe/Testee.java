@@ -14,11 +14,16 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.libfbe.internal.FbeCore;
+import org.libfbe.internal.fbe_status;
 
 /**
  * {@code java -jar fbe.jar testee}: the Java testee of the cross-language conformance
- * runner (tests/conformance/README.md): one JSON request per stdin line, one JSON
- * response per stdout line. A thin loop over the public API.
+ * runner (tests/conformance/README.md, docs/TESTEE.md): one JSON request per stdin line,
+ * one JSON response per stdout line. A thin loop over the public API: an error response
+ * carries the core's status name of an FbeException; {@code text} answers the decoded
+ * message's toString(); an {@code encode} with {@code "native": true} builds the message
+ * through newMessage() and set() ({@link TesteeValues}).
  */
 final class Testee {
   private List<Path> include = List.of();
@@ -119,11 +124,18 @@ final class Testee {
     return out;
   }
 
+  private Message decoded(Map<String, Object> r) {
+    StructType t = type(r);
+    byte[] data = hex.parseHex(str(r, "hex"));
+    return Boolean.TRUE.equals(r.get("trusted")) ? t.decodeTrusted(data, model(r)) : t.decode(data, model(r));
+  }
+
+  private final HexFormat hex = HexFormat.of();
+
   @SuppressWarnings("unchecked")
   Map<String, Object> handle(Map<String, Object> r) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("ok", true);
-    HexFormat hex = HexFormat.of();
     switch (String.valueOf(r.get("op"))) {
       case "load": { // "packages" (schema texts) are found first, then "include"
         for (Schema s : schemas.values()) s.close();
@@ -142,16 +154,19 @@ final class Testee {
         for (Object f : (List<Object>) r.getOrDefault("files", List.of())) Fbe.load(Path.of((String) f), include).close();
         return out;
       }
-      case "encode":
-        out.put("hex", hex.formatHex(type(r).fromJson(Json.write(r.get("json"))).encode(model(r))));
-        return out;
-      case "decode": { // verified unless the request says "trusted": true
+      case "encode": { // through the JSON reader, or (native) the constructors a program calls
         StructType t = type(r);
-        byte[] data = hex.parseHex(str(r, "hex"));
-        Message m = Boolean.TRUE.equals(r.get("trusted")) ? t.decodeTrusted(data, model(r)) : t.decode(data, model(r));
-        out.put("json", new Json.Raw(m.toJson()));
+        Message m = Boolean.TRUE.equals(r.get("native")) ? TesteeValues.message(t, r.get("json"))
+            : t.fromJson(Json.write(r.get("json")));
+        out.put("hex", hex.formatHex(m.encode(model(r))));
         return out;
       }
+      case "decode": // verified unless the request says "trusted": true
+        out.put("json", new Json.Raw(decoded(r).toJson()));
+        return out;
+      case "text": // decoded as decode does; the binding's own printing
+        out.put("text", decoded(r).toString());
+        return out;
       case "verify": {
         StructType t = type(r);
         byte[] data = hex.parseHex(str(r, "hex"));
@@ -204,6 +219,24 @@ final class Testee {
     }
   }
 
+  /** The answer to one request line: the result, or an error response (never an exception). */
+  Map<String, Object> answer(Map<String, Object> request) {
+    Map<String, Object> response;
+    try {
+      response = handle(request);
+    } catch (FbeException e) { // the library's error: the core's status name and text
+      response = new LinkedHashMap<>();
+      response.put("ok", false);
+      response.put("status", FbeCore.fbe_status_name(fbe_status.swigToEnum(e.code())));
+      response.put("error", e.getMessage());
+    } catch (RuntimeException e) { // every failure is an error response, never a crash
+      response = new LinkedHashMap<>();
+      response.put("ok", false);
+      response.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    return response;
+  }
+
   static int main() throws java.io.IOException {
     Testee t = new Testee();
     Runtime.getRuntime().addShutdownHook(new Thread(t::removePackages));
@@ -218,8 +251,8 @@ final class Testee {
         @SuppressWarnings("unchecked")
         Map<String, Object> r = (Map<String, Object>) req;
         if ("quit".equals(r.get("op"))) break;
-        response = t.handle(r);
-      } catch (RuntimeException e) { // every failure is an error response, never a crash
+        response = t.answer(r);
+      } catch (RuntimeException e) { // a line that is not a request
         response = new LinkedHashMap<>();
         response.put("ok", false);
         response.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -231,9 +231,14 @@ class ApiTest {
     assertEquals(state.of(6), state.of("initialized|calculated"));
     EnumValue odd = state.of(0x30);
     assertNull(odd.name());
-    assertEquals("48", odd.toString());
-    assertEquals("bad", state.of(0x09).toString());
+    assertEquals("48", odd.toString()); // the text form (the core's fbe_text_write_enum)
+    assertEquals("invalid|broken|bad", state.of(0x09).toString());
     assertEquals("calculated|broken", state.of(0x0C).toString());
+    assertEquals("initialized|calculated|good|64", state.of("good|64").toString());
+    assertEquals("sell", side.of(1).toString());
+    assertEquals("7", side.of(7).toString());
+    FbeException bad = assertThrows(FbeException.class, () -> state.of("initialized|nope"));
+    assertEquals(Status.ARGUMENT, bad.status());
     // an unnamed value survives decode -> encode
     Message acc = Fixtures.account(proto).set("state", 0x30);
     Message back = acc.type().decode(acc.encode());

@@ -20,9 +20,12 @@ import org.junit.jupiter.api.Test;
  * This binding's testee ({@code org.libfbe.Main testee}, as {@code java -jar fbe.jar
  * testee} runs it) through the shared conformance runner (tests/conformance/runner), as
  * ci/conformance.sh runs it: the public vectors, the malformed records, the versioning
- * records and the regression directories. Alone, so the comparison is untyped (no C
- * testee to describe the types; the matrix stage of ci/test.sh compares typed): every
- * record runs, nothing fails, only the _meta lines are skipped.
+ * records and the regression directories, each decoded record also printed (the text
+ * op: toString(); alone, the runner holds it to nothing but an answer), and the bad
+ * inputs of behaviour.jsonl through both paths, JSON and native, each refused with its
+ * status. Alone, so the comparison is untyped (no C testee to describe the types; the
+ * matrix stage of ci/test.sh compares typed): every record runs, nothing fails, only
+ * the _meta lines are skipped.
  */
 class ConformanceTest {
   private static List<Path> files() throws IOException {
@@ -66,8 +69,9 @@ class ConformanceTest {
     String testee = String.join(" ", quoted(java), "-cp", quoted(classes), "org.libfbe.Main", "testee");
     List<Path> files = files();
     List<String> command = new ArrayList<>(List.of("python3",
-        Fixtures.conformance("runner").toString(), "--describe-testee", "none",
+        Fixtures.conformance("runner").toString(), "--describe-testee", "none", "--text",
         "--known-failures", Fixtures.conformance("known-failures/differential.txt").toString(),
+        "--behaviour", Fixtures.conformance("behaviour.jsonl").toString(),
         "--testee", "java=" + testee));
     for (Path f : files) command.add(f.toString());
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -75,7 +79,9 @@ class ConformanceTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the runner did not end\n" + out);
     assertEquals(0, p.exitValue(), out);
-    List<String> lines = recordLines(files);
+    List<Path> all = new ArrayList<>(files);
+    all.add(Fixtures.conformance("behaviour.jsonl")); // counted with the others, its _meta line too
+    List<String> lines = recordLines(all);
     long meta = lines.stream().filter(l -> ((Map<?, ?>) Json.parse(l)).containsKey("_meta")).count();
     assertTrue(("\n" + out).contains("\n" + (lines.size() - meta) + " records, 1 testees: java\n"), out);
     assertTrue(out.contains("\nskipped: " + meta + (meta > 0 ? " (_meta " + meta + ")" : "") + "\n"), out);

@@ -1,5 +1,6 @@
 package org.libfbe.internal;
 
+import org.libfbe.FbeException;
 import org.libfbe.Receiver;
 
 /**
@@ -54,11 +55,58 @@ public final class Walk {
   /** The message on the tape as JSON (UTF-8) over the byte tape: as {@link #encode}. */
   public static native int toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
 
-  public static native long fromJson(long core, int index, byte[] utf8, long maxDepth, long maxModelSize,
-      long maxMemory, long[] num, byte[] bytes);
+  /** A message from JSON (UTF-8) onto the tape; unknown members refused unless ignoreUnknown. */
+  public static native long fromJson(long core, int index, byte[] utf8, boolean ignoreUnknown, long maxDepth,
+      long maxModelSize, long maxMemory, long[] num, byte[] bytes);
+
+  /** The message on the tape in the text form (fbe_msg_to_text, UTF-8) over the byte tape: as {@link #encode}. */
+  public static native int toText(long core, int index, long[] num, byte[] bytes);
 
   /** The core's equality of the two messages on the tape, one after the other. */
   public static native boolean equal(long core, int index, long[] num, byte[] bytes);
+
+  /** The hash of the [key] fields of the message on the tape (fbe_msg_key_hash). */
+  public static native long keyHash(long core, int index, long[] num, byte[] bytes);
+
+  /** The order of the [key] fields of the two messages on the tape: -1, 0 or 1 (fbe_msg_key_compare). */
+  public static native int keyCompare(long core, int index, long[] num, byte[] bytes);
+
+  // Scalars from their text and back, judged by the core (bad text: FbeException ARGUMENT).
+
+  /** {most, least} significant bits of a uuid's text (UTF-8). */
+  public static native long[] uuidParse(byte[] text);
+
+  /** A decimal's text as the core reads and writes it back (its scale kept). */
+  public static native byte[] decimalParse(byte[] text);
+
+  /** The value of an enum member's name, or of flags' "a|b|64" (fbe_enum_parse). */
+  public static native long enumParse(long core, int enumIndex, byte[] text);
+
+  /** One enum or flags value in the text form (fbe_text_write_enum), UTF-8. */
+  public static native byte[] enumText(long core, int enumIndex, long value);
+
+  // docs/INPUT.md: the core's words for a refused host value (fbe/internal/input.h).
+  // Each returns the exception for the caller to throw. got: an org.libfbe.Got constant;
+  // name: UTF-8 (the struct's, the enum's or the class's name; null when none); type:
+  // the core's fbe_type of the field (org.libfbe.FieldType).
+
+  public static native FbeException typeError(long type, int got, byte[] name);
+
+  public static native FbeException structTypeError(long core, int index, int got, byte[] name);
+
+  public static native FbeException unknownField(long core, int index, byte[] name);
+
+  public static native FbeException badText(int kind, byte[] text);
+
+  public static native FbeException arrayLength(long type, int got);
+
+  public static native FbeException intRange(int kind, boolean negative, long magnitude);
+
+  public static native FbeException numberRange(int kind, byte[] text);
+
+  public static native FbeException doubleRange(int kind, double value);
+
+  public static native FbeException tooDeep();
 
   public static native long senderNew(long core, String pkg, int model);
 
