@@ -150,6 +150,11 @@ acc = schema.Account(id=1, name="Test", state=schema.State.good,
                              Order(id=2, symbol="EURUSD", side=Side.sell, type=Kind.limit, price=1.0, volume=100.0),
                              Order(id=3, symbol="EURUSD", side=Side.buy, type=Kind.stop, price=1.5, volume=10.0)])
 print("  ", acc)
+open("python.txt", "w").write(str(acc) + "\n")
+try:
+    Order(id=4, symbl="EURUSD")
+except fbe.Error as e:
+    open("python.err", "w").write(f"{type(e).__name__}: {e}\n")
 open("python.bin", "wb").write(acc.encode())
 open("python.final.bin", "wb").write(acc.encode(final=True))
 assert open("python.bin", "rb").read() == open("account.bin", "rb").read(), "Python and C bytes differ"
@@ -167,6 +172,10 @@ const schema = fbe.load(path.join(dir, 'schemas/proto.fbe'), { include: [path.jo
 const { Account } = schema;
 const fromPython = Account.decode(fs.readFileSync(path.join(dir, 'python.bin')));
 console.log('  ', String(fromPython));
+fs.writeFileSync(path.join(dir, 'node.txt'), String(fromPython) + '\n');
+try { new schema.Order({ id: 4, symbl: 'EURUSD' }); } catch (e) {
+  fs.writeFileSync(path.join(dir, 'node.err'), `${e.name}: ${e.message}\n`);
+}
 if (!Account.verify(fs.readFileSync(path.join(dir, 'python.final.bin')), { final: true })) throw new Error('verify failed');
 const again = fromPython.encode({ final: true });
 if (!again.equals(fs.readFileSync(path.join(dir, 'account.final.bin')))) throw new Error('JS and C final bytes differ');
@@ -183,6 +192,12 @@ require "fbe"
 schema = FBE.load("schemas/proto.fbe", include: ["schemas"])
 acc = schema::Account.decode(File.binread("node.bin"))
 puts "   #{acc.inspect}"
+File.write("ruby.txt", "#{acc.inspect}\n")
+begin
+  schema::Order.new(id: 4, symbl: "EURUSD")
+rescue FBE::Error => e
+  File.write("ruby.err", "#{e.class.name.split("::").last}: #{e.message}\n")
+end
 abort "Ruby and C bytes differ" unless acc.encode == File.binread("account.bin")
 abort "Ruby and C final bytes differ" unless acc.encode(final: true) == File.binread("account.final.bin")
 File.binwrite("ruby.bin", acc.encode)
@@ -203,6 +218,12 @@ public class Demo {
       StructType account = schema.struct("Account");
       Message acc = account.decode(Files.readAllBytes(Path.of("ruby.bin")));
       System.out.println("   " + acc);
+      Files.writeString(Path.of("java.txt"), acc + "\n");
+      try {
+        schema.struct("Order").newMessage().set("id", 4L).set("symbl", "EURUSD");
+      } catch (FbeException e) {
+        Files.writeString(Path.of("java.err"), e.status().className() + ": " + e.getMessage() + "\n");
+      }
       if (!Arrays.equals(acc.encode(), Files.readAllBytes(Path.of("account.bin"))))
         throw new AssertionError("Java and C bytes differ");
       if (!Arrays.equals(acc.encode(Model.FINAL), Files.readAllBytes(Path.of("account.final.bin"))))
@@ -225,6 +246,23 @@ for f in node.bin ruby.bin java.bin; do
   fi
   echo "   $f decodes to the same JSON as account.bin"
 done
+
+echo "Every language prints the Account as the C tool does, and words one mistake the same:"
+fbe_to c.txt decode "${fbe_args[@]}" --text account.bin
+for lang in python node ruby java; do
+  if ! cmp -s "$lang.txt" c.txt; then
+    echo "demo: $lang prints the Account otherwise than fbe decode --text:" >&2
+    diff "$lang.txt" c.txt >&2 || true
+    exit 1
+  fi
+  if ! cmp -s "$lang.err" python.err; then
+    echo "demo: $lang words the misspelt field otherwise than Python:" >&2
+    diff "$lang.err" python.err >&2 || true
+    exit 1
+  fi
+done
+echo "   python, node, ruby and java print: $(cut -c1-72 c.txt)..."
+echo "   and all four refuse Order(symbl=...) with: $(cat python.err)"
 
 echo
 echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for byte."
