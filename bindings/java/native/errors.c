@@ -104,6 +104,25 @@ JNIEXPORT jthrowable JNICALL Java_org_libfbe_internal_Walk_unknownField(JNIEnv *
   return jf_exception(env, &err);
 }
 
+/* fbei_error_unknown_type: a name the schema has no type of (what: "type", "struct" or
+ * "enum"), with the nearest one suggested. */
+JNIEXPORT jthrowable JNICALL Java_org_libfbe_internal_Walk_typeNotFound(JNIEnv *env, jclass cls, jlong core,
+                                                                        jbyteArray name, jstring what) {
+  const jf_core *c = (const jf_core *)(intptr_t)core;
+  if (!c) return jf_throw_status(env, FBE_ERR_ARGUMENT, "the schema is closed"), NULL;
+  char buf[512], w[16] = "type";
+  size_t n;
+  const char *s = utf8_of(env, name, buf, sizeof buf, &n);
+  jsize wn = what ? (*env)->GetStringUTFLength(env, what) : 0;
+  if (wn > 0 && (size_t)wn < sizeof w) {
+    (*env)->GetStringUTFRegion(env, what, 0, (*env)->GetStringLength(env, what), w);
+    w[wn] = 0;
+  }
+  fbe_error err;
+  fbei_error_unknown_type(&err, c->schema, w, s ? s : "", n);
+  return jf_exception(env, &err);
+}
+
 /* fbei_error_bad_text: text of the right kind that is not a value of kind (uuid, char, ...). */
 JNIEXPORT jthrowable JNICALL Java_org_libfbe_internal_Walk_badText(JNIEnv *env, jclass cls, jint kind,
                                                                    jbyteArray text) {

@@ -101,7 +101,9 @@ extern PyMethodDef pf_module_methods[], pf_struct_methods[];
  * -1 with a Python exception pending (code 0); the entry point raises the former. */
 int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) FBE_PRINTF(3, 4); /* -1 */
 #define pf_fail(c, ...) pf_error(&(c)->err, __VA_ARGS__)
-/* Raises the fbe exception of e->code; str() is fbe_error_format's text. */
+/* The fbe exception of e->code (a new reference; NULL: a Python error is pending), and
+ * raising it; str() is fbe_error_format's text. */
+PyObject *pf_exception(const fbe_error *e);
 void pf_raise(const fbe_error *e);
 void pf_raisef(fbe_status code, const char *fmt, ...) FBE_PRINTF(2, 3);
 /* FBE_ERR_UNKNOWN_FIELD into e (NULL: raised), the core's words with the nearest
@@ -111,6 +113,7 @@ void pf_unknown_field(fbe_error *e, const pf_struct *si, PyObject *name);
 int pf_exc(PyObject *type, const char *fmt, ...);
 PyObject *pf_set_error_classes(PyObject *self, PyObject *classes);
 PyObject *pf_error_text(PyObject *self, PyObject *args);
+PyObject *pf_type_not_found(PyObject *self, PyObject *args);
 
 /* ---- bind.c */
 /* Struct info of a class (its own or the nearest generated base's); NULL if none. */

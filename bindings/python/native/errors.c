@@ -13,15 +13,13 @@ static PyObject *classes[FBE_STATUS_COUNT]; /* index: fbe_status */
  * character. */
 static PyObject *text_object(const char *s) { return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace"); }
 
-void pf_raise(const fbe_error *e) {
+PyObject *pf_exception(const fbe_error *e) {
   fbe_status code = (unsigned)e->code < FBE_STATUS_COUNT ? e->code : FBE_ERR_ARGUMENT;
   PyObject *cls = classes[code];
   char text[sizeof e->message + sizeof e->path + 48];
   fbe_error_format(e, text, sizeof text);
-  if (!cls) { /* fbe/_errors.py not loaded: the package always loads it first */
-    PyErr_SetString(PyExc_ValueError, text);
-    return;
-  }
+  if (!cls) /* fbe/_errors.py not loaded: the package always loads it first */
+    return PyObject_CallFunction(PyExc_ValueError, "s", text);
   /* The instance as Error.__init__ leaves it: args (text,) and the record's attributes. */
   PyObject *args = Py_BuildValue("(N)", text_object(text));
   PyObject *exc = args ? ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL) : NULL;
@@ -29,11 +27,17 @@ void pf_raise(const fbe_error *e) {
   PyObject *attrs = Py_BuildValue("{sNsisssNsN}", "message", text_object(e->message), "code", (int)code,
                                   "status", fbe_status_name(code), "path", text_object(e->path), "offset", offset);
   PyObject *dict = exc && attrs ? PyObject_GenericGetDict(exc, NULL) : NULL;
-  if (dict && PyDict_Update(dict, attrs) == 0) PyErr_SetObject(cls, exc);
+  if (!dict || PyDict_Update(dict, attrs) != 0) Py_CLEAR(exc);
   Py_XDECREF(dict);
   Py_XDECREF(attrs);
-  Py_XDECREF(exc);
   Py_XDECREF(args);
+  return exc;
+}
+
+void pf_raise(const fbe_error *e) {
+  PyObject *exc = pf_exception(e);
+  if (exc) PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+  Py_XDECREF(exc);
 }
 
 int pf_error(fbe_error *e, fbe_status code, const char *fmt, ...) {
@@ -105,4 +109,19 @@ PyObject *pf_error_text(PyObject *self, PyObject *args) {
   Py_XDECREF(head);
   Py_XDECREF(tail);
   return out;
+}
+
+/* type_not_found(core, name, what) -> the NotFoundError (FBE_ERR_NOT_FOUND) of a name
+ * the schema has no type of, for Python code to raise, in the core's words
+ * (fbei_error_unknown_type; what: "type", "struct" or "enum"):
+ * "no type 'Acount' in package proto (did you mean 'Account'?)". */
+PyObject *pf_type_not_found(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *core;
+  const char *name, *what;
+  Py_ssize_t n;
+  if (!PyArg_ParseTuple(args, "O!s#s", &pf_core_type, &core, &name, &n, &what)) return NULL;
+  fbe_error err;
+  fbei_error_unknown_type(&err, ((pf_core *)core)->schema, what, name, (size_t)n);
+  return pf_exception(&err);
 }

@@ -396,6 +396,8 @@ PyMethodDef pf_module_methods[] = {
     {"bind", pyfbe_bind, METH_VARARGS, "bind(swig_schema, [(name, cls)], [(name, enum_cls)]) -> SchemaCore"},
     {"set_error_classes", pf_set_error_classes, METH_O, "set_error_classes((cls per status code, ...))"},
     {"error_text", pf_error_text, METH_VARARGS, "error_text(message, path, offset) -> the core's error text"},
+    {"type_not_found", pf_type_not_found, METH_VARARGS,
+     "type_not_found(core, name, what) -> the core's NotFoundError of a type name ('type', 'struct', 'enum')"},
     {NULL, NULL, 0, NULL}};
 
 PyMethodDef pf_struct_methods[] = {

@@ -87,6 +87,24 @@ def test_lookup_errors(proto: fbe.Schema) -> None:
         proto.receiver(package="nope")
 
 
+def test_lookup_error_text(proto: fbe.Schema, protoex: fbe.Schema) -> None:
+    # the core's words (fbei_error_unknown_type), the nearest name suggested
+    for lookup in (lambda: proto["Acount"], lambda: proto.Acount, lambda: proto.proto.Acount):
+        with pytest.raises(fbe.NotFoundError) as info:
+            lookup()
+        assert str(info.value) == "no type 'Acount' in package proto (did you mean 'Account'?)"
+        assert info.value.code == fbe._swig.FBE_ERR_NOT_FOUND and isinstance(info.value, AttributeError)
+    with pytest.raises(fbe.NotFoundError) as info:
+        protoex.proto.Acount
+    assert str(info.value) == "no type 'proto.Acount' in package protoex (did you mean 'proto.Account'?)"
+    with pytest.raises(fbe.NotFoundError) as info:
+        proto.encode("Acount", {})
+    assert str(info.value) == "no struct 'Acount' in package proto (did you mean 'Account'?)"
+    with pytest.raises(fbe.NotFoundError) as info:
+        proto["Zzzzzzzzzz"]
+    assert str(info.value) == "no type 'Zzzzzzzzzz' in package proto"
+
+
 # ---- encode: wrong types, ranges, unknown fields -------------------------------------
 
 @pytest.mark.parametrize("field,value,error", [

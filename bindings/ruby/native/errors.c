@@ -42,7 +42,22 @@ static VALUE native_error_text(VALUE self, VALUE reason, VALUE path, VALUE offse
   return rb_str_cat_cstr(rb_str_dup(StringValue(reason)), where);
 }
 
+/* Native.type_not_found(schema_handle, name, what) -> the FBE::NotFoundError
+ * (FBE_ERR_NOT_FOUND) of a name the schema has no type of, in the core's words
+ * (fbei_error_unknown_type; what: "type", "struct" or "enum"):
+ * "no type 'Acount' in package proto (did you mean 'Account'?)". The SWIG handle, not
+ * the walk's core: it holds the schema after close too. */
+static VALUE native_type_not_found(VALUE self, VALUE handle, VALUE name, VALUE what) {
+  const fbe_schema *schema = rbfbe_schema_from_swig(handle);
+  fbe_error err;
+  StringValue(name);
+  fbei_error_unknown_type(&err, schema, StringValueCStr(what), RSTRING_PTR(name), (size_t)RSTRING_LEN(name));
+  RB_GC_GUARD(name);
+  return rf_error_new(&err);
+}
+
 void rf_init_errors(VALUE native) {
   rb_define_module_function(native, "set_error_classes", native_set_error_classes, 1);
   rb_define_module_function(native, "error_text", native_error_text, 3);
+  rb_define_module_function(native, "type_not_found", native_type_not_found, 3);
 }

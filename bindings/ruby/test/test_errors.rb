@@ -36,8 +36,15 @@ class TestErrors < Minitest::Test
     assert_raises(FBE::SchemaError) { FBE.load_package("nosuchpackage", include: [Helper::SCHEMAS]) }
     assert_raises(FBE::SchemaError) { FBE.load_string("package p\0") }
     e = assert_raises(FBE::NotFoundError) { proto[:Nope] }
-    assert_includes e.message, "has no type Nope"
+    assert_equal "no type 'Nope' in package proto", e.message
     assert_raises(FBE::NotFoundError) { proto.encode(:OrderSide, {}) }
+    # the core's words (fbei_error_unknown_type), the nearest name suggested
+    e = assert_raises(FBE::NotFoundError) { proto["Acount"] }
+    assert_equal ["no type 'Acount' in package proto (did you mean 'Account'?)", FBE::Core::FBE_ERR_NOT_FOUND],
+                 [e.message, e.code]
+    e = assert_raises(FBE::NotFoundError) { proto.encode(:Acount, {}) }
+    assert_equal "no struct 'Acount' in package proto (did you mean 'Account'?)", e.message
+    assert_raises(NameError) { proto::Acount } # plain constants: Ruby's own error
     assert_raises(FBE::TypeMismatchError) { FBE::Native.encode(String, "x", false) }
   end
 

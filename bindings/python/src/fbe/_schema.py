@@ -137,16 +137,19 @@ def _struct_deepcopy(self: Any, memo: Dict[int, Any]) -> Any:
 class Package:
     """The types of one package of a schema, as attributes (``schema.proto.Account``)."""
 
-    def __init__(self, name: str, types: Dict[str, Any]):
+    def __init__(self, name: str, types: Dict[str, Any], core: Any, root: bool):
         self.name = name
         self._types = types
+        self._core = core
+        self._prefix = "" if root else name + "."  # the name a lookup in the schema takes
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self.__dict__["_types"][name]
-        except KeyError:
-            raise NotFoundError(f"package {self.__dict__.get('name')} has no type {name}",
-                                _swig.FBE_ERR_NOT_FOUND) from None
+        d = self.__dict__
+        if "_prefix" not in d:  # not made yet: no type lookup
+            raise AttributeError(name)
+        if name in d["_types"]:
+            return d["_types"][name]
+        raise _core.type_not_found(d["_core"], d["_prefix"] + name, "type")
 
     def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(self._types))
@@ -197,7 +200,8 @@ class Schema:
         for _, cls in structs:  # the C side has their offsets: no attribute by a made-up name
             for slot in cls.__dict__["__fbe_hidden__"]:
                 type.__delattr__(cls, slot)
-        self._packages = {name: Package(name, types) for name, types in by_package.items()}
+        self._packages = {name: Package(name, types, self._core, name == self.name)
+                          for name, types in by_package.items()}
         self._root_types = by_package[self.name]
         for full, cls in list(structs) + enums:
             _register(full, cls)
@@ -246,18 +250,18 @@ class Schema:
 
     def __getattr__(self, name: str) -> Any:
         d = self.__dict__
-        if "_root_types" in d:
-            if name in d["_root_types"]:
-                return d["_root_types"][name]
-            if name in d["_packages"]:
-                return d["_packages"][name]
-        raise NotFoundError(f"schema {d.get('name')} has no type or package {name}",
-                            _swig.FBE_ERR_NOT_FOUND)
+        if "_root_types" not in d:  # not made yet (or being unpickled): no type lookup
+            raise AttributeError(name)
+        if name in d["_root_types"]:
+            return d["_root_types"][name]
+        if name in d["_packages"]:
+            return d["_packages"][name]
+        raise _core.type_not_found(d["_core"], name, "type")  # (or a package: the core's words)
 
     def __getitem__(self, name: str) -> Any:
         cls = self._types.get(name) or self._root_types.get(name)
         if cls is None:
-            raise NotFoundError(f"schema {self.name} has no type {name}", _swig.FBE_ERR_NOT_FOUND)
+            raise _core.type_not_found(self._core, str(name), "type")
         return cls
 
     def __contains__(self, name: object) -> bool:
@@ -280,11 +284,10 @@ class Schema:
         return dict(self._types)
 
     def _cls(self, type: Any) -> Any:
-        if isinstance(type, str):
-            cls = self[type]
-        else:
-            cls = type
+        cls = (self._types.get(type) or self._root_types.get(type)) if isinstance(type, str) else type
         if not (isinstance(cls, _core.StructMeta) and getattr(cls, "__fbe_name__", None)):
+            if isinstance(type, str):
+                raise _core.type_not_found(self._core, type, "struct")
             raise NotFoundError(f"{type!r} is not a struct of this schema", _swig.FBE_ERR_NOT_FOUND)
         return cls
 

@@ -68,8 +68,7 @@ module FBE
     # or a Symbol. Raises FBE::NotFoundError.
     def [](name)
       key = name.to_s
-      @types[key] || @root_types[key] or
-        raise NotFoundError.new("schema #{@name} has no type #{key}", Core::FBE_ERR_NOT_FOUND)
+      @types[key] || @root_types[key] or raise Native.type_not_found(@handle, key, "type")
     end
 
     def key?(name)
@@ -149,8 +148,10 @@ module FBE
     end
 
     def struct(type)
-      cls = type.is_a?(Class) ? type : self[type]
+      cls = type.is_a?(Class) ? type : key?(type) && self[type]
       unless cls.is_a?(Class) && cls.respond_to?(:fbe_name) && cls.fbe_name
+        raise Native.type_not_found(@handle, type.to_s, "struct") if type.is_a?(String) || type.is_a?(Symbol)
+
         raise NotFoundError.new("#{type.inspect} is not a struct of this schema", Core::FBE_ERR_NOT_FOUND)
       end
       cls

@@ -102,15 +102,29 @@ public final class Schema implements AutoCloseable {
    */
   public StructType struct(String name) {
     StructType s = structByName.get(name);
-    if (s == null) throw new FbeException(Status.NOT_FOUND, "no struct '" + name + "' in the schema");
+    if (s == null) throw typeNotFound(name, "struct");
     return s;
   }
 
-  /** An enum or flags type by "Name" or "package.Name". */
+  /**
+   * An enum or flags type by "Name" or "package.Name".
+   *
+   * @throws FbeException NOT_FOUND when there is none
+   */
   public EnumType enumType(String name) {
     EnumType e = enumByName.get(name);
-    if (e == null) throw new FbeException(Status.NOT_FOUND, "no enum '" + name + "' in the schema");
+    if (e == null) throw typeNotFound(name, "enum");
     return e;
+  }
+
+  /** The core's NOT_FOUND for a name (what: "struct" or "enum"), the nearest one suggested. */
+  private FbeException typeNotFound(String name, String what) {
+    long core = enter();
+    try {
+      return Walk.typeNotFound(core, Values.utf8(String.valueOf(name)), what);
+    } finally {
+      exit();
+    }
   }
 
   /** Every struct of every package, imports first. */

@@ -228,6 +228,12 @@ class ErrorsTest {
   void lookupsAndLoading() {
     fails(Status.NOT_FOUND, "", () -> proto.struct("Nope"));
     fails(Status.NOT_FOUND, "", () -> proto.enumType("Nope"));
+    // the core's words (fbei_error_unknown_type), the nearest name suggested
+    assertEquals("no struct 'Acount' in package proto (did you mean 'Account'?)",
+        fails(Status.NOT_FOUND, "", () -> proto.struct("Acount")).getMessage());
+    assertEquals("no enum or flags 'Stat' in package proto (did you mean 'State'?)",
+        fails(Status.NOT_FOUND, "", () -> proto.enumType("Stat")).getMessage());
+    assertEquals("no struct 'Nope' in package proto", fails(Status.NOT_FOUND, "", () -> proto.struct("Nope")).getMessage());
     fails(Status.UNKNOWN_FIELD, "", () -> proto.struct("Account").field("x"));
     FbeException e = fails(Status.SCHEMA, "",
         () -> Fbe.loadString("package bad\nstruct A { nosuchtype x; }\n", "bad.fbe", List.of()));

@@ -96,6 +96,9 @@ public final class Walk {
 
   public static native FbeException unknownField(long core, int index, byte[] name);
 
+  /** A name the schema has no type of; what: "type", "struct" or "enum". */
+  public static native FbeException typeNotFound(long core, byte[] name, String what);
+
   public static native FbeException badText(int kind, byte[] text);
 
   public static native FbeException arrayLength(long type, int got);
