@@ -219,9 +219,9 @@ class DiffRunner(runner.Runner):
         self.events, self.cells = [], 0
         self.chunkings = chunks
 
-    def count(self, rid, where, ok, what=None, diffs=None):
+    def count(self, rid, where, ok, what=None, diffs=None, cell=None):
         before = len(self.failures)
-        super().count(rid, where, ok, what, diffs)
+        super().count(rid, where, ok, what, diffs, cell)
         self.cells += 1
         if len(self.failures) > before:
             self.events.append(Failure(rid, where, what, diffs.lines() if diffs else []))
@@ -284,6 +284,7 @@ class Differential:
         self.args, self.testees, self.oracle = args, testees, oracle
         known = runner.KnownFailures(args.known_failures) if args.known_failures else None
         self.run = DiffRunner(testees, runner.Types([oracle]), known, light_chunkings)
+        self.run.text, self.run.native = args.text, args.native  # the runner's --text and --native checks
         self.stats = collections.Counter()
         self.first = {}           # class -> (case, failure)
         self.classes = collections.OrderedDict()  # class -> [failures]
@@ -956,6 +957,11 @@ def main(argv=None):
     ap.add_argument("--write-known-failures", metavar="FILE")
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--max-failures", type=int, default=40, help="failure lines printed (default 40)")
+    ap.add_argument("--text", action="store_true",
+                    help="every testee's text of every value must be the C testee's (the runner's --text)")
+    ap.add_argument("--native", action="store_true",
+                    help="every value built through each testee's native constructors must give the oracle's "
+                         "bytes (the runner's --native)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     if not args.testee:

@@ -15,10 +15,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fbe_error err;
   fbe_status rc = fbe_msg_from_json(type, text, length, arena, &msg, &err);
   if (rc) {
-    /* json_reader.c: not JSON, a value of the wrong kind, out of range, too deep */
+    /* json_reader.c: not JSON, a value of the wrong kind, text that is not a value of its
+     * field (docs/INPUT.md), a member the struct does not have, out of range, too deep */
     fuzz_check_error("fbe_msg_from_json", rc, &err,
-                     FUZZ_CODE(FBE_ERR_JSON) | FUZZ_CODE(FBE_ERR_TYPE) |
-                         FUZZ_CODE(FBE_ERR_RANGE) | FUZZ_CODE(FBE_ERR_LIMIT),
+                     FUZZ_CODE(FBE_ERR_JSON) | FUZZ_CODE(FBE_ERR_TYPE) | FUZZ_CODE(FBE_ERR_ARGUMENT) |
+                         FUZZ_CODE(FBE_ERR_UNKNOWN_FIELD) | FUZZ_CODE(FBE_ERR_RANGE) |
+                         FUZZ_CODE(FBE_ERR_LIMIT),
                      length);
     FUZZ_CHECK(msg == NULL, "failed read returned a message");
   } else {

@@ -47,7 +47,9 @@ final class TesteeValues {
       case DECIMAL:
         if (json instanceof String) {
           try {
-            return new BigDecimal((String) json);
+            BigDecimal exact = new BigDecimal((String) json);
+            // a BigDecimal has no negative zero: "-0.00" goes as its text, which keeps the sign bit
+            return exact.signum() == 0 && ((String) json).trim().startsWith("-") ? json : exact;
           } catch (NumberFormatException e) {
             return json;
           }
