@@ -12,6 +12,7 @@
 #include "fbe/loader.h"
 #include "fbe/message.h"
 #include "fbe/codec.h"
+#include "fbe/view.h"
 #include "fbe/json.h"
 #include "fbe/text.h"
 #include "fbe/protocol.h"

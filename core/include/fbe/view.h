@@ -1,0 +1,92 @@
+/* Views: reading a message in place, from its verified bytes, without decoding it and
+ * without allocating. The verbs are fbe_ref's (fbe/message.h) with "view" for "ref":
+ * a view is a cursor on one value (the root struct, a field, an element, a map key or
+ * value), a plain struct to copy freely, valid while the bytes are.
+ *
+ * Safety: fbe_view_open runs fbe_verify on the bytes first and refuses what it
+ * refuses (same status and error). Every access afterwards still goes through the
+ * field-model readers of fbe/field.h, which check each pointer, size and count against
+ * the model before using it, so no access reads outside [data, data + size) even if
+ * the bytes changed after the open; on verified bytes those checks never fail (an
+ * access that fails them gives "no value": fbe_view_ok false, FBE_ERR_TYPE).
+ *
+ * Values read as fbe_decode gives them: fields an older writer did not have (the
+ * standard model's short bodies), null strings, bytes and optionals of a struct field
+ * read as the field's schema default (served from the schema's defaults, in memory),
+ * null elements as empty / null. Two differences, both of decode's making: a field
+ * missing from the bytes whose default is dynamic (utc, uuid1, uuid4) reads as zero
+ * (decode computes a new value), and a set or map reads its entries as written (decode
+ * keeps one per key).
+ *
+ * Cost. Standard model: every access is O(1) (offsets and pointers). Final model:
+ * values are inline and variable-size, and a view caches nothing, so field i of a
+ * struct walks fields 0..i-1 and element i of a collection walks elements 0..i-1
+ * (fixed-size elements: O(1)); the walk reads only counts and lengths, never the data.
+ * Reading every element of a variable-size collection by index is quadratic there:
+ * decode it instead when that matters. */
+#ifndef FBE_VIEW_H
+#define FBE_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fbe/export.h"
+#include "fbe/error.h"
+#include "fbe/schema.h"
+#include "fbe/message.h"
+#include "fbe/codec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One value of a verified model. Read it through the functions below only. */
+typedef struct fbe_view {
+  const fbe_type *type; /* the value's type; NULL: no value */
+  const uint8_t *data;  /* the model: data[0, end) */
+  uint64_t end;
+  uint64_t at;          /* standard: the value's slot (a struct: its body); final: its first byte */
+  uint64_t base;        /* standard: what the slot's pointer is relative to (a struct: its
+                           body size) */
+  const void *image;    /* not NULL: a schema default in memory (fbe_ref's layout) */
+  fbe_model model;
+} fbe_view;
+
+/* Verifies data[0..size) as a model of `type` (fbe_verify, with limits; NULL allowed)
+ * and sets *out to the view of its root struct. On failure *out has no value and err
+ * (NULL allowed) holds verify's error. */
+FBE_API fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const void *data,
+                                 size_t size, const fbe_limits *limits, fbe_view *out,
+                                 fbe_error *err);
+
+/* ---- navigation: a bad name/index or a wrong kind gives a view with no value ---- */
+static inline int fbe_view_ok(fbe_view v) { return v.type != NULL; }
+FBE_API fbe_kind fbe_view_kind(fbe_view v);                        /* FBE_KIND_COUNT_: no value */
+FBE_API fbe_view fbe_view_field(fbe_view v, size_t index);         /* struct field by index */
+FBE_API fbe_view fbe_view_field_named(fbe_view v, const char *name); /* struct field by name */
+FBE_API size_t fbe_view_count(fbe_view v); /* elements of array/vector/list/set, entries of map/hash */
+FBE_API fbe_view fbe_view_at(fbe_view v, size_t index);            /* element i */
+FBE_API fbe_view fbe_view_key_at(fbe_view v, size_t index);        /* map entry i: key */
+FBE_API fbe_view fbe_view_value_at(fbe_view v, size_t index);      /* map entry i: value */
+
+/* ---- optionals ---- */
+FBE_API int fbe_view_is_null(fbe_view v);      /* an optional that holds no value */
+FBE_API fbe_view fbe_view_deref(fbe_view v);   /* its value; no value when null */
+
+/* ---- scalars: as fbe_ref_get_*, FBE_ERR_TYPE for a kind the getter cannot represent
+ * exactly (FBE_ERR_RANGE for an unsigned above INT64_MAX in _int, a negative in _uint).
+ * Integers, bool, char, wchar, enums, flags and timestamps go through int/uint. ---- */
+FBE_API fbe_status fbe_view_get_int(fbe_view v, int64_t *out);
+FBE_API fbe_status fbe_view_get_uint(fbe_view v, uint64_t *out);
+FBE_API fbe_status fbe_view_get_double(fbe_view v, double *out); /* float, double */
+FBE_API fbe_status fbe_view_get_bool(fbe_view v, int *out);
+FBE_API fbe_status fbe_view_get_decimal(fbe_view v, fbe_decimal *out);
+FBE_API fbe_status fbe_view_get_uuid(fbe_view v, fbe_uuid *out);
+
+/* string / bytes: *data is borrowed from the buffer (or the schema, for a default) and
+ * not NUL-terminated; a string is UTF-8 (verified). */
+FBE_API fbe_status fbe_view_get_bytes(fbe_view v, const uint8_t **data, size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,365 @@
+/* Views (fbe/view.h): reading a verified model in place. Byte-level reads go through
+ * the field-model readers of fbe/field.h; values that come from the schema's defaults
+ * instead of the bytes, and every scalar conversion, go through fbe_ref (message.c),
+ * so a view reads exactly what fbe_decode would. */
+#include <string.h>
+#include "fbe/view.h"
+#include "fbe/field.h"
+#include "fbe/internal/error.h"
+#include "fbe/internal/value.h"
+
+static const fbe_view no_value = {NULL, NULL, 0, 0, 0, NULL, FBE_MODEL_STANDARD};
+
+static fbe_reader reader(fbe_view v) {
+  fbe_reader r = {v.data, v.end};
+  return r;
+}
+
+static fbe_ref image_ref(fbe_view v) {
+  fbe_ref r = {v.type, (void *)(uintptr_t)v.image, NULL};
+  return r;
+}
+
+/* A value held in memory (a schema default, or a part of one). */
+static fbe_view from_image(fbe_view parent, fbe_ref r) {
+  if (!r.slot) return no_value;
+  fbe_view v = parent;
+  v.type = r.type;
+  v.image = r.slot;
+  v.at = v.base = 0;
+  return v;
+}
+
+/* Scalars (bool .. uuid on the wire): one fixed-size slot in both models. */
+static int is_scalar(const fbe_type *t) { return t->wire < FBE_KIND_STRING; }
+
+/* ------------------------------------------------------------ standard model */
+
+/* The value of type t whose slot is at `slot` (pointers relative to base). A struct is
+ * resolved to its body at once; a null struct pointer (verify refuses one at a field,
+ * decode reads it as the default struct) reads as the struct's defaults. */
+static fbe_view std_value(fbe_view parent, const fbe_type *t, uint64_t slot, uint64_t base) {
+  fbe_view v = parent;
+  v.type = t;
+  v.image = NULL;
+  if (slot > v.end || t->wire_size > v.end - slot) return no_value;
+  if (t->wire == FBE_KIND_STRUCT) {
+    fbe_reader r = reader(v);
+    uint32_t size = 0;
+    if (fbe_load32(v.data + slot) == 0) {
+      fbe_ref d = {t, (void *)(uintptr_t)t->st->defaults, NULL};
+      return from_image(parent, d);
+    }
+    if (fbe_std_read_struct(&r, slot, base, &v.at, &size)) return no_value;
+    v.base = size;
+    return v;
+  }
+  v.at = slot;
+  v.base = base;
+  return v;
+}
+
+/* Field i of a struct body: absent from a short body (an older writer) or null (a
+ * string, bytes or optional pointer of 0) reads as the field's default (FORMAT.md
+ * 5.10), as decode.c's std_short_body and field_default do. */
+static fbe_view std_field(fbe_view v, size_t i) {
+  const fbe_struct *st = v.type->st;
+  const fbe_field *f = &st->fields[i];
+  const fbe_type *t = f->type;
+  fbe_ref dflt = {t, (void *)(uintptr_t)((const uint8_t *)st->defaults + f->mem_offset), NULL};
+  uint64_t size = v.base, slot = v.at + f->wire_offset;
+  if ((i < st->ninherited && st->base_body_size > size) || f->wire_offset + t->wire_size > size)
+    return from_image(v, dflt);
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: case FBE_KIND_STRUCT:
+      if (fbe_load32(v.data + slot) == 0) return from_image(v, dflt);
+      break;
+    case FBE_KIND_OPTIONAL:
+      if (v.data[slot] == 0 || fbe_load32(v.data + slot + 1) == 0) return from_image(v, dflt);
+      break;
+    default: break;
+  }
+  return std_value(v, t, slot, v.at);
+}
+
+/* ------------------------------------------------------------ final model */
+
+/* The final-model size of a value that is always the same size, 0 otherwise. */
+static uint64_t fin_fixed(const fbe_type *t) {
+  if (is_scalar(t)) return t->wire_size;
+  if (t->wire == FBE_KIND_ARRAY) return (uint64_t)t->array_size * fin_fixed(t->elem);
+  return 0;
+}
+
+/* Moves *pos past the value of type t: reads only counts, lengths and flags. */
+static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
+  uint64_t fixed = fin_fixed(t);
+  if (fixed) {
+    if (fbe_fin_need(r, *pos, fixed)) return -1;
+    *pos += fixed;
+    return 0;
+  }
+  switch (t->wire) {
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
+      const uint8_t *data;
+      uint32_t n;
+      return fbe_fin_read_blob(r, pos, &data, &n);
+    }
+    case FBE_KIND_STRUCT:
+      for (uint32_t i = 0; i < t->st->nfields; i++)
+        if (fin_skip(r, t->st->fields[i].type, pos)) return -1;
+      return 0;
+    case FBE_KIND_OPTIONAL: {
+      int present = fbe_fin_read_flag(r, pos);
+      return present < 0 ? -1 : present ? fin_skip(r, t->elem, pos) : 0;
+    }
+    case FBE_KIND_ARRAY:
+      for (uint32_t i = 0; i < t->array_size; i++)
+        if (fin_skip(r, t->elem, pos)) return -1;
+      return 0;
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      uint32_t n;
+      if (fbe_fin_read_count(r, pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n))
+        return -1;
+      for (uint32_t i = 0; i < n; i++)
+        if ((k && fin_skip(r, k, pos)) || fin_skip(r, t->elem, pos)) return -1;
+      return 0;
+    }
+    default: return 0; /* every scalar is fixed */
+  }
+}
+
+static fbe_view fin_value(fbe_view parent, const fbe_type *t, uint64_t pos) {
+  fbe_view v = parent;
+  v.type = t;
+  v.image = NULL;
+  v.at = pos;
+  v.base = 0;
+  return v;
+}
+
+/* The position of element i (entry i: its key) of a vector or map view, after a walk
+ * over the ones before it. */
+static int fin_item(fbe_view v, size_t i, uint64_t *pos) {
+  fbe_reader r = reader(v);
+  const fbe_type *t = v.type, *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  uint32_t n;
+  *pos = v.at;
+  if (fbe_fin_read_count(&r, pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n) ||
+      i >= n)
+    return -1;
+  uint64_t fixed = fin_fixed(t->elem) && (!k || fin_fixed(k)) ? fin_fixed(t->elem) + (k ? fin_fixed(k) : 0) : 0;
+  if (fixed) {
+    *pos += fixed * i; /* inside the model: the count was checked against it */
+    return 0;
+  }
+  for (size_t j = 0; j < i; j++)
+    if ((k && fin_skip(&r, k, pos)) || fin_skip(&r, t->elem, pos)) return -1;
+  return 0;
+}
+
+/* ------------------------------------------------------------ entry and navigation */
+
+fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const void *data, size_t size,
+                         const fbe_limits *limits, fbe_view *out, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (out) *out = no_value;
+  if (!type || !out || (!data && size))
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, output or data");
+  size_t model_size = 0;
+  fbe_status rc = fbe_verify(type, model, data, size, limits, &model_size, err);
+  if (rc) return rc;
+  fbe_view v = {type->self_type, data, model_size, 0, 0, NULL, model};
+  /* the root: standard, a struct pointer at 4 (base 0); final, fields from 8 */
+  *out = model == FBE_MODEL_FINAL ? fin_value(v, type->self_type, 8) : std_value(v, type->self_type, 4, 0);
+  if (!fbe_view_ok(*out)) return fbei_error_set(err, FBE_ERR_MALFORMED, 4, "the root struct is not in the model");
+  return FBE_OK;
+}
+
+fbe_kind fbe_view_kind(fbe_view v) { return v.type ? v.type->kind : FBE_KIND_COUNT_; }
+
+fbe_view fbe_view_field(fbe_view v, size_t index) {
+  if (!v.type || v.type->kind != FBE_KIND_STRUCT || index >= v.type->st->nfields) return no_value;
+  if (v.image) return from_image(v, fbe_ref_field_at(image_ref(v), index));
+  if (v.model == FBE_MODEL_STANDARD) return std_field(v, index);
+  fbe_reader r = reader(v);
+  uint64_t pos = v.at;
+  for (size_t i = 0; i < index; i++)
+    if (fin_skip(&r, v.type->st->fields[i].type, &pos)) return no_value;
+  return fin_value(v, v.type->st->fields[index].type, pos);
+}
+
+fbe_view fbe_view_field_named(fbe_view v, const char *name) {
+  if (!v.type || v.type->kind != FBE_KIND_STRUCT || !name) return no_value;
+  const fbe_field *f = fbe_struct_field(v.type->st, name);
+  return f ? fbe_view_field(v, f->index) : no_value;
+}
+
+size_t fbe_view_count(fbe_view v) {
+  if (!v.type) return 0;
+  if (v.image) return fbe_ref_count(image_ref(v));
+  const fbe_type *t = v.type;
+  fbe_reader r = reader(v);
+  uint32_t n = 0;
+  if (t->wire == FBE_KIND_ARRAY) return t->array_size;
+  if (t->wire != FBE_KIND_VECTOR && t->wire != FBE_KIND_MAP) return 0;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  if (v.model == FBE_MODEL_STANDARD) {
+    uint64_t items;
+    uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
+    return fbe_std_read_sequence(&r, v.at, v.base, stride, &items, &n) ? 0 : n;
+  }
+  uint64_t pos = v.at;
+  return fbe_fin_read_count(&r, &pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n) ? 0 : n;
+}
+
+/* Element i of an array or vector (part 0), or key (1) / value (2) of map entry i. */
+static fbe_view item(fbe_view v, size_t i, int part) {
+  const fbe_type *t = v.type;
+  if (!t) return no_value;
+  int map = t->wire == FBE_KIND_MAP;
+  if (part ? !map : t->wire != FBE_KIND_ARRAY && t->wire != FBE_KIND_VECTOR) return no_value;
+  if (v.image) {
+    fbe_ref r = image_ref(v);
+    return from_image(v, part == 0 ? fbe_ref_at(r, i) : part == 1 ? fbe_ref_key_at(r, i) : fbe_ref_value_at(r, i));
+  }
+  const fbe_type *k = map ? t->key : NULL, *e = part == 1 ? k : t->elem;
+  if (t->wire == FBE_KIND_ARRAY) {
+    if (i >= t->array_size) return no_value;
+    if (v.model == FBE_MODEL_STANDARD) return std_value(v, e, v.at + i * e->wire_size, v.base);
+    fbe_reader r = reader(v);
+    uint64_t pos = v.at, fixed = fin_fixed(e);
+    if (fixed) return fin_value(v, e, pos + fixed * i); /* inside: verify read the whole array */
+    for (size_t j = 0; j < i; j++)
+      if (fin_skip(&r, e, &pos)) return no_value;
+    return fin_value(v, e, pos);
+  }
+  if (v.model == FBE_MODEL_STANDARD) {
+    fbe_reader r = reader(v);
+    uint64_t items;
+    uint32_t n;
+    uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
+    if (fbe_std_read_sequence(&r, v.at, v.base, stride, &items, &n) || i >= n) return no_value;
+    return std_value(v, e, items + i * stride + (part == 2 ? k->wire_size : 0), v.base);
+  }
+  uint64_t pos;
+  if (fin_item(v, i, &pos)) return no_value;
+  if (part == 2) {
+    fbe_reader r = reader(v);
+    if (fin_skip(&r, k, &pos)) return no_value;
+  }
+  return fin_value(v, e, pos);
+}
+
+fbe_view fbe_view_at(fbe_view v, size_t index) { return item(v, index, 0); }
+fbe_view fbe_view_key_at(fbe_view v, size_t index) { return item(v, index, 1); }
+fbe_view fbe_view_value_at(fbe_view v, size_t index) { return item(v, index, 2); }
+
+/* ------------------------------------------------------------ optionals */
+
+/* 1 present (*value set), 0 null, -1 not an optional or outside the model. */
+static int optional(fbe_view v, fbe_view *value) {
+  if (!v.type || v.type->kind != FBE_KIND_OPTIONAL) return -1;
+  if (v.image) {
+    fbe_ref r = fbe_ref_deref(image_ref(v));
+    *value = from_image(v, r);
+    return r.slot != NULL;
+  }
+  fbe_reader r = reader(v);
+  const fbe_type *e = v.type->elem;
+  if (v.model == FBE_MODEL_STANDARD) {
+    uint64_t at;
+    int present = fbe_std_read_optional(&r, v.at, v.base, e->wire_size, &at);
+    if (present == 1) *value = std_value(v, e, at, at); /* the value's pointers are relative to its slot */
+    return present;
+  }
+  uint64_t pos = v.at;
+  int present = fbe_fin_read_flag(&r, &pos);
+  if (present == 1) *value = fin_value(v, e, pos);
+  return present;
+}
+
+int fbe_view_is_null(fbe_view v) {
+  fbe_view value;
+  return optional(v, &value) == 0;
+}
+
+fbe_view fbe_view_deref(fbe_view v) {
+  fbe_view value = no_value;
+  return optional(v, &value) == 1 ? value : no_value;
+}
+
+/* ------------------------------------------------------------ scalars and blobs */
+
+/* A cursor on the scalar of v in fbe_ref's layout: read from the bytes into *slot (the
+ * wire's little-endian of its width, in host order), or v's image. slot NULL when v is
+ * not a scalar. */
+typedef union scalar_slot { uint64_t u64; uint32_t u32; uint16_t u16; uint8_t bytes[16]; } scalar_slot;
+
+static fbe_ref scalar_ref(fbe_view v, scalar_slot *slot) {
+  fbe_ref r = {v.type, NULL, NULL};
+  if (!v.type || !is_scalar(v.type)) return r;
+  if (v.image) return image_ref(v);
+  if (v.at > v.end || v.type->wire_size > v.end - v.at) return r;
+  const uint8_t *p = v.data + v.at;
+  switch (v.type->wire_size) {
+    case 1: slot->bytes[0] = v.type->wire == FBE_KIND_BOOL ? (uint8_t)fbe_load_bool(p) : *p; break;
+    case 2: slot->u16 = fbe_load16(p); break;
+    case 4: slot->u32 = fbe_load32(p); break;
+    case 8: slot->u64 = fbe_load64(p); break;
+    default: fbe_load16bytes(p, slot->bytes); break; /* decimal, uuid */
+  }
+  r.slot = slot;
+  return r;
+}
+
+fbe_status fbe_view_get_int(fbe_view v, int64_t *out) {
+  scalar_slot s;
+  return fbe_ref_get_int(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_uint(fbe_view v, uint64_t *out) {
+  scalar_slot s;
+  return fbe_ref_get_uint(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_double(fbe_view v, double *out) {
+  scalar_slot s;
+  return fbe_ref_get_double(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_bool(fbe_view v, int *out) {
+  scalar_slot s;
+  return fbe_ref_get_bool(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_decimal(fbe_view v, fbe_decimal *out) {
+  scalar_slot s;
+  return fbe_ref_get_decimal(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_uuid(fbe_view v, fbe_uuid *out) {
+  scalar_slot s;
+  return fbe_ref_get_uuid(scalar_ref(v, &s), out);
+}
+
+/* Null (pointer 0) reads as empty here: a field's null was turned into its default by
+ * std_field already. */
+fbe_status fbe_view_get_bytes(fbe_view v, const uint8_t **data, size_t *size) {
+  if (!v.type || (v.type->wire != FBE_KIND_STRING && v.type->wire != FBE_KIND_BYTES)) return FBE_ERR_TYPE;
+  if (v.image) return fbe_ref_get_bytes(image_ref(v), data, size);
+  fbe_reader r = reader(v);
+  const uint8_t *p = NULL;
+  uint32_t n = 0;
+  if (v.model == FBE_MODEL_STANDARD) {
+    if (v.at > v.end || 4 > v.end - v.at || fbe_std_read_blob(&r, v.at, v.base, &p, &n)) return FBE_ERR_TYPE;
+  } else {
+    uint64_t pos = v.at;
+    if (fbe_fin_read_blob(&r, &pos, &p, &n)) return FBE_ERR_TYPE;
+  }
+  *data = p ? p : (const uint8_t *)"";
+  *size = n;
+  return FBE_OK;
+}

@@ -1,0 +1,293 @@
+/* Unit tests of views (core/include/fbe/view.h): for every record of the conformance
+ * vectors, in its model, walking every value through a view gives what fbe_decode
+ * gives (each scalar, string, optional and collection, recursively); a newer reader's
+ * view of an older writer's bytes reads the missing fields as their defaults, as
+ * decode does; bytes verify refuses are refused with verify's error; and a name or
+ * index that is not there gives no value. */
+#include "fbe_test.h"
+
+/* The quoted string value of "key":"..." in a conformance record line (the last one:
+ * a record's own keys are plain, the value's JSON comes before "hex"). */
+static int record_field(const char *line, const char *key, char *out, size_t cap) {
+  char pattern[32];
+  snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+  const char *at = NULL;
+  for (const char *s = strstr(line, pattern); s; s = strstr(s + 1, pattern)) at = s;
+  if (!at) return -1;
+  at += strlen(pattern);
+  const char *end = strchr(at, '"');
+  if (!end || (size_t)(end - at) >= cap) return -1;
+  memcpy(out, at, (size_t)(end - at));
+  out[end - at] = 0;
+  return 0;
+}
+
+static size_t leaves; /* scalars, strings and bytes compared: the walk reached the values */
+
+/* Asserts that view v reads the value ref r holds, at `path` (for the failure text). */
+static void same(fbe_view v, fbe_ref r, const char *path) {
+  if (!fbe_view_ok(v)) fail_msg("%s: no value in the view", path);
+  fbe_kind kind = fbe_ref_kind(r);
+  if (fbe_view_kind(v) != kind) fail_msg("%s: kind %d, decode %d", path, fbe_view_kind(v), kind);
+  char sub[512];
+  switch (kind) {
+    case FBE_KIND_STRUCT: {
+      const fbe_struct *st = fbe_type_struct(r.type);
+      for (size_t i = 0; i < fbe_struct_field_count(st); i++) {
+        const char *name = fbe_field_name(fbe_struct_field_at(st, i));
+        snprintf(sub, sizeof sub, "%s.%s", path, name);
+        same(fbe_view_field(v, i), fbe_ref_field_at(r, i), sub);
+        /* by name: the same value */
+        fbe_view by_name = fbe_view_field_named(v, name), by_index = fbe_view_field(v, i);
+        assert_true(by_name.at == by_index.at && by_name.type == by_index.type &&
+                    by_name.image == by_index.image);
+      }
+      assert_false(fbe_view_ok(fbe_view_field(v, fbe_struct_field_count(st))));
+      return;
+    }
+    case FBE_KIND_OPTIONAL:
+      assert_int_equal(fbe_view_is_null(v), fbe_ref_is_null(r));
+      if (fbe_ref_is_null(r)) {
+        assert_false(fbe_view_ok(fbe_view_deref(v)));
+      } else {
+        snprintf(sub, sizeof sub, "%s?", path);
+        same(fbe_view_deref(v), fbe_ref_deref(r), sub);
+      }
+      return;
+    case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET: {
+      size_t n = fbe_ref_count(r);
+      if (fbe_view_count(v) != n) fail_msg("%s: %zu elements, decode %zu", path, fbe_view_count(v), n);
+      for (size_t i = 0; i < n; i++) {
+        snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+        same(fbe_view_at(v, i), fbe_ref_at(r, i), sub);
+      }
+      assert_false(fbe_view_ok(fbe_view_at(v, n)));
+      assert_false(fbe_view_ok(fbe_view_key_at(v, 0)));
+      return;
+    }
+    case FBE_KIND_MAP: case FBE_KIND_HASH: {
+      size_t n = fbe_ref_count(r);
+      if (fbe_view_count(v) != n) fail_msg("%s: %zu entries, decode %zu", path, fbe_view_count(v), n);
+      for (size_t i = 0; i < n; i++) {
+        snprintf(sub, sizeof sub, "%s{key %zu}", path, i);
+        same(fbe_view_key_at(v, i), fbe_ref_key_at(r, i), sub);
+        snprintf(sub, sizeof sub, "%s{value %zu}", path, i);
+        same(fbe_view_value_at(v, i), fbe_ref_value_at(r, i), sub);
+      }
+      assert_false(fbe_view_ok(fbe_view_value_at(v, n)));
+      assert_false(fbe_view_ok(fbe_view_at(v, 0)));
+      return;
+    }
+    case FBE_KIND_STRING: case FBE_KIND_BYTES: {
+      const uint8_t *a = NULL, *b = NULL;
+      size_t an = 0, bn = 0;
+      assert_int_equal(fbe_view_get_bytes(v, &a, &an), FBE_OK);
+      assert_int_equal(fbe_ref_get_bytes(r, &b, &bn), FBE_OK);
+      if (an != bn || (an && memcmp(a, b, an))) fail_msg("%s: '%.*s', decode '%.*s'", path, (int)an, a, (int)bn, b);
+      leaves++;
+      return;
+    }
+    case FBE_KIND_FLOAT: case FBE_KIND_DOUBLE: {
+      double a, b;
+      assert_int_equal(fbe_view_get_double(v, &a), FBE_OK);
+      assert_int_equal(fbe_ref_get_double(r, &b), FBE_OK);
+      if (memcmp(&a, &b, sizeof a)) fail_msg("%s: %g, decode %g", path, a, b);
+      assert_int_equal(fbe_view_get_int(v, &(int64_t){0}), FBE_ERR_TYPE);
+      leaves++;
+      return;
+    }
+    case FBE_KIND_DECIMAL: {
+      fbe_decimal a, b;
+      assert_int_equal(fbe_view_get_decimal(v, &a), FBE_OK);
+      assert_int_equal(fbe_ref_get_decimal(r, &b), FBE_OK);
+      if (memcmp(&a, &b, sizeof a)) fail_msg("%s: decimals differ", path);
+      leaves++;
+      return;
+    }
+    case FBE_KIND_UUID: {
+      fbe_uuid a, b;
+      assert_int_equal(fbe_view_get_uuid(v, &a), FBE_OK);
+      assert_int_equal(fbe_ref_get_uuid(r, &b), FBE_OK);
+      if (memcmp(&a, &b, sizeof a)) fail_msg("%s: uuids differ", path);
+      leaves++;
+      return;
+    }
+    case FBE_KIND_BOOL: {
+      int a = -1, b = -2;
+      assert_int_equal(fbe_view_get_bool(v, &a), FBE_OK);
+      assert_int_equal(fbe_ref_get_bool(r, &b), FBE_OK);
+      if (a != b) fail_msg("%s: %d, decode %d", path, a, b);
+      leaves++;
+      return;
+    }
+    default: { /* integers, char, wchar, enums, flags, timestamps */
+      int64_t ai = 0, bi = 0;
+      uint64_t au = 0, bu = 0;
+      fbe_status as = fbe_view_get_int(v, &ai), bs = fbe_ref_get_int(r, &bi);
+      assert_int_equal(as, bs);
+      assert_int_equal(fbe_view_get_uint(v, &au), fbe_ref_get_uint(r, &bu));
+      if (ai != bi || au != bu) fail_msg("%s: %lld/%llu, decode %lld/%llu", path, (long long)ai,
+                                         (unsigned long long)au, (long long)bi, (unsigned long long)bu);
+      assert_int_equal(fbe_view_get_bytes(v, &(const uint8_t *){NULL}, &(size_t){0}), FBE_ERR_TYPE);
+      leaves++;
+      return;
+    }
+  }
+}
+
+/* Opens a view on bytes of `st` and checks it against fbe_decode of the same bytes. 1
+ * when decode accepted them (and so did the view), 0 when both refused them. */
+static int check_view(const fbe_struct *st, fbe_model model, const uint8_t *bytes, size_t size,
+                      const char *what) {
+  fbe_arena *arena = fbe_arena_new();
+  assert_non_null(arena);
+  fbe_msg *m = NULL;
+  fbe_error derr, verr;
+  fbe_status drc = fbe_decode(st, model, bytes, size, arena, NULL, &m, NULL, &derr);
+  fbe_view v;
+  fbe_status vrc = fbe_view_open(st, model, bytes, size, NULL, &v, &verr);
+  assert_int_equal(vrc, drc);
+  if (drc == FBE_OK) {
+    same(v, fbe_msg_ref(m), what);
+  } else { /* refused with verify's error, as decode */
+    assert_false(fbe_view_ok(v));
+    assert_string_equal(verr.message, derr.message);
+    assert_int_equal(verr.offset, derr.offset);
+  }
+  fbe_arena_free(arena);
+  return drc == FBE_OK;
+}
+
+static const char *NAMES[] = {"proto", "protoex", "test", "enums"};
+
+static void test_views_read_what_decode_reads(void **state) {
+  (void)state;
+  fbe_schema *schemas[4];
+  for (int i = 0; i < 4; i++) {
+    char file[32];
+    snprintf(file, sizeof file, "%s.fbe", NAMES[i]);
+    schemas[i] = t_load(file);
+  }
+  FILE *in = fopen(FBE_TESTS_DIR "/conformance/vectors.jsonl", "rb");
+  assert_non_null(in);
+  static char line[1 << 17], hex[1 << 16];
+  char schema[64], type[128], format[32], full[256];
+  int count[2] = {0, 0}, older = 0;
+  leaves = 0;
+  while (fgets(line, sizeof line, in)) {
+    if (record_field(line, "schema", schema, sizeof schema) || record_field(line, "type", type, sizeof type) ||
+        record_field(line, "format", format, sizeof format) || record_field(line, "hex", hex, sizeof hex))
+      fail_msg("a vector without schema, type, format or hex: %.80s", line);
+    if (strcmp(format, "standard") && strcmp(format, "final")) continue; /* streams: frames */
+    int i = 0;
+    while (i < 4 && strcmp(NAMES[i], schema)) i++;
+    assert_true(i < 4);
+    snprintf(full, sizeof full, "%s.%s", schema, type);
+    fbe_model model = strcmp(format, "final") ? FBE_MODEL_STANDARD : FBE_MODEL_FINAL;
+    size_t size = strlen(hex) / 2;
+    uint8_t *bytes = malloc(size ? size : 1); /* exactly the bytes: a read past them is caught by ASan */
+    assert_non_null(bytes);
+    for (size_t k = 0; k < size; k++) {
+      unsigned byte;
+      assert_int_equal(sscanf(hex + 2 * k, "%2x", &byte), 1);
+      bytes[k] = (uint8_t)byte;
+    }
+    assert_true(check_view(t_struct(schemas[i], full), model, bytes, size, full));
+    count[model]++;
+    /* a newer reader (protoex) of an older writer's bytes (proto): the standard model's
+     * short bodies, read as defaults */
+    if (i == 0 && model == FBE_MODEL_STANDARD) {
+      snprintf(full, sizeof full, "protoex.%s", type);
+      const fbe_struct *newer = fbe_schema_find_struct(schemas[1], full);
+      if (newer) older += check_view(newer, model, bytes, size, full);
+    }
+    free(bytes);
+  }
+  fclose(in);
+  assert_true(count[FBE_MODEL_STANDARD] > 20 && count[FBE_MODEL_FINAL] > 20);
+  assert_true(older > 0);
+  assert_true(leaves > 500);
+  for (int i = 0; i < 4; i++) fbe_schema_release(schemas[i]);
+}
+
+/* Bytes verify refuses: every truncation and a changed type id, in both models. */
+static void test_refused_bytes_give_verifys_error(void **state) {
+  (void)state;
+  fbe_schema *s = t_load("proto.fbe");
+  const fbe_struct *account = t_struct(s, "proto.Account");
+  static const char *HEX[2] = {T_ACCOUNT_STD, T_ACCOUNT_FIN};
+  for (int model = 0; model < 2; model++) {
+    size_t n;
+    uint8_t *bytes = t_hex(HEX[model], &n);
+    assert_true(check_view(account, (fbe_model)model, bytes, n, "Account"));
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *part = t_dup(bytes, cut);
+      assert_false(check_view(account, (fbe_model)model, part, cut, "Account (truncated)"));
+      free(part);
+    }
+    bytes[model == FBE_MODEL_STANDARD ? 12 : 4] ^= 0x40; /* the root type id */
+    fbe_error verr, err;
+    fbe_view v;
+    fbe_status rc = fbe_verify(account, (fbe_model)model, bytes, n, NULL, NULL, &verr);
+    assert_int_equal(rc, FBE_ERR_MALFORMED);
+    assert_int_equal(fbe_view_open(account, (fbe_model)model, bytes, n, NULL, &v, &err), rc);
+    assert_string_equal(err.message, verr.message);
+    assert_false(fbe_view_ok(v));
+    free(bytes);
+  }
+  fbe_schema_release(s);
+}
+
+/* Names and indexes that are not there, and the wrong kinds. */
+static void test_missing_names_and_wrong_kinds(void **state) {
+  (void)state;
+  fbe_schema *s = t_load("proto.fbe");
+  const fbe_struct *account = t_struct(s, "proto.Account");
+  for (int model = 0; model < 2; model++) {
+    size_t n;
+    uint8_t *bytes = t_hex(model ? T_ACCOUNT_FIN : T_ACCOUNT_STD, &n);
+    fbe_view root;
+    assert_int_equal(fbe_view_open(account, (fbe_model)model, bytes, n, NULL, &root, NULL), FBE_OK);
+    assert_int_equal(fbe_view_kind(root), FBE_KIND_STRUCT);
+    fbe_view none = fbe_view_field_named(root, "no_such_field");
+    assert_false(fbe_view_ok(none));
+    assert_int_equal(fbe_view_kind(none), FBE_KIND_COUNT_);
+    assert_false(fbe_view_ok(fbe_view_field_named(root, NULL)));
+    assert_false(fbe_view_ok(fbe_view_field(none, 0)));
+    assert_int_equal(fbe_view_get_int(none, &(int64_t){0}), FBE_ERR_TYPE);
+    /* the values of FORMAT.md 11's Account, by name */
+    int64_t id = 0;
+    assert_int_equal(fbe_view_get_int(fbe_view_field_named(root, "id"), &id), FBE_OK);
+    assert_int_equal(id, 1);
+    const uint8_t *name;
+    size_t len;
+    assert_int_equal(fbe_view_get_bytes(fbe_view_field_named(root, "name"), &name, &len), FBE_OK);
+    assert_int_equal(len, 4);
+    assert_memory_equal(name, "Test", 4);
+    assert_true(name >= bytes && name + len <= bytes + n); /* borrowed from the buffer */
+    fbe_view orders = fbe_view_field_named(root, "orders");
+    assert_int_equal(fbe_view_count(orders), 3);
+    assert_false(fbe_view_ok(fbe_view_field_named(orders, "id"))); /* not a struct */
+    assert_int_equal(fbe_view_is_null(orders), 0);                /* not an optional */
+    assert_false(fbe_view_ok(fbe_view_deref(orders)));
+    assert_int_equal(fbe_view_get_bytes(orders, &name, &len), FBE_ERR_TYPE);
+    fbe_view symbol = fbe_view_field_named(fbe_view_at(orders, 2), "symbol");
+    assert_int_equal(fbe_view_get_bytes(symbol, &name, &len), FBE_OK);
+    assert_int_equal(len, 6);
+    assert_memory_equal(name, "EURUSD", 6);
+    assert_int_equal(fbe_view_count(symbol), 0);
+    free(bytes);
+  }
+  fbe_view out;
+  assert_int_equal(fbe_view_open(NULL, FBE_MODEL_STANDARD, NULL, 0, NULL, &out, NULL), FBE_ERR_ARGUMENT);
+  fbe_schema_release(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_views_read_what_decode_reads),
+      cmocka_unit_test(test_refused_bytes_give_verifys_error),
+      cmocka_unit_test(test_missing_names_and_wrong_kinds),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
