@@ -7,7 +7,8 @@
 # the test), and with gcc and both sanitizers at -O2 (where gcc's flow warnings differ);
 # runs tests/test_threads.c under ThreadSanitizer (clang); builds the
 # libFuzzer targets and runs each on 100 000 inputs, fixed seed (ci/fuzz.sh); runs the benchmark in --quick
-# mode; the bindings' stages; the hostile suite over the tool and every binding
+# mode; counts the instructions of the C hot paths under callgrind and fails on a rise
+# over 5% above the committed baseline (benchmarks/c/instructions.sh --check); the bindings' stages; the hostile suite over the tool and every binding
 # (tests/hostile/); every code example of the docs (tests/docs/); the cross
 # builds under qemu (ci/cross.sh); the packages
 # (ci/dist.sh); the conformance matrix and the differential batch of random schemas. Prints each
@@ -164,6 +165,13 @@ if FBE_FUZZ_BUILD=build/fuzz FBE_FUZZ_RUNS=100000 bash ci/fuzz.sh; then stage_en
 
 stage_begin "benchmark (quick, Release)"
 if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED; fi
+
+# Instructions per operation of the C core's hot paths (Account encode, decode, trusted
+# decode, verify, both models) under callgrind, which has no noise: a rise over 5% above
+# the committed benchmarks/c/instructions-baseline.tsv fails (benchmarks/README.md,
+# "Instructions per operation"; --write-baseline refreshes it). 10-20 s, most of it the build.
+stage_begin "instructions (C, callgrind)"
+if bash benchmarks/c/instructions.sh --check; then stage_end ok; else stage_end FAILED; fi
 
 # The Python package (bindings/python/tools/ci.sh): a venv under build/python, pip
 # install ./bindings/python, pytest (with the testee through the shared conformance
