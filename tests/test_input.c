@@ -172,6 +172,8 @@ static void test_unknown_type(void **state) {
          "no struct 'Sidd' in package inp");
   expect(fbei_error_unknown_type(&err, f->schema, "enum", "Sidd", 4), &err, FBE_ERR_NOT_FOUND,
          "no enum or flags 'Sidd' in package inp (did you mean 'Side'?)");
+  expect(fbei_error_unordered(&err, f->tie), &err, FBE_ERR_TYPE,
+         "inp.Tie has no [key] fields: its values have no order");
 }
 
 static void test_bad_text(void **state) {

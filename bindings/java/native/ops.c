@@ -4,6 +4,7 @@
  * (convert.c); verify and the limits take none. */
 #include <string.h>
 #include "binding.h"
+#include "fbe/internal/input.h"
 
 static fbe_model model_of(jint model) { return model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD; }
 
@@ -48,6 +49,7 @@ static int op_key_hash(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_sc
 }
 
 static int op_key_compare(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
+  if (!fbe_struct_has_keys(fbe_msg_type(a))) return fbei_error_unordered(err, fbe_msg_type(a)), -1;
   *(int *)ctx = fbe_msg_key_compare(a, b);
   return 0;
 }

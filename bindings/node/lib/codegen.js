@@ -739,7 +739,6 @@ function makeClass(gen, i, Base) {
   const { desc, nat } = gen;
   const s = desc.structs[i];
   const all = s.fields.map((f) => f.name);
-  const keyed = s.fields.some((f) => f.key);
   let x = null; // this struct's codec
   const C = class extends Base {
     constructor(init) {
@@ -784,9 +783,6 @@ function makeClass(gen, i, Base) {
      * (fbe_msg_key_compare), as the reference sorts them; a struct without [key] fields
      * has no order (TypeMismatchError). */
     static compare(a, b) {
-      if (!keyed) {
-        throw rt.fbeError(`${s.fullName} has no [key] fields: its values have no order`, { status: rt.codes.FBE_ERR_TYPE });
-      }
       return gen.shared.pair(1, i, a, i, b);
     }
 

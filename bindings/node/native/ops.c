@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "fbe/internal/input.h"
 #include "fbe/internal/memory.h"
 
 /* A message of st in the schema's arena, read from the tape at the positions in
@@ -222,6 +223,10 @@ napi_value pair_cb(napi_env env, napi_callback_info info) {
   const fbe_struct *sa = arg_struct_index(env, ns, argv[1]);
   const fbe_struct *sb = sa && op != PAIR_HASH ? arg_struct_index(env, ns, argv[2]) : NULL;
   if (!sa || (op != PAIR_HASH && !sb)) return NULL;
+  if (op == PAIR_COMPARE && !fbe_struct_has_keys(sa)) { /* the core's words, as in every binding */
+    set_status(ns, fbei_error_unordered(&ns->err, sa));
+    return js_undefined(env);
+  }
   fbe_arena_reset(ns->arena);
   fbe_msg *a = read_at(ns, sa, REG_N0, REG_P0, &n, &p);
   fbe_msg *b = a && op != PAIR_HASH ? read_at(ns, sb, REG_N1, REG_P1, &n, &p) : NULL;

@@ -223,6 +223,11 @@ fbe_status fbei_error_unknown_type(fbe_error *err, const fbe_schema *schema, con
                         !strcmp(what, "enum") ? "enum or flags" : what, q, root, hint_text);
 }
 
+fbe_status fbei_error_unordered(fbe_error *err, const fbe_struct *st) {
+  return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "%s has no [key] fields: its values have no order",
+                        st ? st->full_name : "a struct");
+}
+
 /* ---------------------------------------------------------------- texts and numbers */
 
 fbe_status fbei_error_bad_text(fbe_error *err, fbe_kind kind, const char *text, size_t length) {

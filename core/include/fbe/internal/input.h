@@ -67,6 +67,10 @@ fbe_status fbei_error_unknown_field(fbe_error *err, const fbe_struct *st, const 
 fbe_status fbei_error_unknown_type(fbe_error *err, const fbe_schema *schema, const char *what,
                                    const char *name, size_t length);
 
+/* A struct without [key] fields asked for its order (`<`, compareTo, compare): FBE_ERR_TYPE
+ * "proto.Balance has no [key] fields: its values have no order". */
+fbe_status fbei_error_unordered(fbe_error *err, const fbe_struct *st);
+
 /* Text that is not a valid value of its kind: FBE_ERR_ARGUMENT.
  * "'xyz' is not a uuid (8-4-4-4-12 hexadecimal digits)", "'abc' is not a decimal number",
  * "'ab' is not one character" (char, wchar given a string of another length),

@@ -297,8 +297,6 @@ public final class Message implements Comparable<Message> {
         type.schema.exit();
       }
     }
-    if (!type.hasKeys)
-      throw new FbeException(Status.TYPE, type.fullName() + " has no [key] fields: its messages have no order");
     Schema schema = type.schema;
     long core = schema.enter();
     Tape t = Tape.acquire();

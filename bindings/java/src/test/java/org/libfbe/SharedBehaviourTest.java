@@ -113,7 +113,7 @@ class SharedBehaviourTest {
       assertEquals(0, m1.hashCode()); // keyless: one hash for all
       FbeException keyless = assertThrows(FbeException.class, () -> m1.compareTo(m2));
       assertEquals(Status.TYPE, keyless.status());
-      assertEquals("eq.Money has no [key] fields: its messages have no order", keyless.getMessage());
+      assertEquals("eq.Money has no [key] fields: its values have no order", keyless.getMessage());
     }
     // a message holding what encode refuses equals itself only
     Message bad = order.newMessage();
