@@ -135,6 +135,45 @@ static void same(fbe_view v, fbe_ref r, const char *path) {
   }
 }
 
+static void same_text(fbe_status a_rc, fbe_buffer *a, fbe_status b_rc, fbe_buffer *b, const char *what) {
+  if (a_rc != FBE_OK || b_rc != FBE_OK || a->size != b->size || memcmp(a->data, b->data, a->size))
+    fail_msg("%s: the view's %.*s differs from the value's %.*s", what, (int)a->size, (const char *)a->data,
+             (int)b->size, (const char *)b->data);
+  fbe_buffer_free(a);
+  fbe_buffer_free(b);
+}
+
+/* The view as a value: its JSON, text, equality and materialized message are the
+ * decoded message's, for the root and for every field and element under it. */
+static void same_as_value(fbe_view v, fbe_msg *m, const char *what) {
+  fbe_buffer a = {0}, b = {0};
+  same_text(fbe_view_to_json(v, NULL, &a, NULL), &a, fbe_msg_to_json(m, 0, &b, NULL), &b, what);
+  same_text(fbe_view_to_text(v, NULL, &a, NULL), &a, fbe_msg_to_text(m, &b, NULL), &b, what);
+  assert_true(fbe_view_equal_ref(v, fbe_msg_ref(m)));
+  assert_true(fbe_view_equal(v, v));
+  fbe_arena *arena = fbe_arena_new();
+  fbe_msg *copy = NULL;
+  assert_int_equal(fbe_view_to_msg(v, arena, NULL, &copy, NULL), FBE_OK);
+  assert_true(fbe_msg_equal(copy, m));
+  const fbe_struct *st = fbe_msg_type(m);
+  for (size_t i = 0; i < fbe_struct_field_count(st); i++) {
+    fbe_view fv = fbe_view_field(v, i);
+    fbe_ref fr = fbe_ref_field_at(fbe_msg_ref(m), i);
+    if (!fbe_view_equal_ref(fv, fr)) fail_msg("%s: field %zu differs from the value's", what, i);
+    fbe_kind k = fbe_ref_kind(fr);
+    if (k == FBE_KIND_VECTOR || k == FBE_KIND_LIST || k == FBE_KIND_ARRAY)
+      for (size_t j = 0; j < fbe_view_count(fv) && j < fbe_ref_count(fr); j++)
+        if (!fbe_view_equal_ref(fbe_view_at(fv, j), fbe_ref_at(fr, j)))
+          fail_msg("%s: field %zu element %zu differs from the value's", what, i, j);
+    /* materialized over a ref of its type: the value's own field, in a copy */
+    fbe_ref target = fbe_ref_field_at(fbe_msg_ref(copy), i);
+    assert_int_equal(fbe_view_copy(fv, target, NULL, NULL), FBE_OK);
+    assert_true(fbe_ref_equal(target, fr));
+  }
+  assert_true(fbe_msg_equal(copy, m));
+  fbe_arena_free(arena);
+}
+
 /* Opens a view on bytes of `st` and checks it against fbe_decode of the same bytes. 1
  * when decode accepted them (and so did the view), 0 when both refused them. */
 static int check_view(const fbe_struct *st, fbe_model model, const uint8_t *bytes, size_t size,
@@ -149,6 +188,7 @@ static int check_view(const fbe_struct *st, fbe_model model, const uint8_t *byte
   assert_int_equal(vrc, drc);
   if (drc == FBE_OK) {
     same(v, fbe_msg_ref(m), what);
+    same_as_value(v, m, what);
   } else { /* refused with verify's error, as decode */
     assert_false(fbe_view_ok(v));
     assert_string_equal(verr.message, derr.message);

@@ -34,6 +34,7 @@
 #include "fbe/schema.h"
 #include "fbe/message.h"
 #include "fbe/codec.h"
+#include "fbe/buffer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,6 +86,32 @@ FBE_API fbe_status fbe_view_get_uuid(fbe_view v, fbe_uuid *out);
 /* string / bytes: *data is borrowed from the buffer (or the schema, for a default) and
  * not NUL-terminated; a string is UTF-8 (verified). */
 FBE_API fbe_status fbe_view_get_bytes(fbe_view v, const uint8_t **data, size_t *size);
+
+/* ---- a view as a value: exactly the value fbe_decode gives for those bytes (a set or
+ * map keeps one entry per key, dynamic defaults computed), made by the decoder from the
+ * view's bytes (wire/view_value.c). limits as fbe_decode's (NULL: the defaults). ---- */
+
+struct fbe_json_options; /* fbe/json.h */
+
+/* Materializes the viewed value over `out`, a ref of the view's type (a message's root,
+ * a field, an element) whose arena takes what it points at. out changes only on success. */
+FBE_API fbe_status fbe_view_copy(fbe_view v, fbe_ref out, const fbe_limits *limits, fbe_error *err);
+/* A struct view as a new message in arena. */
+FBE_API fbe_status fbe_view_to_msg(fbe_view v, fbe_arena *arena, const fbe_limits *limits,
+                                   fbe_msg **out, fbe_error *err);
+/* Any view as a new value in arena: *out is a ref of the view's type. */
+FBE_API fbe_status fbe_view_value(fbe_view v, fbe_arena *arena, const fbe_limits *limits,
+                                  fbe_ref *out, fbe_error *err);
+/* The text form (fbe/text.h) and the JSON (fbe/json.h) of the viewed value, appended to
+ * out: the same as the decoded value's. */
+FBE_API fbe_status fbe_view_to_text(fbe_view v, const fbe_limits *limits, fbe_buffer *out,
+                                    fbe_error *err);
+FBE_API fbe_status fbe_view_to_json(fbe_view v, const struct fbe_json_options *opts,
+                                    fbe_buffer *out, fbe_error *err);
+/* Deep equality of the values, as fbe_ref_equal (floats by bit pattern, decimals by
+ * value); a view with no value equals nothing. */
+FBE_API int fbe_view_equal(fbe_view a, fbe_view b);
+FBE_API int fbe_view_equal_ref(fbe_view v, fbe_ref r);
 
 #ifdef __cplusplus
 }

@@ -136,3 +136,12 @@ fbe_status fbe_msg_copy(const fbe_msg *msg, fbe_arena *arena, fbe_msg **out, fbe
   return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory while copying a %s",
                         msg->type->full_name);
 }
+
+int fbei_value_copy(const fbe_type *t, const void *from, void *to, fbe_arena *arena) {
+  memcpy(to, from, t->mem_size);
+  if (is_blob(t)) {
+    fbei_str *s = to;
+    return fbei_str_assign(s, arena, s->data, s->size) == 0;
+  }
+  return is_container(t) ? deepen(t, to, arena) : 1;
+}

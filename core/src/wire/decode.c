@@ -8,6 +8,7 @@
 #include "fbe/codec.h"
 #include "fbe/internal/cost.h"
 #include "message/keys.h"
+#include "wire/decode_at.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
 #include "fbe/internal/faults.h"
@@ -304,10 +305,17 @@ static int std_short_body(decoder *d, const fbe_struct *st, uint64_t b, uint32_t
   return 0;
 }
 
+static int std_body(decoder *d, const fbe_struct *st, uint64_t b, uint8_t *out);
+
 static int std_struct(decoder *d, const fbe_struct *st, uint64_t slot, uint64_t base,
                       uint8_t *out) {
   uint64_t b = 0;
   if (follow(d, slot, base, 8, &b)) return -1; /* its cost was charged with its holder */
+  return std_body(d, st, b, out);
+}
+
+/* The struct body at b (its size, then its fields). */
+static int std_body(decoder *d, const fbe_struct *st, uint64_t b, uint8_t *out) {
   uint32_t size = fbe_load32(d->p + b);
   if (size < 8) return fail(d, FBE_FAULT_STRUCT_SMALL, b, U(size));
   if (size > d->end - b) return fail(d, FBE_FAULT_STRUCT_PAST_END, b, U(size), "model");
@@ -552,4 +560,23 @@ fbe_status fbe_decode(const fbe_struct *type, fbe_model model, const uint8_t *da
   fbe_status rc = fbe_verify(type, model, data, size, limits, NULL, err);
   if (rc) return rc;
   return decode_model(type, model, data, size, arena, limits, out, model_size, NULL, err, 0);
+}
+
+/* One value inside a verified model, at a view's position (view.c): a struct at its
+ * body (standard) or first field (final), anything else at its slot. Decoded exactly as
+ * the whole message would decode it, without the checks verify made. */
+fbe_status fbei_decode_at(const fbe_type *t, fbe_model model, const uint8_t *data, uint64_t end,
+                          uint64_t at, uint64_t base, fbe_arena *arena, const fbe_limits *limits,
+                          void *out, fbe_error *err) {
+  decoder d = {data, end, arena, 0, fbei_limits_depth(limits), 0, 0, limits, err, 0};
+  d.budget = d.limit = fbei_limits_budget(limits, end);
+  uint8_t *to = out;
+  int rc;
+  if (model == FBE_MODEL_FINAL) {
+    uint64_t pos = at;
+    rc = t->wire == FBE_KIND_STRUCT ? fin_struct(&d, t->st, &pos, to) : fin_value(&d, t, &pos, to);
+  } else {
+    rc = t->wire == FBE_KIND_STRUCT ? std_body(&d, t->st, at, to) : std_value(&d, t, at, base, to, NULL, NULL);
+  }
+  return rc ? err->code : FBE_OK;
 }

@@ -47,6 +47,10 @@ static inline void *fbei_msg_data(const fbe_msg *m) { return (void *)(m + 1); }
  * NULL when out of memory. */
 fbe_msg *fbei_msg_shell(fbe_arena *arena, const fbe_struct *type);
 
+/* Deep-copies the value of type t at `from` (fbe_ref's layout) over the slot `to`,
+ * everything it points at allocated in arena (message/copy.c). 0 when out of memory. */
+int fbei_value_copy(const fbe_type *t, const void *from, void *to, fbe_arena *arena);
+
 /* Writes the default value of `type` into slot (mem_size bytes): struct default
  * images with utc/uuid defaults evaluated (optional ones allocated in arena), zero for
  * everything else (false, 0, empty, null). -1 when out of memory. */
