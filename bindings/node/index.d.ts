@@ -152,6 +152,70 @@ export declare abstract class Struct {
   clone(): this;
 }
 
+/** What `T.view(bytes)` takes: the model and the limits of the verify. */
+export interface ViewOptions extends LimitOptions {
+  /** 'standard' (the default) or 'final'; `final: true` is read as decode reads it. */
+  model?: 'standard' | 'final';
+  final?: boolean;
+}
+
+/** The base class of every struct's view (`T.view(bytes)`): its fields are getters that
+ * read the bytes on access. A field named like one of these methods hides it on the view;
+ * View.prototype.toValue.call(v) and the like never are. */
+export declare abstract class View<T extends object = Record<string, any>> {
+  /** The value decode gives for the bytes. */
+  toValue(): Instance<T>;
+  /** Deep equality by the core against another view or a value of the schema's structs. */
+  equals(other: unknown): boolean;
+  /** The core's JSON, as toJsonString of the decoded value. */
+  toJson(options?: JsonOptions): string;
+  /** The core's text form, as String() of the decoded value (util.inspect shows it too). */
+  toString(): string;
+}
+
+/** A view of an array, vector, list or set: elements read on access, as written. */
+export declare abstract class ListView<E = any, V = any> implements Iterable<E> {
+  readonly length: number;
+  /** Element i (negative: from the end), undefined outside. */
+  at(i: number): E | undefined;
+  [Symbol.iterator](): IterableIterator<E>;
+  toArray(): E[];
+  /** What decode gives for the field: an Array, a Set (one element each), or an array. */
+  toValue(): V;
+  equals(other: unknown): boolean;
+  toJson(options?: JsonOptions): string;
+  toString(): string;
+}
+
+/** A view of a map or hash: entries read on access, in the order written. */
+export declare abstract class MapView<K = any, E = any, V = any> implements Iterable<[K, E]> {
+  readonly size: number;
+  keyAt(i: number): K | undefined;
+  valueAt(i: number): E | undefined;
+  entries(): IterableIterator<[K, E]>;
+  keys(): IterableIterator<K>;
+  values(): IterableIterator<E>;
+  [Symbol.iterator](): IterableIterator<[K, E]>;
+  /** What decode gives for the field: a Map (one entry per key), or an array of pairs. */
+  toValue(): V;
+  equals(other: unknown): boolean;
+  toJson(options?: JsonOptions): string;
+  toString(): string;
+}
+
+/** How a field of type F reads on a view: structs as views, collections as ListView /
+ * MapView, the rest as decode gives it. */
+export type ViewField<F> =
+  F extends Buffer | Uint8Array | string | number | bigint | boolean | null | undefined ? F
+  : F extends Map<infer K, infer E> ? MapView<ViewField<K>, ViewField<E>, F>
+  : F extends Set<infer E> ? ListView<ViewField<E>, F>
+  : F extends ReadonlyArray<infer E> ? ListView<ViewField<E>, F>
+  : F extends object ? StructView<F>
+  : F;
+
+/** A view of a struct with fields T: a read-only getter per field, and the View methods. */
+export type StructView<T extends object = Record<string, any>> = { readonly [K in keyof T]: ViewField<T[K]> } & View<T>;
+
 /** An instance of a struct class: its fields and the Struct methods. */
 export type Instance<T extends object = Record<string, any>> = T & Struct;
 
@@ -171,6 +235,9 @@ export interface StructClass<T extends object = Record<string, any>> {
   /** Decodes bytes of this type, verified first unless options.trusted (bytes verify
    * rejects throw verify's FbeError: its reason, offset and path). */
   decode(bytes: Bytes, options?: DecodeOptions): Instance<T>;
+  /** A view of the bytes: fields read in place on access, verified first as decode
+   * verifies (the same errors). */
+  view(bytes: Bytes, options?: ViewOptions): StructView<T>;
   /** true when the bytes start with a valid model of this type. */
   verify(bytes: Bytes, options?: VerifyOptions): boolean;
   /** The model size of valid bytes; throws FbeError (offset, path) otherwise. */
@@ -231,6 +298,7 @@ export declare class Schema {
   /** Encodes a value (instance or plain object) of a struct type. */
   encode(type: string | StructClass<any>, value: object, options?: EncodeOptions): Buffer;
   decode(type: string | StructClass<any>, bytes: Bytes, options?: DecodeOptions): Instance;
+  view(type: string | StructClass<any>, bytes: Bytes, options?: ViewOptions): StructView;
   verify(type: string | StructClass<any>, bytes: Bytes, options?: VerifyOptions): boolean;
   validate(type: string | StructClass<any>, bytes: Bytes, options?: VerifyOptions): number;
   toJsonString(type: string | StructClass<any>, value: object, options?: JsonOptions): string;

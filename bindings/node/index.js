@@ -7,6 +7,7 @@ const { Schema, load, loadString, loadPackage } = require('./lib/schema');
 const { Sender, Receiver } = require('./lib/protocol');
 const { Struct } = require('./lib/runtime');
 const { Enum } = require('./lib/enums');
+const { View, ListView, MapView } = require('./lib/views');
 
 module.exports = {
   load,
@@ -15,6 +16,9 @@ module.exports = {
   Schema,
   Struct,
   Enum,
+  View,
+  ListView,
+  MapView,
   Sender,
   Receiver,
   FbeError,

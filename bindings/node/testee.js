@@ -3,7 +3,7 @@
 // The Node testee of the cross-language conformance runner: one JSON request per stdin
 // line, one JSON response per stdout line (docs/TESTEE.md): load, encode (from JSON, or
 // with "native": true through the classes' constructors), decode, text, verify,
-// stream-encode, stream-decode. A thin loop over the public API of fbe, through the
+// stream-encode, stream-decode ("view": true on decode and text: through a view). A thin loop over the public API of fbe, through the
 // calls no schema name can shadow (README.md, "Names"): the Schema's
 // encode/decode/validate/toJsonString/fromJsonString with the type's full name, never
 // the methods of values and classes, which a field or type of the same name hides.
@@ -105,8 +105,17 @@ function handle(line) {
       // verified unless the request says "trusted": true (a reader of another schema version
       // reads a sibling type whose root type id differs, FORMAT.md 8); text: the value as
       // the binding prints it (String(value), through the method no field can hide)
+      // "view": true answers through a view of the bytes (fbe.View: its text and JSON are
+      // the core's); a view always verifies (fbe_view_open), so a trusted request is
+      // answered by the trusted decode
       const schema = schemaFor(req.package);
-      const value = schema.decode(typeOf(req), Buffer.from(req.hex, 'hex'), { ...finalOf(req), trusted: req.trusted === true });
+      const bytes = Buffer.from(req.hex, 'hex');
+      if (req.view === true && req.trusted !== true) {
+        const view = schema.view(typeOf(req), bytes, { model: req.model === 'final' ? 'final' : 'standard' });
+        if (req.op === 'text') return JSON.stringify({ ok: true, text: fbe.View.prototype.toString.call(view) });
+        return `{"ok":true,"json":${fbe.View.prototype.toJson.call(view)}}`;
+      }
+      const value = schema.decode(typeOf(req), bytes, { ...finalOf(req), trusted: req.trusted === true });
       if (req.op === 'text') return JSON.stringify({ ok: true, text: fbe.Struct.prototype.toString.call(value) });
       return `{"ok":true,"json":${schema.toJsonString(typeOf(req), value)}}`;
     }

@@ -33,6 +33,7 @@ const { Buffer } = require('buffer');
 const native = require('./native');
 const rt = require('./runtime');
 const { INHERITED } = require('./values');
+const views = require('./views');
 
 const NUM_KINDS = new Set(['byte', 'char', 'wchar', 'int8', 'uint8', 'int16', 'uint16', 'int32',
   'uint32', 'float', 'double']);
@@ -48,6 +49,12 @@ const STRUCT_ID = Symbol('fbe.structIndex');
 const SUBCLASS = Symbol('fbe.subclass');
 
 const INITIAL_SLOTS = 2048;
+// rascii's cases: fromCharCode of 1 .. RASCII_MAX bytes (a small decode's strings, names
+// and symbols, are mostly this short)
+const RASCII_MAX = 16;
+const RASCII_CASES = Array.from({ length: RASCII_MAX }, (_, k) =>
+  `    case ${k + 1}: return fcc(${Array.from({ length: k + 1 }, (__, j) => (j ? `U8[a + ${j}]` : 'U8[a]')).join(', ')});`)
+  .join('\n');
 const INITIAL_BYTES = 16384;
 
 /** The tape class of a type: how one value of it is stored. */
@@ -113,7 +120,7 @@ function structsOf(t, out) {
 // two entry points, and compile(), which evaluates a group's source in this scope.
 // The same text for every schema (V8 compiles it once).
 const SHARED = `'use strict';
-const { NAT, rt, Buffer, ENUMS, GEN, DESC, ID } = env;
+const { NAT, rt, Buffer, ENUMS, GEN, DESC, ID, VIEWS } = env;
 const NATIVE = env.native;
 const INT64_MIN = rt.INT64_MIN, INT64_MAX = rt.INT64_MAX, UINT64_MAX = rt.UINT64_MAX;
 const EMPTY = Object.freeze({});
@@ -292,17 +299,12 @@ function wbytes(b) {
   U8.set(b, p);
   F[n++] = L; p += L;
 }
+/* Short ASCII strings from their bytes without a call into C (a Buffer slice is one):
+ * up to RASCII_MAX bytes, one String.fromCharCode of every byte. */
 function rascii(a, L) {
   switch (L) {
     case 0: return '';
-    case 1: return fcc(U8[a]);
-    case 2: return fcc(U8[a], U8[a + 1]);
-    case 3: return fcc(U8[a], U8[a + 1], U8[a + 2]);
-    case 4: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3]);
-    case 5: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4]);
-    case 6: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5]);
-    case 7: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5], U8[a + 6]);
-    case 8: return fcc(U8[a], U8[a + 1], U8[a + 2], U8[a + 3], U8[a + 4], U8[a + 5], U8[a + 6], U8[a + 7]);
+${RASCII_CASES}
     default: return UB.latin1Slice(a, a + L);
   }
 }
@@ -312,6 +314,21 @@ function rstr() {
   if (L >= 0) { p += L; return rascii(a, L); }
   p -= L;
   return UB.utf8Slice(a, p);
+}
+/* L strings in a row (a collection of them): when all are ASCII (no negated length),
+ * their bytes are one latin1 string made with one call into C, each string a substring
+ * of it; past 64 KiB of text one call each, so no kept string holds much more than it
+ * is. */
+function rstrs(L) {
+  const r = new Array(L);
+  let total = 0;
+  for (let i = 0; i < L; i++) { const x = F[n + i]; if (x < 0) { total = -1; break; } total += x; }
+  if (total < 0 || total > 65536 || L < 2) { for (let i = 0; i < L; i++) r[i] = rstr(); return r; }
+  const s = UB.latin1Slice(p, p + total);
+  let o = 0;
+  for (let i = 0; i < L; i++) { const x = F[n++]; r[i] = x <= ${RASCII_MAX} ? rascii(p + o, x) : s.substring(o, o + x); o += x; }
+  p += total;
+  return r;
 }
 function rbytes() {
   const L = F[n++];
@@ -346,7 +363,74 @@ function feed(rnat, b, onMessage) {
   return delivered;
 }
 
-return { compileGroup, X, send, feed, nativeError, text, pair, copyOf };`;
+/* Views (lib/views.js, native/view.c): the view registers, the token only the compiled
+ * classes pass to a view constructor (so no other code makes a view of its own numbers),
+ * and the operations every view class shares. VL puts a view in the registers at o. */
+const VR = new Float64Array(16);
+NAT.setTape(4, VR.buffer);
+const VTOKEN = Object.freeze({});
+const OP = VIEWS.OP, ITEM = VIEWS.ITEM, KEY = VIEWS.KEY, VFINAL = VIEWS.isFinal, VALUE = VIEWS.valueOf;
+function VL(o, t, e, m, a, s, g) { VR[o] = a; VR[o + 1] = s; VR[o + 2] = g; VR[o + 3] = e; VR[o + 4] = m; VR[o + 5] = t; }
+function vfail() { throw nativeError(); }
+function vnew() { throw new TypeError('fbe: a view is made by Type.view(bytes), not by its constructor'); }
+/* op (views.js OP_*) on the view (b: its bytes; t e m a s g: its type and place) of
+ * struct i (-1: a collection, whose class makes its own value). */
+function VS(op, i, x, b, t, e, m, a, s, g) {
+  if (op === 3) return vequal(x, b, t, e, m, a, s, g);
+  if (op === 0) {
+    for (;;) {
+      VL(0, t, e, m, a, s, g);
+      G[0] = n; G[1] = p;
+      NAT.viewValue(b);
+      if (G[2] === 0) break;
+      settle();
+    }
+    const n0 = n, p0 = p;
+    try { return (X[i] || GEN.codec(i)).RD(); } finally { n = n0; p = p0; }
+  }
+  VL(0, t, e, m, a, s, g);
+  const r = NAT.viewText(b, op === 2, x === true);
+  if (r === undefined) throw nativeError();
+  return r;
+}
+/* The value of a collection view (t e m a s g) registered at field fi of struct i: the
+ * struct read back with that field filled in by the core (viewField); R reads it. */
+function VF(i, fi, R, b, t, e, m, a, s, g) {
+  for (;;) {
+    VL(0, t, e, m, a, s, g);
+    G[0] = n; G[1] = p;
+    NAT.viewField(b, i, fi);
+    if (G[2] === 0) break;
+    settle();
+  }
+  const n0 = n, p0 = p;
+  try { return R(); } finally { n = n0; p = p0; }
+}
+/* The view against x: another view of this schema, or a value of one of its structs
+ * (flattened onto the tape); false for anything else. */
+function vequal(x, b, t, e, m, a, s, g) {
+  if (x instanceof VIEWS.View || x instanceof VIEWS.ListView || x instanceof VIEWS.MapView) {
+    const ob = x[OP](4, GEN);
+    if (ob === undefined) return false;
+    VL(0, t, e, m, a, s, g);
+    const r = NAT.viewEqual(b, ob, 0);
+    if (r === undefined) throw nativeError();
+    return r === 1;
+  }
+  const j = GEN.indexOf(x);
+  if (j < 0) return false;
+  const c = X[j] || GEN.codec(j);
+  c.CK(x);
+  const n0 = n, p0 = p;
+  try { c.WR(x, 0); } catch (err) { n = n0; p = p0; throw rt.outerError(err, DESC, j, x); }
+  G[8] = n0; G[9] = p0; n = n0; p = p0;
+  VL(0, t, e, m, a, s, g);
+  const r = NAT.viewEqual(b, undefined, j);
+  if (r === undefined) throw nativeError();
+  return r === 1;
+}
+
+return { compileGroup, X, send, feed, nativeError, text, pair, copyOf };`
 
 /**
  * The source of one group: the codecs of `group` (struct indexes), which reach only
@@ -535,20 +619,25 @@ function groupSource(desc, enums, group) {
       case 'bytes': return 'rbytes()';
       case 'struct': return `RD${ref(t.struct)}()`;
       case 'optional': return `(F[n++] !== 0 ? ${reader(t.elem)} : null)`;
+      // (arrays made at their length and filled: a push per element costs 3x as much
+      // for bigints; strings of a collection through rstrs)
       case 'array':
+        if (classify(t.elem, enums) === 'string') return `rstrs(${t.size})`;
         return helper(`array:${t.size}:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const a = []; for (let i = 0; i < ${t.size}; i++) a.push(${reader(t.elem)}); return a; }`);
+          `function ${name}() { const a = new Array(${t.size}); for (let i = 0; i < ${t.size}; i++) a[i] = ${reader(t.elem)}; return a; }`);
       case 'vector': case 'list':
+        if (classify(t.elem, enums) === 'string') return 'rstrs(F[n++])';
         return helper(`vector:${JSON.stringify(t.elem)}`, (name) =>
-          `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) a.push(${reader(t.elem)}); return a; }`);
+          `function ${name}() { const L = F[n++]; const a = new Array(L); for (let i = 0; i < L; i++) a[i] = ${reader(t.elem)}; return a; }`);
       case 'set': // the core has collapsed duplicates: every element is distinct
         if (rt.floatKeyed(t.elem)) return reader({ kind: 'vector', elem: t.elem });
+        if (classify(t.elem, enums) === 'string') return 'new Set(rstrs(F[n++]))';
         return helper(`set:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}() { const L = F[n++]; const s = new Set(); for (let i = 0; i < L; i++) s.add(${reader(t.elem)}); return s; }`);
       default:
         if (rt.floatKeyed(t.key)) {
           return helper(`map-pairs:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
-            `function ${name}() { const L = F[n++]; const a = []; for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; a.push([k, ${reader(t.elem)}]); } return a; }`);
+            `function ${name}() { const L = F[n++]; const a = new Array(L); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; a[i] = [k, ${reader(t.elem)}]; } return a; }`);
         }
         return helper(`map:${JSON.stringify(t.key)}:${JSON.stringify(t.elem)}`, (name) =>
           `function ${name}() { const L = F[n++]; const m = new Map(); for (let i = 0; i < L; i++) { const k = ${reader(t.key)}; m.set(k, ${reader(t.elem)}); } return m; }`);
@@ -594,6 +683,94 @@ function groupSource(desc, enums, group) {
           .replace('()', `(${x})`);
       }
     }
+  }
+
+  // ---- views (lib/views.js): a class per struct and per collection type; a getter
+  // or element reads through one native call (viewGet) with the view in the registers
+  const viewClasses = new Map(); // signature -> {name, code}
+  const STATE = '#b; #e; #m; #a; #s; #g;\n' +
+    '  constructor(k, b, e, m, a, s, g) { super(); if (k !== VTOKEN) vnew(); ' +
+    'this.#b = b; this.#e = e; this.#m = m; this.#a = a; this.#s = s; this.#g = g; }';
+  const load = (vt, op, index) => `VR[0] = this.#a; VR[1] = this.#s; VR[2] = this.#g; VR[3] = this.#e; ` +
+    `VR[4] = this.#m; VR[5] = ${vt}; VR[6] = ${op}; VR[7] = ${index};`;
+  const opMethod = (vt, i, own) => `[OP](op, x) { if (op === 4) { VL(8, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g); ` +
+    `return x === GEN ? this.#b : undefined; } ${own}` +
+    `return VS(op, ${i}, x, this.#b, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g); }`;
+  const isView = (t) => ['struct', 'array', 'vector', 'list', 'set', 'map', 'hash'].includes(t.kind);
+  // the expression for what viewGet returned (r) for a value of type t at r0
+  function viewResult(t, r0) {
+    let u = t;
+    let steps = r0.steps;
+    while (u.kind === 'optional') { u = u.elem; steps += 'e'; }
+    if (!isView(u)) return '(r !== undefined ? r : vfail())';
+    const cls = u.kind === 'struct' ? `V${ref(u.struct)}` : viewClass(u, { si: r0.si, fi: r0.fi, steps });
+    return `(r === true ? new ${cls}(VTOKEN, this.#b, this.#e, this.#m, VR[0], VR[1], VR[2]) : r === null ? null : vfail())`;
+  }
+  // the class of a collection type t (at site r: where viewType finds it)
+  function viewClass(t, r) {
+    const sig = JSON.stringify(t);
+    let h = viewClasses.get(sig);
+    if (h) return h.name;
+    h = { name: `Q${viewClasses.size}`, code: '' };
+    viewClasses.set(sig, h);
+    const vt = `${h.name}T`;
+    const head = `const ${vt} = NAT.viewType(${r.si}, ${r.fi}, '${r.steps}');\n`;
+    const get = (op, elem, steps) => `${load(vt, op, 'i')} const r = NAT.viewGet(this.#b); return ${viewResult(elem, { si: r.si, fi: r.fi, steps })};`;
+    const count = `${load(vt, 0, 0)} const c = NAT.viewCount(this.#b); return c !== undefined ? c : vfail();`;
+    const index = (n) => `const L = this.${n}; i = Math.trunc(i) || 0; if (i < 0) i += L; if (i < 0 || i >= L) return undefined;`;
+    // registered at a struct's own (not optional) field: the value comes from the core in
+    // one call (viewField: decode's form exactly, a set or map one entry per key), read by
+    // the decode reader; and a list of scalars or strings iterates over that value
+    const f = r.steps === '' ? structs[r.si].fields[r.fi] : null;
+    const direct = f !== null && f.type.kind !== 'optional';
+    const fromCore = direct ? `if (op === 0) { return VF(${ref(r.si)}, ${r.fi}, RD${ref(r.si)}, this.#b, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g)` +
+      `${prop('', f.name)}; } ` : '';
+    const whole = direct && t.kind !== 'set' && !isView(t.elem.kind === 'optional' ? t.elem.elem : t.elem)
+      ? '  [Symbol.iterator]() { return this.toValue()[Symbol.iterator](); }\n  toArray() { return this.toValue(); }\n' : '';
+    if (t.kind === 'map' || t.kind === 'hash') {
+      const pairs = rt.floatKeyed(t.key);
+      const value = fromCore ? '' : pairs
+        ? 'const a = [], L = this.size; for (let i = 0; i < L; i++) a.push([VALUE(this[KEY](i)), VALUE(this[ITEM](i))]); return a;'
+        : 'const m = new Map(), L = this.size; for (let i = 0; i < L; i++) m.set(VALUE(this[KEY](i)), VALUE(this[ITEM](i))); return m;';
+      h.code = `${head}class ${h.name} extends VIEWS.MapView {\n  ${STATE}\n` +
+        `  ${opMethod(vt, -1, fromCore || `if (op === 0) { ${value} } `)}\n` +
+        `  get size() { ${count} }\n` +
+        `  keyAt(i) { ${index('size')} return this[KEY](i); }\n` +
+        `  valueAt(i) { ${index('size')} return this[ITEM](i); }\n` +
+        `  [KEY](i) { ${get(3, t.key, `${r.steps}k`)} }\n` +
+        `  [ITEM](i) { ${get(4, t.elem, `${r.steps}e`)} }\n}`;
+    } else {
+      const value = t.kind === 'set' && !rt.floatKeyed(t.elem)
+        ? 'const v = new Set(), L = this.length; for (let i = 0; i < L; i++) v.add(VALUE(this[ITEM](i))); return v;'
+        : 'const a = [], L = this.length; for (let i = 0; i < L; i++) a.push(VALUE(this[ITEM](i))); return a;';
+      h.code = `${head}class ${h.name} extends VIEWS.ListView {\n  ${STATE}\n` +
+        `  ${opMethod(vt, -1, fromCore || `if (op === 0) { ${value} } `)}\n${whole}` +
+        `  get length() { ${count} }\n` +
+        `  at(i) { ${index('length')} return this[ITEM](i); }\n` +
+        `  [ITEM](i) { ${get(2, t.elem, `${r.steps}e`)} }\n}`;
+    }
+    return h.name;
+  }
+  function structView(i) {
+    const s = structs[i];
+    const getters = s.fields.map((f, j) =>
+      `  get [${JSON.stringify(f.name)}]() { ${load(`VT${i}`, 1, j)} const r = NAT.viewGet(this.#b); ` +
+      `return ${viewResult(f.type, { si: i, fi: j, steps: '' })}; }`);
+    return `const VT${i} = NAT.viewType(${i}, -1, ''), [VO${i}_0, VO${i}_1] = NAT.viewOpeners(${i});
+class V${i} extends VIEWS.View {
+  ${STATE}
+  ${opMethod(`VT${i}`, i, '')}
+${getters.join('\n')}
+}
+Object.defineProperty(V${i}, 'name', { value: ${JSON.stringify(`${s.name}View`)} });
+function VW${i}(b, o) {
+  if (!(b instanceof Uint8Array)) b = rt.input(b);
+  const f = VFINAL(o), open = f ? VO${i}_1 : VO${i}_0;
+  if ((o === undefined || o === null || o.limits === undefined ? open(b) : open(b, rt.limits(o.limits))) === undefined) {
+    throw nativeError();
+  }
+  return new V${i}(VTOKEN, b, VR[3], f ? 1 : 0, VR[0], VR[1], VR[2]);
+}`;
   }
 
   // ---- per struct
@@ -677,8 +854,9 @@ function DE${i}_${m}(b, trusted, limits) {
     out.push(`function FJ${i}(text, limits, ignore) { if (typeof text !== 'string') throw rt.typeErr('', 'a JSON string', text); ` +
       `G[0] = n; G[1] = p; NAT.fromJson(${i}, rt.jsonText(text), rt.limits(limits), ignore === true); if (G[2] !== 0) { settle(); return FJ${i}(text, limits, ignore); } ` +
       `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
+    out.push(structView(i));
     out.push(`X[${i}] = { WR: WR${i}, PK: PK${i}, CK: CK${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
-      `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i} };`);
+      `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i}, V: V${i}, VW: VW${i} };`);
   }
 
   const head = [];
@@ -689,12 +867,13 @@ function DE${i}_${m}(b, trusted, limits) {
     head.push(`const ${name} = rt.site(NAT, ${si}, ${fi}, '${steps}');`);
   }
   for (const j of imported) { // compiled before (compileGroup put every other one in the group)
-    head.push(`const WR${j} = X[${j}].WR, PK${j} = X[${j}].PK, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS, ` +
+    head.push(`const WR${j} = X[${j}].WR, PK${j} = X[${j}].PK, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS, V${j} = X[${j}].V, ` +
       `C${j} = GEN.classOf(${j}), T${j} = GEN.shape(${j});`);
   }
   const source = `const CONST = CONSTS;
 ${head.join('\n')}
 ${[...helpers.values()].map((h) => h.code).join('\n')}
+${[...viewClasses.values()].map((h) => h.code).join('\n')}
 ${out.join('\n\n')}
 `;
   return { source, consts };
@@ -798,6 +977,13 @@ function makeClass(gen, i, Base) {
       return o.final ? c.DE1(b, rt.trusted(o), o.limits) : c.DE0(b, rt.trusted(o), o.limits);
     }
 
+    /** A view of the bytes (lib/views.js): its fields read in place on access, verified
+     * first as decode verifies (the same errors); options { model: 'standard' | 'final',
+     * limits }. */
+    static view(b, o) {
+      return (x || (x = gen.codec(i))).VW(b, o);
+    }
+
     static verify(b, o) {
       const size = o === undefined || o === null ? nat.verify(i, false, rt.input(b))
         : nat.verify(i, Boolean(o.final), rt.input(b), rt.limits(o.limits));
@@ -839,7 +1025,7 @@ class Codegen {
     this.compiled = 0;
     try {
       this.shared = new Function('env', SHARED)({ // eslint-disable-line no-new-func
-        NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc, ID: STRUCT_ID,
+        NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc, ID: STRUCT_ID, VIEWS: views,
       });
     } catch (e) {
       e.message = `fbe: generated code does not compile: ${e.message}`;

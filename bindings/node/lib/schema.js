@@ -125,6 +125,12 @@ class Schema {
       options ? options.limits : undefined);
   }
 
+  /** A view of bytes of the struct type (lib/views.js): fields read in place on access,
+   * verified first as decode verifies; options { model: 'standard' | 'final', limits }. */
+  view(type, bytes, options) {
+    return this._fbe.gen.codec(this._structIndex(type)).VW(bytes, options);
+  }
+
   /** true when bytes start with a valid model of the type. */
   verify(type, bytes, options) {
     return this._structClass(type).verify(bytes, options);

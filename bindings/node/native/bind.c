@@ -10,8 +10,9 @@
 
 void ns_release(nschema *ns, napi_env env) {
   if (--ns->refs) return;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (ns->buffers[i]) napi_delete_reference(env, ns->buffers[i]);
+  fbei_mem_free(ns->vtypes);
   fbei_tape_programs_free(ns->progs);
   fbe_buffer_free(&ns->out);
   fbe_arena_free(ns->arena);
@@ -98,16 +99,17 @@ const fbe_enum *arg_enum(napi_env env, nschema *ns, napi_value v) {
 
 /* setTape(k, buffer: ArrayBuffer): lib/'s buffer k, kept alive here: 0 the slots, 1 the
  * bytes, 2 the registers (REG_COUNT int32), 3 the output pool (encode puts its bytes
- * there at REG_OUT). */
+ * there at REG_OUT), 4 the view registers (VR_COUNT doubles, view.c). */
 static napi_value set_tape_cb(napi_env env, napi_callback_info info) {
   ARGS(2, nschema, ns);
   bool is_ab = false;
   void *data;
   size_t len;
   int32_t k = argc >= 2 ? arg_int(env, argv[0]) : -1;
-  if (k >= 0 && k < 4) napi_is_arraybuffer(env, argv[1], &is_ab);
-  if (!is_ab || napi_get_arraybuffer_info(env, argv[1], &data, &len) != napi_ok || (k == 2 && len < REG_COUNT * 4))
-    return throw_type(env, "setTape(k: 0..3, buffer: ArrayBuffer)");
+  if (k >= 0 && k < 5) napi_is_arraybuffer(env, argv[1], &is_ab);
+  if (!is_ab || napi_get_arraybuffer_info(env, argv[1], &data, &len) != napi_ok || (k == 2 && len < REG_COUNT * 4) ||
+      (k == 4 && len < VR_COUNT * 8))
+    return throw_type(env, "setTape(k: 0..4, buffer: ArrayBuffer)");
   if (ns->buffers[k]) napi_delete_reference(env, ns->buffers[k]);
   ns->buffers[k] = NULL;
   CHECK(napi_create_reference(env, argv[1], 1, &ns->buffers[k]));
@@ -115,6 +117,7 @@ static napi_value set_tape_cb(napi_env env, napi_callback_info info) {
   if (k == 1) ns->tape.bytes = data, ns->tape.bytes_cap = CAP32(len);
   if (k == 2) ns->regs = data;
   if (k == 3) ns->pool = data, ns->pool_cap = CAP32(len);
+  if (k == 4) ns->vregs = data;
   return NULL;
 }
 
@@ -273,7 +276,11 @@ static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value war
                                    {"copy", copy_cb},             {"inputError", input_error_cb},
                                    {"enumParse", enum_parse_cb},  {"enumText", enum_text_cb},
                                    {"typeNotFound", type_not_found_cb},
-                                   {"sender", sender_new_cb},     {"receiver", receiver_new_cb}};
+                                   {"sender", sender_new_cb},     {"receiver", receiver_new_cb},
+                                   {"viewOpeners", view_openers_cb},  {"viewGet", view_get_cb},
+                                   {"viewCount", view_count_cb},  {"viewType", view_type_cb},
+                                   {"viewValue", view_value_cb},  {"viewText", view_text_cb},
+                                   {"viewEqual", view_equal_cb},  {"viewField", view_field_cb}};
   static const char *const keys[] = {"root", "packages", "structs", "enums"};
   nschema *ns = ns_new(schema);
   if (!ns) {

@@ -32,6 +32,15 @@ enum {
   REG_COUNT = 10
 };
 #define REG_NEED_SPACE (-1)
+
+/* The view registers, a Float64Array lib/ shares with C (view.c; lib/codegen.js: the
+ * same indexes): one view in VR_AT .. VR_INDEX, a second from VR_B. */
+enum {
+  VR_AT = 0, VR_BASE = 1, VR_IMAGE = 2, VR_END = 3, VR_MODEL = 4, VR_TYPE = 5, VR_OP = 6, VR_INDEX = 7,
+  VR_B = 8,
+  VR_COUNT = 16
+};
+enum { VIEW_SELF = 0, VIEW_FIELD = 1, VIEW_AT = 2, VIEW_KEY = 3, VIEW_VALUE = 4 };
 #define FLAG_TRUSTED 1       /* decode without verifying (fbe_decode_trusted) */
 #define POOL_RESULT_MAX 4096 /* encoded results up to this size go into the output pool */
 
@@ -55,7 +64,11 @@ struct nschema {
   int32_t *regs;             /* REG_COUNT registers (NULL until lib/ gives them) */
   uint8_t *pool;             /* the output pool */
   uint32_t pool_cap;
-  napi_ref buffers[4];       /* keep the tapes, the registers and the pool alive */
+  napi_ref buffers[5];       /* keep the tapes, the registers, the pool and the view
+                                registers alive */
+  double *vregs;             /* VR_COUNT view registers (NULL until lib/ gives them) */
+  const fbe_type **vtypes;   /* the types of views, by the index viewType gave lib/ */
+  uint32_t nvtypes, vtypes_cap;
   fbe_arena *arena;          /* every call resets it */
   fbe_buffer out;
   fbe_error err;             /* the last error, for lastError() */
@@ -142,5 +155,7 @@ CALLBACK(codec_cb); CALLBACK(verify_cb); CALLBACK(to_json_cb); CALLBACK(from_jso
 CALLBACK(to_text_cb); CALLBACK(pair_cb); CALLBACK(copy_cb);
 CALLBACK(sender_new_cb); CALLBACK(receiver_new_cb);                                            /* protocol.c */
 CALLBACK(load_file_cb); CALLBACK(load_string_cb); CALLBACK(load_package_cb);                    /* bind.c */
+CALLBACK(view_openers_cb); CALLBACK(view_get_cb); CALLBACK(view_count_cb); CALLBACK(view_type_cb);   /* view.c */
+CALLBACK(view_value_cb); CALLBACK(view_text_cb); CALLBACK(view_equal_cb); CALLBACK(view_field_cb);
 
 #endif

@@ -556,6 +556,11 @@ static void wr_prog(writer *w, const tape_prog *pg, const uint8_t *base) {
 static void wr_elements(writer *w, const fbe_type *e, const uint8_t *data, uint32_t count) {
   const tape_prog *pg = e->wire == FBE_KIND_STRUCT ? prog_of(w->progs, e->st) : NULL;
   tape_code code = code_of(e, w->progs->format);
+  if (code == OP_BITS64 && e->mem_size == 8) { /* the slots are the elements' bytes: one copy */
+    if (w->n <= w->n_cap && count <= w->n_cap - w->n) memcpy(&w->num[w->n], data, (size_t)count * 8);
+    w->n += count;
+    return;
+  }
   for (uint32_t i = 0; i < count; i++) {
     const uint8_t *slot = data + (size_t)i * e->mem_size;
     if (pg) wr_prog(w, pg, slot);

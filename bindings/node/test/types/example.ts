@@ -5,6 +5,7 @@ import * as fbe from 'fbe';
 import {
   FbeError, Schema, Sender, Receiver, Struct, Enum, StructClass, Instance, EnumObject, codes,
   FieldInfo, TypeInfo, PackageInfo, Bytes, JsonValue, Kind, StatusName, Limits,
+  View, ListView, MapView, StructView, ViewOptions,
 } from 'fbe';
 
 // ---- loading
@@ -58,6 +59,26 @@ const equal: boolean = typed.equals(typedBack);
 const str: string = typed.toString();
 const json: { [field: string]: JsonValue } = typed.toJSON();
 const copy: Instance<AccountFields> = typed.clone();
+
+// ---- views
+const view: StructView<AccountFields> = TypedAccount.view(typed.encode(), { model: 'final', limits: { maxDepth: 8 } });
+const viewName: string = view.name;
+const viewCurrency: string = view.wallet.currency;
+const viewAsset: StructView<BalanceFields> | null = view.asset;
+const viewOrders: ListView<StructView<OrderFields>, OrderFields[]> = view.orders;
+const firstPrice: number | undefined = viewOrders.at(0)?.price;
+for (const o of view.orders) { const s: string = o.symbol; }
+const viewValue: Instance<AccountFields> = view.toValue();
+const viewSame: boolean = view.equals(typed);
+const viewText: string = view.toString() + view.toJson({ pretty: true });
+const untypedView: StructView = schema.view('Account', bytes);
+const asView: View = untypedView;
+const viewOptions: ViewOptions = { model: 'standard' };
+const mapView: MapView<string, number> | null = null;
+// @ts-expect-error a view is read-only
+view.name = 'x';
+// @ts-expect-error the model is 'standard' or 'final'
+TypedAccount.view(bytes, { model: 'compact' });
 const isStruct: boolean = typed instanceof Struct;
 const pretty: string = typed.toJsonString({ pretty: true });
 const hash: bigint = typed.hashKey();
