@@ -289,6 +289,18 @@ static void test_missing_names_and_wrong_kinds(void **state) {
     fbe_view root;
     assert_int_equal(fbe_view_open(account, (fbe_model)model, bytes, n, NULL, &root, NULL), FBE_OK);
     assert_int_equal(fbe_view_kind(root), FBE_KIND_STRUCT);
+    /* the same model at another address reads the same; a shorter buffer is refused */
+    uint8_t *moved = malloc(n);
+    assert_non_null(moved);
+    memcpy(moved, bytes, n);
+    fbe_view there = root;
+    fbe_error err;
+    assert_int_equal(fbe_view_rebind(&there, moved, n - 1, &err), FBE_ERR_MALFORMED);
+    assert_non_null(strstr(err.message, "changed after it was opened"));
+    assert_ptr_equal(there.data, bytes);
+    assert_int_equal(fbe_view_rebind(&there, moved, n, &err), FBE_OK);
+    assert_true(fbe_view_equal(there, root));
+    free(moved);
     fbe_view none = fbe_view_field_named(root, "no_such_field");
     assert_false(fbe_view_ok(none));
     assert_int_equal(fbe_view_kind(none), FBE_KIND_COUNT_);

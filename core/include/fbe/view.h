@@ -59,6 +59,13 @@ FBE_API fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const 
                                  size_t size, const fbe_limits *limits, fbe_view *out,
                                  fbe_error *err);
 
+/* Points *v (and so every view taken from it afterwards) at the same model at another
+ * address: for a host whose buffer may move between calls (a garbage collector). size is
+ * what the buffer holds now; less than the model (the buffer shrank or was detached)
+ * gives FBE_ERR_MALFORMED and leaves *v as it was. The bytes must be the ones opened
+ * (reads stay inside [data, data + model size) whatever they are). */
+FBE_API fbe_status fbe_view_rebind(fbe_view *v, const void *data, size_t size, fbe_error *err);
+
 /* ---- navigation: a bad name/index or a wrong kind gives a view with no value ---- */
 static inline int fbe_view_ok(fbe_view v) { return v.type != NULL; }
 FBE_API fbe_kind fbe_view_kind(fbe_view v);                        /* FBE_KIND_COUNT_: no value */

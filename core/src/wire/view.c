@@ -178,6 +178,16 @@ fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const void *da
   return FBE_OK;
 }
 
+fbe_status fbe_view_rebind(fbe_view *v, const void *data, size_t size, fbe_error *err) {
+  if (!v || !v->type) return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "the view has no value");
+  if (!data || size < v->end)
+    return fbei_error_set(err, FBE_ERR_MALFORMED, FBE_NO_OFFSET,
+                          "the bytes under the view changed after it was opened (%zu bytes, the model has %llu)",
+                          data ? size : (size_t)0, (unsigned long long)v->end);
+  v->data = data;
+  return FBE_OK;
+}
+
 fbe_kind fbe_view_kind(fbe_view v) { return v.type ? v.type->kind : FBE_KIND_COUNT_; }
 
 fbe_view fbe_view_field(fbe_view v, size_t index) {
