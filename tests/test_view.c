@@ -22,6 +22,25 @@ static int record_field(const char *line, const char *key, char *out, size_t cap
   return 0;
 }
 
+static int same_place(fbe_view a, fbe_view b) {
+  return a.type == b.type && a.at == b.at && a.base == b.base && a.image == b.image;
+}
+
+/* fbe_view_next steps onto exactly the views fbe_view_at / _key_at / _value_at give. */
+static void same_steps(fbe_view v, const char *path) {
+  int map = fbe_view_kind(v) == FBE_KIND_MAP || fbe_view_kind(v) == FBE_KIND_HASH;
+  fbe_view_iter it = fbe_view_iterate(v);
+  fbe_view a, b;
+  size_t i = 0;
+  while (fbe_view_next(&it, &a, &b)) {
+    if (!same_place(a, map ? fbe_view_key_at(v, i) : fbe_view_at(v, i)) ||
+        (map && !same_place(b, fbe_view_value_at(v, i))))
+      fail_msg("%s: step %zu is not element %zu", path, i, i);
+    i++;
+  }
+  if (i != fbe_view_count(v)) fail_msg("%s: %zu steps, %zu elements", path, i, fbe_view_count(v));
+}
+
 static size_t leaves; /* scalars, strings and bytes compared: the walk reached the values */
 
 /* Asserts that view v reads the value ref r holds, at `path` (for the failure text). */
@@ -63,6 +82,7 @@ static void same(fbe_view v, fbe_ref r, const char *path) {
       }
       assert_false(fbe_view_ok(fbe_view_at(v, n)));
       assert_false(fbe_view_ok(fbe_view_key_at(v, 0)));
+      same_steps(v, path);
       return;
     }
     case FBE_KIND_MAP: case FBE_KIND_HASH: {
@@ -76,6 +96,7 @@ static void same(fbe_view v, fbe_ref r, const char *path) {
       }
       assert_false(fbe_view_ok(fbe_view_value_at(v, n)));
       assert_false(fbe_view_ok(fbe_view_at(v, 0)));
+      same_steps(v, path);
       return;
     }
     case FBE_KIND_STRING: case FBE_KIND_BYTES: {

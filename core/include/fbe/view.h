@@ -23,7 +23,7 @@
  * struct walks fields 0..i-1 and element i of a collection walks elements 0..i-1
  * (fixed-size elements: O(1)); the walk reads only counts and lengths, never the data.
  * Reading every element of a variable-size collection by index is quadratic there:
- * decode it instead when that matters. */
+ * step through it with fbe_view_iterate / fbe_view_next instead (O(1) a step). */
 #ifndef FBE_VIEW_H
 #define FBE_VIEW_H
 
@@ -75,6 +75,19 @@ FBE_API size_t fbe_view_count(fbe_view v); /* elements of array/vector/list/set,
 FBE_API fbe_view fbe_view_at(fbe_view v, size_t index);            /* element i */
 FBE_API fbe_view fbe_view_key_at(fbe_view v, size_t index);        /* map entry i: key */
 FBE_API fbe_view fbe_view_value_at(fbe_view v, size_t index);      /* map entry i: value */
+
+/* Every element (entry) in order, each step O(1) in both models, where fbe_view_at
+ * walks the elements before i in the final model:
+ *   fbe_view_iter it = fbe_view_iterate(list); fbe_view e;
+ *   while (fbe_view_next(&it, &e, NULL)) ...        (a map: &key, &value)
+ * fbe_view_next gives 0 after the last one; either output may be NULL. */
+typedef struct fbe_view_iter {
+  fbe_view of;
+  size_t index, count;
+  uint64_t pos; /* final model: where the next element starts */
+} fbe_view_iter;
+FBE_API fbe_view_iter fbe_view_iterate(fbe_view v);
+FBE_API int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value);
 
 /* ---- optionals ---- */
 FBE_API int fbe_view_is_null(fbe_view v);      /* an optional that holds no value */

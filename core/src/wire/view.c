@@ -267,6 +267,48 @@ fbe_view fbe_view_at(fbe_view v, size_t index) { return item(v, index, 0); }
 fbe_view fbe_view_key_at(fbe_view v, size_t index) { return item(v, index, 1); }
 fbe_view fbe_view_value_at(fbe_view v, size_t index) { return item(v, index, 2); }
 
+fbe_view_iter fbe_view_iterate(fbe_view v) {
+  fbe_view_iter it = {v, 0, fbe_view_count(v), v.at}; /* a final-model array's elements start at once */
+  if (it.count && !v.image && v.model == FBE_MODEL_FINAL && v.type->wire != FBE_KIND_ARRAY &&
+      fin_item(v, 0, &it.pos))
+    it.count = 0;
+  return it;
+}
+
+/* Final model: element i sits where element i-1 ended, so each step skips one value
+ * (fin_skip reads only its lengths); the standard model and images index directly. */
+int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value) {
+  if (!it || it->index >= it->count) return 0;
+  fbe_view v = it->of;
+  const fbe_type *t = v.type;
+  int map = t->wire == FBE_KIND_MAP;
+  size_t i = it->index++;
+  if (v.image || v.model == FBE_MODEL_STANDARD) {
+    if (map) {
+      if (item_or_key) *item_or_key = fbe_view_key_at(v, i);
+      if (value) *value = fbe_view_value_at(v, i);
+    } else if (item_or_key) {
+      *item_or_key = fbe_view_at(v, i);
+    }
+    return 1;
+  }
+  fbe_reader r = reader(v);
+  if (map) {
+    if (item_or_key) *item_or_key = fin_value(v, t->key, it->pos);
+    if (fin_skip(&r, t->key, &it->pos)) goto outside;
+    if (value) *value = fin_value(v, t->elem, it->pos);
+  } else if (item_or_key) {
+    *item_or_key = fin_value(v, t->elem, it->pos);
+  }
+  if (fin_skip(&r, t->elem, &it->pos)) goto outside;
+  return 1;
+outside: /* only bytes changed after the open get here */
+  it->count = it->index;
+  if (item_or_key) *item_or_key = no_value;
+  if (value) *value = no_value;
+  return 1;
+}
+
 /* ------------------------------------------------------------ optionals */
 
 /* 1 present (*value set), 0 null, -1 not an optional or outside the model. */
