@@ -244,6 +244,30 @@ static void size_copies(fbei_op *ops, uint32_t n) {
   }
 }
 
+/* Picks verify's check of a step that reads bytes (fbei_check_code). */
+static void set_check(fbei_op *op) {
+  const fbe_type *t = op->field->type;
+  op->type = t;
+  op->st = NULL;
+  switch (t->wire) {
+    case FBE_KIND_STRING: op->check = FBE_CHECK_TEXT; return;
+    case FBE_KIND_BYTES: op->check = FBE_CHECK_BYTES; return;
+    case FBE_KIND_STRUCT: op->check = FBE_CHECK_STRUCT; op->st = t->st; return;
+    case FBE_KIND_OPTIONAL:
+      if (t->elem->wire != FBE_KIND_STRUCT) break;
+      op->check = FBE_CHECK_OPTIONAL_STRUCT;
+      op->st = t->elem->st;
+      return;
+    case FBE_KIND_VECTOR:
+      if (t->elem->wire != FBE_KIND_STRUCT) break;
+      op->check = FBE_CHECK_STRUCTS;
+      op->st = t->elem->st;
+      return;
+    default: break;
+  }
+  op->check = FBE_CHECK_VALUE;
+}
+
 /* Longest path an error can show (fbe_error.path, error.c). */
 #define PATH_MAX_LEN (sizeof(((fbe_error *)0)->path) - 1)
 
@@ -289,7 +313,8 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
   st->nops = st->nptr_ops = st->nfinal_ops = st->nfinal_checks = 0;
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
-    fbei_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0};
+    fbei_op op = {op_code(f->type), f->type->wire_size, f->mem_offset, f->wire_offset, f, f->name, 0,
+                  FBE_CHECK_VALUE, 0, NULL, NULL};
     emit(st->ops, &st->nops, op, 1);
     if (op.code != FBE_OP_STRUCT) {
       emit(st->final_ops, &st->nfinal_ops, op, 0);
@@ -306,6 +331,8 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
   }
   size_copies(st->ops, st->nops);
   size_copies(st->final_ops, st->nfinal_ops);
+  st->ops[st->nops] = (fbei_op){.code = FBE_OP_END};
+  st->final_ops[st->nfinal_ops] = (fbei_op){.code = FBE_OP_END};
   /* room: a run of fixed steps is checked by its first step, or by the string before it */
   fbei_op *owner = NULL;
   for (uint32_t i = 0; i < st->nfinal_ops; i++) {
@@ -322,11 +349,27 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
       owner = NULL;
     }
   }
-  for (uint32_t i = 0; i < st->nfinal_ops; i++)
-    if (st->final_ops[i].room || !FBE_OP_IS_FIXED(st->final_ops[i].code))
-      st->final_checks[st->nfinal_checks++] = st->final_ops[i];
-  for (uint32_t i = 0; i < st->nops; i++)
-    if (!FBE_OP_IS_FIXED(st->ops[i].code)) st->ptr_ops[st->nptr_ops++] = st->ops[i];
+  /* verify's programs: the steps that read bytes, each with its check; a fixed run that
+   * no string's room covers becomes the skip of the step after it (or the tail) */
+  uint32_t pending = 0;
+  for (uint32_t i = 0; i < st->nfinal_ops; i++) {
+    fbei_op op = st->final_ops[i];
+    if (FBE_OP_IS_FIXED(op.code)) {
+      pending += op.room;
+      continue;
+    }
+    op.skip = pending;
+    pending = 0;
+    set_check(&op);
+    st->final_checks[st->nfinal_checks++] = op;
+  }
+  st->final_tail = pending;
+  for (uint32_t i = 0; i < st->nops; i++) {
+    if (FBE_OP_IS_FIXED(st->ops[i].code)) continue;
+    fbei_op op = st->ops[i];
+    set_check(&op);
+    st->ptr_ops[st->nptr_ops++] = op;
+  }
   return 0;
 }
 

@@ -10,15 +10,11 @@ enum { FAIL_TOO_DEEP = 3 };
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE __attribute__((always_inline))
+#define UNREACHABLE() __builtin_unreachable()
 #else
 #define ALWAYS_INLINE
+#define UNREACHABLE() ((void)0)
 #endif
-
-/* The standard model: the public writer plus the nesting depth. */
-typedef struct encoder {
-  fbe_std_writer w;
-  uint32_t depth; /* nesting through optionals and collections */
-} encoder;
 
 /* Optionals and collections are where values recurse; beyond the decoders' default
  * depth the value could not be read back, and the recursion would risk the stack. */
@@ -28,92 +24,159 @@ static inline int enter(uint32_t *depth, int *failed) {
   return -1;
 }
 
+/* The standard model's writer: the used size and the data pointer are kept here (in
+ * registers across a struct's steps) and written back to the buffer at the end; one test
+ * per block covers both the capacity and the 4 GiB limit (`limit`). */
+typedef struct encoder {
+  uint8_t *data;     /* out->data */
+  size_t size;       /* bytes in use (out->size once done) */
+  size_t limit;      /* blocks end by here: the capacity, or 4 GiB past the model's start */
+  fbe_buffer *out;
+  size_t start;      /* position of the model header in out */
+  int failed;        /* FBE_WRITE_* or FAIL_TOO_DEEP once a block could not be had */
+  uint32_t depth;    /* nesting through optionals and collections */
+} encoder;
+
+static void set_limit(encoder *e) {
+  size_t cap = e->out->capacity, most = e->start + (size_t)UINT32_MAX;
+  e->limit = cap < most || most < e->start ? cap : most;
+}
+
+/* The cold path of alloc: grows the buffer, or fails. */
+#if defined(__GNUC__)
+__attribute__((cold, noinline))
+#endif
+static size_t grow(encoder *e, size_t n) {
+  if (e->size - e->start + n > UINT32_MAX) {
+    e->failed = FBE_WRITE_TOO_LARGE;
+    return 0;
+  }
+  e->out->size = e->size;
+  if (fbe_buffer_reserve(e->out, n)) {
+    e->failed = FBE_WRITE_NOMEM;
+    return 0;
+  }
+  e->data = e->out->data;
+  set_limit(e);
+  size_t pos = e->size;
+  e->size += n;
+  return pos;
+}
+
+/* Allocates n bytes at the end ("allocate n" of FORMAT.md 5.9): their position, or 0 on
+ * failure (never a block: the header comes first). The caller writes every byte. */
+static inline size_t alloc(encoder *e, size_t n) {
+  if (n > e->limit - e->size) return grow(e, n);
+  size_t pos = e->size;
+  e->size += n;
+  return pos;
+}
+
 /* ------------------------------------------------------------ standard model */
 
 static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v);
+static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v);
 
 static inline void std_blob(encoder *e, size_t slot, size_t base, const fbei_str *s) {
-  fbe_std_write_blob(&e->w, slot, base, s->data, s->size);
+  size_t d = alloc(e, 4 + (size_t)s->size);
+  if (!d) return;
+  uint8_t *p = e->data;
+  fbe_store32(p + slot, (uint32_t)(d - base));
+  fbe_store32(p + d, s->size);
+  if (s->size <= 16) fbe_copy_small(p + d + 4, s->data, s->size); /* most strings: no libc call */
+  else memcpy(p + d + 4, s->data, s->size);
+}
+
+static void std_optional(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
+  const uint8_t *inner = *(const uint8_t *const *)v;
+  if (!inner) { /* flag 0, pointer 0 */
+    memset(e->data + slot, 0, 5);
+    return;
+  }
+  size_t s = alloc(e, t->elem->wire_size);
+  if (!s || enter(&e->depth, &e->failed)) return;
+  e->data[slot] = 1;
+  fbe_store32(e->data + slot + 1, (uint32_t)(s - base));
+  if (t->elem->wire == FBE_KIND_STRUCT) std_struct(e, s, s, t->elem->st, inner); /* the value slot becomes the base */
+  else std_value(e, t->elem, s, s, inner);
+  e->depth--;
+}
+
+/* vector, list, set (el: the element type), or map, hash (k: the key type) */
+static void std_sequence(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
+  const fbei_vec *vec = (const fbei_vec *)v;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL, *el = t->elem;
+  size_t stride = (size_t)el->wire_size + (k ? k->wire_size : 0);
+  size_t d = alloc(e, 4 + (size_t)vec->count * stride);
+  if (!d || enter(&e->depth, &e->failed)) return;
+  fbe_store32(e->data + slot, (uint32_t)(d - base));
+  fbe_store32(e->data + d, vec->count);
+  d += 4;
+  const uint8_t *item = vec->data;
+  if (k) {
+    for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += t->pair_stride) {
+      size_t at = d + (size_t)i * stride;
+      std_value(e, k, at, base, item);
+      std_value(e, el, at + k->wire_size, base, item + t->pair_value_offset);
+    }
+  } else if (el->copyable) {
+    if (vec->count) memcpy(e->data + d, vec->data, (size_t)vec->count * el->wire_size);
+  } else if (el->wire == FBE_KIND_STRUCT) { /* the common case, without a dispatch */
+    for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += el->mem_size)
+      std_struct(e, d + (size_t)i * 4, base, el->st, item);
+  } else {
+    for (uint32_t i = 0; i < vec->count && !e->failed; i++, item += el->mem_size)
+      std_value(e, el, d + (size_t)i * el->wire_size, base, item);
+  }
+  e->depth--;
 }
 
 static void std_value(encoder *e, const fbe_type *t, size_t slot, size_t base, const uint8_t *v) {
+  uint8_t *p = e->data;
   switch (t->wire) {
-    case FBE_KIND_BOOL: e->w.out->data[slot] = *v != 0; break;
+    case FBE_KIND_BOOL: p[slot] = *v != 0; break;
     case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
-      e->w.out->data[slot] = *v; break;
+      p[slot] = *v; break;
     case FBE_KIND_INT16: case FBE_KIND_UINT16:
-      fbe_store16(e->w.out->data + slot, *(const uint16_t *)v); break;
+      fbe_store16(p + slot, *(const uint16_t *)v); break;
     case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_FLOAT:
-      fbe_store32(e->w.out->data + slot, *(const uint32_t *)v); break;
+      fbe_store32(p + slot, *(const uint32_t *)v); break;
     case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_DOUBLE: case FBE_KIND_TIMESTAMP:
-      fbe_store64(e->w.out->data + slot, *(const uint64_t *)v); break;
-    case FBE_KIND_DECIMAL: case FBE_KIND_UUID: memcpy(e->w.out->data + slot, v, 16); break;
+      fbe_store64(p + slot, *(const uint64_t *)v); break;
+    case FBE_KIND_DECIMAL: case FBE_KIND_UUID: memcpy(p + slot, v, 16); break;
     case FBE_KIND_STRING: case FBE_KIND_BYTES: std_blob(e, slot, base, (const fbei_str *)v); break;
     case FBE_KIND_STRUCT: std_struct(e, slot, base, t->st, v); break;
-    case FBE_KIND_OPTIONAL: {
-      const uint8_t *inner = *(const uint8_t *const *)v;
-      if (!inner) { /* flag 0, pointer 0 */
-        memset(e->w.out->data + slot, 0, 5);
-        break;
-      }
-      size_t s = fbe_std_write_optional(&e->w, slot, base, 1, t->elem->wire_size);
-      if (!s || enter(&e->depth, &e->w.failed)) return;
-      std_value(e, t->elem, s, s, inner); /* the value slot becomes the base */
-      e->depth--;
-      break;
-    }
+    case FBE_KIND_OPTIONAL: std_optional(e, t, slot, base, v); break;
     case FBE_KIND_ARRAY: {
       const fbe_type *el = t->elem;
-      for (uint32_t i = 0; i < t->array_size && !e->w.failed; i++)
+      for (uint32_t i = 0; i < t->array_size && !e->failed; i++)
         std_value(e, el, slot + (size_t)i * el->wire_size, base, v + (size_t)i * el->mem_size);
       break;
     }
-    case FBE_KIND_VECTOR: {
-      const fbei_vec *vec = (const fbei_vec *)v;
-      const fbe_type *el = t->elem;
-      size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, el->wire_size);
-      if (!d || enter(&e->depth, &e->w.failed)) return;
-      if (el->copyable) {
-        if (vec->count) memcpy(e->w.out->data + d, vec->data, (size_t)vec->count * el->wire_size);
-      } else {
-        const uint8_t *item = vec->data;
-        for (uint32_t i = 0; i < vec->count && !e->w.failed; i++, item += el->mem_size)
-          std_value(e, el, d + (size_t)i * el->wire_size, base, item);
-      }
-      e->depth--;
-      break;
-    }
-    case FBE_KIND_MAP: {
-      const fbei_vec *vec = (const fbei_vec *)v;
-      const fbe_type *k = t->key, *val = t->elem;
-      size_t stride = (size_t)k->wire_size + val->wire_size;
-      size_t d = fbe_std_write_sequence(&e->w, slot, base, vec->count, stride);
-      if (!d || enter(&e->depth, &e->w.failed)) return;
-      const uint8_t *pair = vec->data;
-      for (uint32_t i = 0; i < vec->count && !e->w.failed; i++, pair += t->pair_stride) {
-        size_t at = d + (size_t)i * stride;
-        std_value(e, k, at, base, pair);
-        std_value(e, val, at + k->wire_size, base, pair + t->pair_value_offset);
-      }
-      e->depth--;
-      break;
-    }
+    case FBE_KIND_VECTOR: case FBE_KIND_MAP: std_sequence(e, t, slot, base, v); break;
     default: break;
   }
 }
 
 static void std_struct(encoder *e, size_t slot, size_t base, const fbe_struct *st, const uint8_t *v) {
-  size_t b = fbe_std_write_struct(&e->w, slot, base, st->body_size, st->type_id);
+  size_t b = alloc(e, st->body_size);
   if (!b) return;
-  for (const fbei_op *op = st->ops, *end = op + st->nops; op < end; op++) {
+  fbe_store32(e->data + slot, (uint32_t)(b - base));
+  fbe_store32(e->data + b, st->body_size);
+  fbe_store32(e->data + b + 4, st->type_id);
+  for (const fbei_op *op = st->ops;; op++) { /* to the FBE_OP_END after the last step */
     size_t at = b + op->wire_offset;
     const uint8_t *from = v + op->mem_offset;
     switch (op->code) {
-      FBE_OP_COPY_CASES(e->w.out->data + at, from, op)
-      case FBE_OP_BOOL: e->w.out->data[at] = *from != 0; break;
+      FBE_OP_COPY_CASES(e->data + at, from, op)
+      case FBE_OP_BOOL: e->data[at] = *from != 0; break;
       case FBE_OP_BLOB: std_blob(e, at, b, (const fbei_str *)from); break;
       case FBE_OP_STRUCT: std_struct(e, at, b, op->field->type->st, from); break;
-      default: std_value(e, op->field->type, at, b, from); break;
+      case FBE_OP_OPTIONAL: std_optional(e, op->field->type, at, b, from); break;
+      case FBE_OP_SEQUENCE: std_sequence(e, op->field->type, at, b, from); break;
+      case FBE_OP_VALUE: std_value(e, op->field->type, at, b, from); break;
+      case FBE_OP_END: return;
+      default: UNREACHABLE(); /* every code has its case: the jump needs no range check */
     }
   }
 }
@@ -148,7 +211,7 @@ static uint8_t *fin_sequence(fin_writer *fw, const fbe_type *t, const uint8_t *v
  * elements, optionals, the root) so that a struct costs no call of its own. */
 static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct *st,
                                                const uint8_t *v, uint8_t *w) {
-  for (const fbei_op *op = st->final_ops, *end = op + st->nfinal_ops; op < end; op++) {
+  for (const fbei_op *op = st->final_ops;; op++) { /* to the FBE_OP_END after the last step */
     const uint8_t *from = v + op->mem_offset;
     /* a fixed step checks the room of its whole run (op->room) when it heads one */
 #define FIXED_STEP(code, n, store)                                   \
@@ -167,12 +230,13 @@ static inline ALWAYS_INLINE uint8_t *fin_steps(fin_writer *fw, const fbe_struct 
       case FBE_OP_BLOB: w = fin_blob(fw, (const fbei_str *)from, w, op->room); break;
       case FBE_OP_OPTIONAL: w = fin_optional(fw, op->field->type, from, w); break;
       case FBE_OP_SEQUENCE: w = fin_sequence(fw, op->field->type, from, w); break;
-      default: w = fin_write(fw, op->field->type, from, w); break;
+      case FBE_OP_STRUCT: case FBE_OP_VALUE: w = fin_write(fw, op->field->type, from, w); break;
+      case FBE_OP_END: return w;
+      default: UNREACHABLE(); /* every code has its case: the jump needs no range check */
     }
 #undef FIXED_STEP
     if (!w) return NULL;
   }
-  return w;
 }
 
 static uint8_t *fin_write_struct(fin_writer *fw, const fbe_struct *st, const uint8_t *v, uint8_t *w) {
@@ -281,10 +345,11 @@ fbe_status fbe_encode(const fbe_msg *msg, fbe_model model, fbe_buffer *out, fbe_
     if (w) out->size = (size_t)(w - out->data);
     failed = fw.w.failed;
   } else {
-    encoder e = {{out, start, 0}, 0};
-    fbe_std_alloc(&e.w, 8); /* cannot fail after the reserve */
+    encoder e = {out->data, start + 8, 0, out, start, 0, 0}; /* the header: in the reserve */
+    set_limit(&e);
     std_struct(&e, start + 4, start, st, v);
-    failed = e.w.failed;
+    out->size = e.size;
+    failed = e.failed;
   }
   if (failed) {
     out->size = start;

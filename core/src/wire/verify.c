@@ -18,9 +18,11 @@
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
 #define ALWAYS_INLINE __attribute__((always_inline))
+#define UNREACHABLE() __builtin_unreachable()
 #else
 #define COLD
 #define ALWAYS_INLINE
+#define UNREACHABLE() ((void)0)
 #endif
 
 typedef struct verifier {
@@ -86,8 +88,9 @@ COLD static int bad_decimal(verifier *v, uint64_t at) {
 /* Takes `bytes` (under 2^62: cost.h) from the memory budget: what decode.c takes for the
  * same value. */
 static inline int charge(verifier *v, uint64_t offset, uint64_t bytes) {
-  if ((int64_t)bytes > v->budget) return over_budget(v, offset);
-  v->budget -= (int64_t)bytes;
+  int64_t left = v->budget - (int64_t)bytes;
+  if (left < 0) return over_budget(v, offset);
+  v->budget = left;
   return 0;
 }
 
@@ -106,7 +109,13 @@ static inline int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t nee
 
 /* ------------------------------------------------------------ standard model */
 
-static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st);
+/* The walk dispatches once per step on the check layout.c chose (fbei_op.check); a
+ * pointer's bounds are one test (`a <= slot || a + need > end`: pointers are 32-bit,
+ * so the sum cannot wrap) and the reasons are told apart in cold paths only. */
+
+static int std_body(verifier *v, const fbe_struct *st, uint64_t b);
+static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size);
+static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base, const fbe_field *f);
 
 /* Why fbe_std_read_sequence refused a slot: its pointer, or its element count. */
 COLD static int bad_sequence(verifier *v, uint64_t slot, uint64_t base) {
@@ -115,36 +124,98 @@ COLD static int bad_sequence(verifier *v, uint64_t slot, uint64_t base) {
   return fail(v, FBE_FAULT_ELEMENTS, at, U(fbe_load32(v->p + at)), "model");
 }
 
-/* text: a string (UTF-8 checked), else bytes; f: the field it is (its default), or NULL. */
-static inline int std_blob(verifier *v, uint64_t slot, uint64_t base, int text, const fbe_field *f) {
-  fbe_reader r = {v->p, v->end};
-  const uint8_t *data;
-  uint32_t n;
-  if (!fbe_std_read_blob(&r, slot, base, &data, &n)) { /* pointer 0 reads as the default */
-    if (!data) return f ? charge(v, slot, f->default_cost) : 0;
-    return charge(v, slot, fbei_cost_bytes(n)) || (text && check_text(v, data, n)) ? -1 : 0;
-  }
-  uint64_t at = 0;
-  return follow(v, slot, base, 4, &at) ? -1 : bad_size(v, at); /* which check failed */
-}
-
-static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b);
-static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size);
-
-static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
+/* Why a struct slot was refused, in the order of the checks: pointer 0, the pointer, then
+ * the header's size and type id. */
+COLD static int bad_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
   uint64_t b = 0;
   if (fbe_load32(v->p + slot) == 0) return fail(v, FBE_FAULT_STRUCT_POINTER_0, slot);
   if (follow(v, slot, base, 8, &b)) return -1;
-  v->visits++; /* paid for by whoever holds the struct: its cost includes st->cost */
   uint32_t size = fbe_load32(v->p + b), type_id = fbe_load32(v->p + b + 4);
   if (size < 8) return fail(v, FBE_FAULT_STRUCT_SMALL, b, U(size));
   if (size > v->end - b) return fail(v, FBE_FAULT_STRUCT_PAST_END, b, U(size), "model");
-  if (type_id != st->type_id)
-    return fail(v, FBE_FAULT_TYPE_ID, b + 4, U(type_id), st->full_name, U(st->type_id));
-  return size >= st->body_size ? std_full_body(v, st, b) : std_short_body(v, st, b, size);
+  return fail(v, FBE_FAULT_TYPE_ID, b + 4, U(type_id), st->full_name, U(st->type_id));
 }
 
-/* f: the struct field the value is (absent data takes its default), or NULL. */
+static inline ALWAYS_INLINE int std_body_inline(verifier *v, const fbe_struct *st, uint64_t b);
+
+/* A struct slot's pointer and header (size 8..what is left, the type id): 1 when the body
+ * at *b is at least the schema's, 0 when shorter (an older schema's), -1 refused. */
+static inline ALWAYS_INLINE int std_header(verifier *v, uint64_t slot, uint64_t base,
+                                           const fbe_struct *st, uint64_t *body) {
+  uint64_t b = base + fbe_load32(v->p + slot), end = v->end; /* pointer 0: b = base <= slot */
+  if (b <= slot || b + 8 > end) return bad_struct(v, slot, base, st);
+  uint64_t head = fbe_load64(v->p + b);
+  uint32_t size = (uint32_t)head;
+  if ((uint32_t)(size - 8) > end - b - 8 || (uint32_t)(head >> 32) != st->type_id)
+    return bad_struct(v, slot, base, st);
+  v->visits++; /* paid for by whoever holds the struct: its cost includes st->cost */
+  *body = b;
+  return size >= st->body_size ? 1 : std_short_body(v, st, b, size);
+}
+
+/* A struct slot and its body, by a call. */
+static inline ALWAYS_INLINE int std_struct(verifier *v, uint64_t slot, uint64_t base,
+                                           const fbe_struct *st) {
+  uint64_t b = 0;
+  int rc = std_header(v, slot, base, st, &b);
+  return rc == 1 ? std_body(v, st, b) : rc;
+}
+
+/* The same with the body inline: where a caller loops over elements. */
+static inline ALWAYS_INLINE int std_struct_inline(verifier *v, uint64_t slot, uint64_t base,
+                                                  const fbe_struct *st) {
+  uint64_t b = 0;
+  int rc = std_header(v, slot, base, st, &b);
+  return rc == 1 ? std_body_inline(v, st, b) : rc;
+}
+
+/* A string (text: UTF-8 checked) or bytes slot; f: the field it is (a pointer 0 reads as
+ * its default), or NULL (reads as empty). */
+static inline ALWAYS_INLINE int std_blob(verifier *v, uint64_t slot, uint64_t base, int text,
+                                         const fbe_field *f) {
+  uint32_t pointer = fbe_load32(v->p + slot);
+  if (!pointer) return f ? charge(v, slot, f->default_cost) : 0;
+  uint64_t a = base + pointer, end = v->end;
+  if (a <= slot || a + 4 > end) return bad_pointer(v, slot, base);
+  uint32_t n = fbe_load32(v->p + a);
+  if (n > end - a - 4) return bad_size(v, a);
+  if (charge(v, slot, fbei_cost_bytes(n))) return -1;
+  return text ? check_text(v, v->p + a + 4, n) : 0;
+}
+
+/* An optional of a struct (t: the optional's type); f as for std_blob. */
+static int std_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st,
+                               uint64_t slot, uint64_t base, const fbe_field *f) {
+  uint64_t at = 0;
+  if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
+  if (fbe_load32(v->p + slot + 1) == 0) return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
+  if (follow(v, slot + 1, base, 4, &at) || enter(v, at, fbei_cost_optional(t))) return -1;
+  int rc = std_struct_inline(v, at, at, st); /* the value slot is its own base */
+  v->depth--;
+  return rc;
+}
+
+/* A vector, list or set of structs (t: its type). */
+static int std_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t slot,
+                       uint64_t base) {
+  fbe_reader r = {v->p, v->end};
+  uint64_t at = 0;
+  uint32_t n = 0;
+  if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
+  if (fbe_std_read_sequence(&r, slot, base, 4, &at, &n)) return bad_sequence(v, slot, base);
+  if (enter(v, at - 4, fbei_cost_sequence(t, n))) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    if (std_struct_inline(v, at + (uint64_t)i * 4, base, st)) {
+      fbei_error_prepend_index(v->err, i);
+      return -1;
+    }
+  }
+  v->depth--;
+  return 0;
+}
+
+/* The generic path: any type, by its kind. f: the struct field the value is (absent data
+ * takes its default), or NULL. */
 static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base, const fbe_field *f) {
   uint64_t at = 0;
   switch (t->wire) {
@@ -153,14 +224,14 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
     case FBE_KIND_STRUCT: return std_struct(v, slot, base, t->st);
     case FBE_KIND_DECIMAL: return fbei_decimal_bad(v->p + slot) ? bad_decimal(v, slot) : 0;
     case FBE_KIND_OPTIONAL: {
+      if (t->elem->wire == FBE_KIND_STRUCT) return std_optional_struct(v, t, t->elem->st, slot, base, f);
       if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
       if (fbe_load32(v->p + slot + 1) == 0)
         return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
       if (follow(v, slot + 1, base, t->elem->wire_size, &at) || enter(v, at, fbei_cost_optional(t)))
         return -1;
-      if (t->elem->wire != FBE_KIND_STRUCT) v->visits++;
-      int rc = t->elem->wire == FBE_KIND_STRUCT ? std_struct(v, at, at, t->elem->st)
-                                                : std_value(v, t->elem, at, at, NULL);
+      v->visits++;
+      int rc = std_value(v, t->elem, at, at, NULL);
       v->depth--;
       return rc;
     }
@@ -176,6 +247,7 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      if (!k && t->elem->wire == FBE_KIND_STRUCT) return std_structs(v, t, t->elem->st, slot, base);
       uint64_t stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
       fbe_reader r = {v->p, v->end};
       uint32_t n = 0;
@@ -183,13 +255,11 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
       if (fbe_std_read_sequence(&r, slot, base, stride, &at, &n)) return bad_sequence(v, slot, base);
       if (enter(v, at - 4, fbei_cost_sequence(t, n))) return -1;
       if (!k && t->elem->copyable) n = 0; /* fixed-size elements: nothing more to check */
-      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
-      if (!structs) v->visits += n;
+      v->visits += n;
       for (uint32_t i = 0; i < n; i++) {
         uint64_t item = at + i * stride;
-        if (structs ? std_struct(v, item, base, t->elem->st)
-                    : (k && std_value(v, k, item, base, NULL)) ||
-                          std_value(v, t->elem, item + (k ? k->wire_size : 0), base, NULL)) {
+        if ((k && std_value(v, k, item, base, NULL)) ||
+            std_value(v, t->elem, item + (k ? k->wire_size : 0), base, NULL)) {
           fbei_error_prepend_index(v->err, i);
           return -1;
         }
@@ -204,19 +274,29 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
 
 /* A body at least as large as the schema's: every field is there; only the steps
  * holding pointers need checking. */
-static int std_full_body(verifier *v, const fbe_struct *st, uint64_t b) {
+static inline ALWAYS_INLINE int std_body_inline(verifier *v, const fbe_struct *st, uint64_t b) {
   for (const fbei_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
     uint64_t slot = b + op->wire_offset;
-    int rc = op->code == FBE_OP_BLOB
-                 ? std_blob(v, slot, b, op->field->type->wire == FBE_KIND_STRING, op->field)
-             : op->code == FBE_OP_STRUCT ? std_struct(v, slot, b, op->field->type->st)
-                                         : std_value(v, op->field->type, slot, b, op->field);
+    int rc;
+    switch (op->check) {
+      case FBE_CHECK_TEXT: rc = std_blob(v, slot, b, 1, op->field); break;
+      case FBE_CHECK_BYTES: rc = std_blob(v, slot, b, 0, op->field); break;
+      case FBE_CHECK_STRUCT: rc = std_struct(v, slot, b, op->st); break;
+      case FBE_CHECK_OPTIONAL_STRUCT: rc = std_optional_struct(v, op->type, op->st, slot, b, op->field); break;
+      case FBE_CHECK_STRUCTS: rc = std_structs(v, op->type, op->st, slot, b); break;
+      case FBE_CHECK_VALUE: rc = std_value(v, op->type, slot, b, op->field); break;
+      default: UNREACHABLE(); /* every check has its case: the jump needs no range check */
+    }
     if (rc) {
       fbei_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
   return 0;
+}
+
+static int std_body(verifier *v, const fbe_struct *st, uint64_t b) {
+  return std_body_inline(v, st, b);
 }
 
 /* A body written by an older schema: the fields that fit (the inherited part only as a
@@ -278,24 +358,64 @@ static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) 
   return 0;
 }
 
+static int fin_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos);
+static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos);
+
+/* The steps of one struct, the position in a register: a step first advances over the
+ * fixed bytes before it (op->skip), a string also over those after it (its room). */
 static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  uint64_t at = *pos;
   for (const fbei_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
-    if (FBE_OP_IS_FIXED(op->code)) { /* a whole run of fixed fields */
-      *pos += op->room;
-      continue;
+    at += op->skip;
+    int rc;
+    switch (op->check) {
+      case FBE_CHECK_TEXT: rc = fin_blob(v, &at, op->room, 1); break;
+      case FBE_CHECK_BYTES: rc = fin_blob(v, &at, op->room, 0); break;
+      case FBE_CHECK_OPTIONAL_STRUCT: rc = fin_optional_struct(v, op->type, op->st, &at); break;
+      case FBE_CHECK_STRUCTS: rc = fin_structs(v, op->type, op->st, &at); break;
+      default: rc = fin_value(v, op->type, &at); break; /* FBE_CHECK_VALUE */
     }
-    int rc = op->code == FBE_OP_BLOB ? fin_blob(v, pos, op->room, op->field->type->wire == FBE_KIND_STRING)
-                                     : fin_value(v, op->field->type, pos);
     if (rc) {
       fbei_error_prepend_field(v->err, op->path);
       return -1;
     }
   }
+  *pos = at + st->final_tail;
   return 0;
 }
 
 static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
   return fin_struct_inline(v, st, pos);
+}
+
+/* An optional of a struct (t: the optional's type). */
+static int fin_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos) {
+  uint64_t at = *pos;
+  if (at >= v->end) return fin_short(v, at, 1);
+  *pos = ++at;
+  if (!v->p[at - 1]) return 0;
+  if (enter(v, at, fbei_cost_optional(t))) return -1;
+  int rc = fin_struct_inline(v, st, pos);
+  v->depth--;
+  return rc;
+}
+
+/* A vector, list or set of structs (t: its type). */
+static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos) {
+  uint64_t at = *pos;
+  if (at + 4 > v->end) return fin_short(v, at, 4);
+  uint32_t n = fbe_load32(v->p + at);
+  if ((uint64_t)st->final_min * n > v->end - at - 4) return fail(v, FBE_FAULT_ELEMENTS, at, U(n), "model");
+  if (enter(v, at, fbei_cost_sequence(t, n))) return -1;
+  *pos = at + 4;
+  for (uint32_t i = 0; i < n; i++) {
+    if (fin_struct_inline(v, st, pos)) {
+      fbei_error_prepend_index(v->err, i);
+      return -1;
+    }
+  }
+  v->depth--;
+  return 0;
 }
 
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
@@ -308,11 +428,11 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       *pos += 16;
       return 0;
     case FBE_KIND_OPTIONAL: {
+      if (t->elem->wire == FBE_KIND_STRUCT) return fin_optional_struct(v, t, t->elem->st, pos);
       if (*pos >= v->end) return fin_short(v, *pos, 1);
       if (!v->p[(*pos)++]) return 0;
       if (enter(v, *pos, fbei_cost_optional(t))) return -1;
-      int rc = t->elem->wire == FBE_KIND_STRUCT ? fin_struct_inline(v, t->elem->st, pos)
-                                                : fin_value(v, t->elem, pos);
+      int rc = fin_value(v, t->elem, pos);
       v->depth--;
       return rc;
     }
@@ -329,9 +449,10 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
       }
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
+      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+      if (!k && t->elem->wire == FBE_KIND_STRUCT) return fin_structs(v, t, t->elem->st, pos);
       if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
       uint32_t n = fbe_load32(v->p + *pos);
-      const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint64_t least = (uint64_t)t->elem->final_min + (k ? k->final_min : 0);
       if (least * n > v->end - *pos - 4) return fail(v, FBE_FAULT_ELEMENTS, *pos, U(n), "model");
       if (enter(v, *pos, fbei_cost_sequence(t, n))) return -1;
@@ -341,10 +462,8 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
         v->depth--;
         return 0;
       }
-      int structs = !k && t->elem->wire == FBE_KIND_STRUCT; /* the common case: no dispatch */
       for (uint32_t i = 0; i < n; i++) {
-        if (structs ? fin_struct_inline(v, t->elem->st, pos)
-                    : (k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
+        if ((k && fin_value(v, k, pos)) || fin_value(v, t->elem, pos)) {
           fbei_error_prepend_index(v->err, i);
           return -1;
         }
@@ -374,9 +493,11 @@ static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *
   return 0;
 }
 
-fbe_status fbei_verify_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
-                             size_t size, const fbe_limits *limits, size_t *model_size,
-                             fbei_cost_report *report, fbe_error *err) {
+/* Both entry points: fbe_verify inlines it, so a plain verify pays no second call. */
+static inline ALWAYS_INLINE fbe_status verify_model(const fbe_struct *type, fbe_model model,
+                                                   const uint8_t *data, size_t size,
+                                                   const fbe_limits *limits, size_t *model_size,
+                                                   fbei_cost_report *report, fbe_error *err) {
   fbe_error local;
   if (!err) err = &local;
   if (!type || (!data && size))
@@ -394,7 +515,13 @@ fbe_status fbei_verify_report(const fbe_struct *type, fbe_model model, const uin
   return rc ? err->code : FBE_OK;
 }
 
+fbe_status fbei_verify_report(const fbe_struct *type, fbe_model model, const uint8_t *data,
+                             size_t size, const fbe_limits *limits, size_t *model_size,
+                             fbei_cost_report *report, fbe_error *err) {
+  return verify_model(type, model, data, size, limits, model_size, report, err);
+}
+
 fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits, size_t *model_size, fbe_error *err) {
-  return fbei_verify_report(type, model, data, size, limits, model_size, NULL, err);
+  return verify_model(type, model, data, size, limits, model_size, NULL, err);
 }

@@ -78,8 +78,10 @@ typedef enum fbei_op_code {
   FBE_OP_STRUCT,   /* nested struct (never in a final-model program: those are flat) */
   FBE_OP_OPTIONAL, /* T? */
   FBE_OP_SEQUENCE, /* vector, list, set, map, hash */
-  FBE_OP_VALUE     /* anything else (arrays): the generic per-type path; codecs without
+  FBE_OP_VALUE,    /* anything else (arrays): the generic per-type path; codecs without
                       their own optional/sequence steps take those this way too */
+  FBE_OP_END       /* after the last step of ops and final_ops (not counted in nops,
+                      nfinal_ops): a walk may stop on it instead of counting */
 } fbei_op_code;
 
 #define FBE_OP_IS_FIXED(code) ((code) <= FBE_OP_BOOL) /* copies and bools */
@@ -93,6 +95,18 @@ typedef enum fbei_op_code {
   case FBE_OP_COPY8: memcpy((dst), (src), 8); break;                \
   case FBE_OP_COPYN: fbe_copy_small((dst), (src), (op)->size); break;
 
+/* What verify.c does at a step of ptr_ops or final_checks, chosen by layout.c so that the
+ * verifier's walk dispatches once per step instead of looking through field, type and
+ * kind at every one. */
+typedef enum fbei_check_code {
+  FBE_CHECK_TEXT,             /* string: pointer or length, budget, UTF-8 */
+  FBE_CHECK_BYTES,            /* bytes: pointer or length, budget */
+  FBE_CHECK_STRUCT,           /* nested struct (standard model only) */
+  FBE_CHECK_OPTIONAL_STRUCT,  /* Struct? */
+  FBE_CHECK_STRUCTS,          /* vector, list or set of structs */
+  FBE_CHECK_VALUE             /* anything else: the generic per-type path */
+} fbei_check_code;
+
 typedef struct fbei_op {
   fbei_op_code code;
   uint32_t size;             /* bytes of a copy (or of the field) */
@@ -103,6 +117,12 @@ typedef struct fbei_op {
   uint32_t room;             /* final program: fixed bytes from this step through the fixed
                                 steps right after it, checked once here (0: covered by an
                                 earlier step); a string adds its data size */
+  fbei_check_code check;     /* ptr_ops, final_checks: what verify does here */
+  uint32_t skip;             /* final_checks: fixed bytes before this step that no string
+                                step's room covers (the verifier advances over them) */
+  const fbe_type *type;      /* the field's type (ptr_ops, final_checks) */
+  const fbe_struct *st;      /* CHECK_STRUCT: the struct; CHECK_OPTIONAL_STRUCT and
+                                CHECK_STRUCTS: the element struct */
 } fbei_op;
 
 typedef struct fbei_enum_value {
@@ -181,8 +201,11 @@ struct fbe_struct {
   fbei_op *final_ops;         /* final-model program: nested plain structs spliced in, since
                                 the final model writes them inline with no header */
   uint32_t nfinal_checks;
-  fbei_op *final_checks;      /* the steps of final_ops with room or pointers: what the
-                                final verifier visits (a fixed run is one `room` skip) */
+  fbei_op *final_checks;      /* the steps of final_ops that read bytes (strings, optionals,
+                                collections...): what the final verifier visits; the
+                                fixed runs between them are their `skip` */
+  uint32_t final_tail;       /* fixed bytes after the last of final_checks that its room
+                                does not cover */
 };
 
 struct fbe_package {
