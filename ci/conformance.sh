@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # ci/conformance.sh [--testees c,python,...] [--known-failures FILE] [--no-behaviour] [--no-text] [--no-native]
+# [--no-view]
 # [FILE.jsonl...]: the cross-language conformance matrix (tests/conformance/README.md). Builds what the
 # named testees need (default: all of c, python, node, ruby, java) — the fbe tool
 # (build/release; always, as it also gives the runner the field types by `describe`),
@@ -11,9 +12,11 @@
 # of every decoded record, the C testee's) and the behaviour records (--behaviour
 # tests/conformance/behaviour.jsonl: every bad input refused with its status, through the
 # JSON and the native path) and the native encode (--native: every record's value built
-# through each language's own constructors gives the record's bytes); --no-text,
-# --no-behaviour, --no-native leave them out (an outside testee without the text request
-# or the native path). Prints the matrix; exits non-zero when a
+# through each language's own constructors gives the record's bytes) and the view check
+# (--view: every decode and text request again with "view": true, answered from a view of
+# the bytes, gets the same answer); --no-text, --no-behaviour, --no-native, --no-view
+# leave them out (an outside testee without the text request, the native path or views).
+# Prints the matrix; exits non-zero when a
 # check failed, a listed known failure now passes (the runner's status 3), the C tool
 # could not be built or a testee named by --testees could not (without --testees, one
 # that cannot be built is left out with a warning).
@@ -30,6 +33,7 @@ files=()
 behaviour=(--behaviour tests/conformance/behaviour.jsonl)
 text=(--text)
 native=(--native)
+view=(--view)
 while (($#)); do
   case $1 in
     --testees) wanted=${2:?--testees wants a list like c,python}; named=1; shift 2 ;;
@@ -39,7 +43,8 @@ while (($#)); do
     --no-behaviour) behaviour=(); shift ;;
     --no-text) text=(); shift ;;
     --no-native) native=(); shift ;;
-    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE, --no-behaviour, --no-text, --no-native)" >&2; exit 2 ;;
+    --no-view) view=(); shift ;;
+    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE, --no-behaviour, --no-text, --no-native, --no-view)" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -51,7 +56,7 @@ if ((${#files[@]} == 0)); then
 fi
 
 . ci/testees.sh
-runner_options+=("${describe_options[@]}" "${text[@]}" "${native[@]}" "${behaviour[@]}")
+runner_options+=("${describe_options[@]}" "${text[@]}" "${native[@]}" "${view[@]}" "${behaviour[@]}")
 
 status=0
 python3 tests/conformance/runner "${runner_options[@]}" "${testees[@]}" "${files[@]}" || status=$?

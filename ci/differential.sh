@@ -7,8 +7,9 @@
 #
 #   --batch       the fixed batch of the test command: seed 1, 50 schema sets x 20
 #                 values, the known failures of tests/conformance/known-failures/differential.txt,
-#                 with the text and native checks (every testee prints every value as C
-#                 does, and builds it through its own constructors into the same bytes)
+#                 with the text, native and view checks (every testee prints every value as
+#                 C does, builds it through its own constructors into the same bytes, and
+#                 answers every decode and text request through a view the same way)
 #   --minutes M   a long run: new sets until M minutes are up (seed: --seed, default
 #                 the current time), each new failure class shrunk into
 #                 tests/regressions/differential/ (--shrink)
@@ -30,7 +31,7 @@ seed=""
 while (($#)); do
   case $1 in
     --batch) options+=(--schemas 50 --values 20 --known-failures tests/conformance/known-failures/differential.txt
-                       --text --native)
+                       --text --native --view)
              seed=${seed:-1}; shift ;;
     --minutes) options+=(--minutes "${2:?--minutes wants a number}" --shrink); seed=${seed:-$(date +%s)}; shift 2 ;;
     --seed) seed=${2:?--seed wants a number}; shift 2 ;;

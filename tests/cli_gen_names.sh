@@ -2,7 +2,9 @@
 # `fbe gen c` refuses schemas where two things would meet in one C name (core/GEN_C.md,
 # Names), naming both, and writes nothing:
 #  1. struct A + struct A_init (A's init function), 2. a struct named like the compound
-#  type vec_int32, 3. packages a (struct b_C) and a_b (struct C), 4. fields NULL and NULL_.
+#  type vec_int32, 3. packages a (struct b_C) and a_b (struct C), 4. fields NULL and NULL_,
+#  5. struct A's view accessor of field x and a struct A_view_x; and accepts 6. fields
+#  named like the view's functions (open, from, view).
 #   cli_gen_names.sh FBE
 set -euo pipefail
 fbe=$1
@@ -30,4 +32,9 @@ printf 'package a_b\nimport a\nstruct C { int32 y; }\n' >"$tmp/three.fbe"
 refused "$tmp/three.fbe" "fbe: gen c: the C name a_b_C stands for both struct a.b_C and struct a_b.C; rename one of them"
 printf 'package q\nstruct S { int32 NULL; bool NULL_; }\n' >"$tmp/four.fbe"
 refused "$tmp/four.fbe" "fbe: gen c: struct q.S: the C name NULL_ stands for both field NULL and field NULL_; rename one of them"
+printf 'package a\nstruct A { int32 x; }\nstruct A_view_x { int32 y; }\n' >"$tmp/five.fbe"
+refused "$tmp/five.fbe" "fbe: gen c: the C name a_A_view_x stands for both struct a.A_view_x and the view accessor of a.A.x; rename one of them"
+printf 'package v\nstruct S { int32 open; int32 from; int32 view; }\n' >"$tmp/six.fbe"
+${FBE_EMULATOR:-} "$fbe" gen c -I "$tmp" "$tmp/six.fbe" -o "$tmp/six" 2>"$tmp/err" || fail "six.fbe: $(cat "$tmp/err")"
+[[ -f $tmp/six/v.h ]] || fail "six.fbe: no v.h"
 echo "cli_gen_names: ok"

@@ -1,7 +1,8 @@
 /* fbe testee: the C testee of the cross-language conformance runner
  * (tests/conformance/README.md). One JSON request per stdin line, one JSON response
  * per stdout line; requests: load, encode (with "native": true through the setter API,
- * testee_native.c), decode, text, verify, stream-encode, stream-decode, describe. An
+ * testee_native.c), decode and text (with "view": true from a view of the bytes),
+ * verify, stream-encode, stream-decode, describe. An
  * error of the core answers its status name and its text ({"ok":false,"status":
  * "FBE_ERR_TYPE","error":"..."}). Names and schema texts have no length limit, a
  * session any number of packages. */
@@ -314,7 +315,36 @@ static fbe_msg *decoded(testee *t, const char *line, size_t len) {
   return s ? NULL : msg;
 }
 
+/* "view": true on a decode or text request: the answer comes from a view of the bytes
+ * (fbe/view.h), its JSON or text, which must be the decoded value's. A view verifies:
+ * "trusted" does not skip that here (tests/conformance/README.md, --view). */
+static int wants_view(const char *line, size_t len) {
+  span view = member(line, len, "view");
+  return view.len == 4 && !memcmp(view.at, "true", 4);
+}
+
+static void view_answer(testee *t, const char *line, size_t len, int text) {
+  const fbe_struct *type = type_of(t, line, len);
+  if (!type) return;
+  size_t size = 0;
+  uint8_t *bytes = hex_of(t, line, len, &size);
+  if (!bytes) return;
+  fbe_view view;
+  fbe_error err;
+  fbe_buffer_reset(&t->tmp);
+  fbe_status s = fbe_view_open(type, model_of(line, len), bytes, size, NULL, &view, &err);
+  if (s == FBE_OK) s = text ? fbe_view_to_text(view, NULL, &t->tmp, &err) : fbe_view_to_json(view, NULL, &t->tmp, &err);
+  free(bytes);
+  if (s) return fail_err(t, &err);
+  fbe_buffer_reset(&t->out);
+  put(&t->out, text ? "{\"ok\":true,\"text\":" : "{\"ok\":true,\"json\":");
+  if (text) put_escaped_n(&t->out, (const char *)t->tmp.data, t->tmp.size);
+  else fbe_buffer_append(&t->out, t->tmp.data, t->tmp.size);
+  put(&t->out, "}");
+}
+
 static void do_decode(testee *t, const char *line, size_t len) {
+  if (wants_view(line, len)) return view_answer(t, line, len, 0);
   fbe_msg *msg = decoded(t, line, len);
   if (!msg) return;
   fbe_error err;
@@ -326,6 +356,7 @@ static void do_decode(testee *t, const char *line, size_t len) {
 
 /* text: decode as decode does, answer the text form (docs/TEXT.md) as a JSON string. */
 static void do_text(testee *t, const char *line, size_t len) {
+  if (wants_view(line, len)) return view_answer(t, line, len, 1);
   fbe_msg *msg = decoded(t, line, len);
   if (!msg) return;
   fbe_error err;

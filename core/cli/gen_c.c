@@ -1232,6 +1232,14 @@ static void struct_source(gen *g, const fbe_struct *st) {
   }
   fprintf(c, "  (void)v;\n  return 0;\n}\n\n");
 
+  /* the same reads from a resolved body (pkg_S_from_view); get_std_ keeps its own copy */
+  fprintf(c, "int %s_get_body_(fbe_gen_reader *g, uint64_t b, uint32_t size, %s *v) {\n", n, n);
+  if (st->nfields) {
+    fprintf(c, "  if (size < %" PRIu32 ") return %s_get_short(g, b, size, v);\n", st->body_size, n);
+    field_reads(g, st, 0);
+  }
+  fprintf(c, "  (void)g;\n  (void)b;\n  (void)size;\n  (void)v;\n  return 0;\n}\n\n");
+
   fprintf(c, "int %s_chk_std_(fbe_gen_reader *g, uint64_t slot, uint64_t base) {\n", n);
   fprintf(c, "  uint64_t b = 0;\n");
   fprintf(c, "  if (fbe_load32(g->r.data + slot) == 0) return fbe_gen_fail(g, FBE_ERR_MALFORMED, slot, \"struct pointer is 0\");\n");
@@ -1471,6 +1479,573 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  fbe_buffer_free(&model);\n  return rc;\n}\n\n");
 }
 
+/* ------------------------------------------------------------ views (core/GEN_C.md, "Views")
+ * pkg_S_view reads a verified model in place, one accessor per field (pkg_S_view_<member>):
+ * scalars as their C type, strings and bytes as an fbe_blob borrowed from the buffer,
+ * structs as their view, optionals of a scalar, string or bytes as their value type
+ * (pkg_opt_T, a blob borrowed), every other optional, array, collection and map as a view
+ * of its own (pkg_<mangled>_view with _has/_get, _count/_at, _count/_key_at/_value_at).
+ * Reads go through the field-model readers, so each is bounds-checked. In the expressions
+ * below `x` is the `const fbe_gen_view *` read from; on the default paths (no bytes, a
+ * short body, a null pointer) an accessor gives the field's schema default, as decode. */
+
+#define EXPR_LEN 2048
+
+/* An optional whose value is a scalar, string or bytes: read at once into pkg_opt_T. */
+static int is_simple_optional(const fbe_type *t) {
+  return t->kind == FBE_KIND_OPTIONAL && (is_fixed(t->elem) || is_blob(t->elem));
+}
+
+/* Whether a field's accessor is static inline in the header (scalars, strings, bytes and
+ * structs: a few loads); the others call the package's static helpers. */
+static int inline_accessor(const fbe_type *t) { return is_fixed(t) || is_blob(t) || t->kind == FBE_KIND_STRUCT; }
+
+/* Whether t has a view type of its own (pkg_<m>_view). */
+static int has_view(const fbe_type *t) { return is_compound(t) && !is_simple_optional(t); }
+
+/* The type a view gives a value of t as. */
+static void vtype(const gen *g, char *out, const fbe_type *t) {
+  char m[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(m, t->st->full_name);
+    snprintf(out, NAME_MAX_LEN, "%s_view", m);
+  } else if (has_view(t)) {
+    mangle(m, t);
+    snprintf(out, NAME_MAX_LEN, "%s_%s_view", g->prefix, m);
+  } else {
+    ctype(g, out, t);
+  }
+}
+
+/* The name of a view helper: S_<op>_ for a struct, <op>_<mangled> for a compound. */
+static void view_helper(char *out, const char *op, const fbe_type *t) {
+  char m[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT) {
+    c_name(m, t->st->full_name);
+    snprintf(out, NAME_MAX_LEN, "%s_%s_", m, op);
+  } else {
+    mangle(m, t);
+    snprintf(out, NAME_MAX_LEN, "%s_%s", op, m);
+  }
+}
+
+/* The value of fixed-size t at byte pointer expression p. */
+static void load_expr(const gen *g, char *out, const fbe_type *t, const char *p) {
+  char ct[NAME_MAX_LEN];
+  ctype(g, ct, t);
+  switch (t->wire) {
+    case FBE_KIND_BOOL: snprintf(out, EXPR_LEN, "(fbe_load_bool(%s) != 0)", p); break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_INT8: case FBE_KIND_UINT8:
+      snprintf(out, EXPR_LEN, "(%s)*(%s)", ct, p); break;
+    case FBE_KIND_INT16: case FBE_KIND_UINT16: snprintf(out, EXPR_LEN, "(%s)fbe_load16(%s)", ct, p); break;
+    case FBE_KIND_WCHAR: case FBE_KIND_INT32: case FBE_KIND_UINT32:
+      snprintf(out, EXPR_LEN, "(%s)fbe_load32(%s)", ct, p); break;
+    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP:
+      snprintf(out, EXPR_LEN, "(%s)fbe_load64(%s)", ct, p); break;
+    case FBE_KIND_FLOAT: snprintf(out, EXPR_LEN, "fbe_load_float(%s)", p); break;
+    case FBE_KIND_DOUBLE: snprintf(out, EXPR_LEN, "fbe_load_double(%s)", p); break;
+    case FBE_KIND_DECIMAL: snprintf(out, EXPR_LEN, "fbe_gen_load_decimal(%s)", p); break;
+    default: snprintf(out, EXPR_LEN, "fbe_gen_load_uuid(%s)", p); break;
+  }
+}
+
+/* The view of t at standard slot/base of view xv (with bytes: the caller checked). */
+static void read_std_expr(const gen *g, char *out, const fbe_type *t, const char *xv, const char *slot,
+                          const char *base) {
+  char h[NAME_MAX_LEN], p[EXPR_LEN];
+  if (is_fixed(t)) {
+    snprintf(p, sizeof p, "%s->data + %s", xv, slot);
+    load_expr(g, out, t, p);
+  } else if (is_blob(t)) {
+    snprintf(out, EXPR_LEN, "fbe_gen_view_std_blob(%s, %s, %s)", xv, slot, base);
+  } else {
+    view_helper(h, t->kind == FBE_KIND_STRUCT ? "std_view" : "view_std", t);
+    snprintf(out, EXPR_LEN, "%s(%s, %s, %s)", h, xv, slot, base);
+  }
+}
+
+/* The view of non-fixed t at final position pos (a variable) of view x. */
+static void read_fin_expr(const gen *g, char *out, const fbe_type *t, const char *pos) {
+  char h[NAME_MAX_LEN], vt[NAME_MAX_LEN];
+  if (is_blob(t)) {
+    snprintf(out, EXPR_LEN, "fbe_gen_view_fin_blob(x, %s)", pos);
+  } else if (t->kind == FBE_KIND_STRUCT) {
+    vtype(g, vt, t);
+    snprintf(out, EXPR_LEN, "(%s){fbe_gen_view_make(x, %s, 0, 0)}", vt, pos);
+  } else {
+    view_helper(h, "view_fin", t);
+    snprintf(out, EXPR_LEN, "%s(x, %s)", h, pos);
+  }
+}
+
+/* `{ T z; ... return z; }` (after an `if`, at indent ind): the zero view of t (no bytes;
+ * zero, empty, absent). */
+static void put_zero_return(const gen *g, FILE *o, const char *ind, const fbe_type *t) {
+  char vt[NAME_MAX_LEN];
+  vtype(g, vt, t);
+  fprintf(o, "{\n%s  %s z;\n%s  memset(&z, 0, sizeof z);\n%s  return z;\n%s}\n", ind, vt, ind, ind, ind);
+}
+
+/* Statements returning the value of t at final pos of x (fixed: checked here). */
+static void return_fin(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *pos) {
+  char e[EXPR_LEN], p[EXPR_LEN];
+  if (is_fixed(t)) {
+    fprintf(o, "%sif (fbe_gen_view_short(x, %s, %" PRIu32 ")) ", ind, pos, t->wire_size);
+    put_zero_return(g, o, ind, t);
+    snprintf(p, sizeof p, "x->data + %s", pos);
+    load_expr(g, e, t, p);
+  } else {
+    read_fin_expr(g, e, t, pos);
+  }
+  fprintf(o, "%sreturn %s;\n", ind, e);
+}
+
+/* Statements moving *POS (pos: a uint64_t * expression) past a final value of t, with
+ * `r` the reader; `return -1` past the end. */
+static void put_skip(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *pos) {
+  char h[NAME_MAX_LEN];
+  (void)g;
+  if (is_fixed(t)) {
+    fprintf(o, "%sif (fbe_fin_need(r, *%s, %" PRIu32 ")) return -1;\n%s*%s += %" PRIu32 ";\n", ind, pos,
+            t->wire_size, ind, pos, t->wire_size);
+  } else if (is_blob(t)) {
+    fprintf(o, "%sif (fbe_gen_fin_skip_blob(r, %s)) return -1;\n", ind, pos);
+  } else {
+    view_helper(h, "skip_fin", t);
+    fprintf(o, "%sif (%s(r, %s)) return -1;\n", ind, h, pos);
+  }
+}
+
+/* Statements returning 0 unless the view vexpr of t equals the value lvalue lv. */
+static void put_equal_view(const gen *g, FILE *o, const char *ind, const fbe_type *t, const char *vexpr,
+                           const char *lv) {
+  char h[NAME_MAX_LEN], vt[NAME_MAX_LEN];
+  if (t->kind == FBE_KIND_STRUCT || is_compound(t)) {
+    view_helper(h, "equal_view", t);
+    fprintf(o, "%sif (!%s(%s, &%s)) return 0;\n", ind, h, vexpr, lv);
+    return;
+  }
+  vtype(g, vt, t);
+  fprintf(o, "%s{\n%s  %s t_ = %s;\n%s  if (!(", ind, ind, vt, vexpr, ind);
+  put_equal(g, o, t, "t_", lv, 0);
+  fprintf(o, ")) return 0;\n%s}\n", ind);
+}
+
+/* Collects the compound types of the package's fields for their views, inner types
+ * first, one per view type (a set shares its vector's view: both read as written). */
+static void collect_views(const fbe_type *t, const fbe_type **list, size_t *n, size_t cap) {
+  if (!is_compound(t)) return;
+  if (t->key) collect_views(t->key, list, n, cap);
+  collect_views(t->elem, list, n, cap);
+  char a[NAME_MAX_LEN], b[NAME_MAX_LEN];
+  mangle(a, t);
+  for (size_t i = 0; i < *n; i++) {
+    mangle(b, list[i]);
+    if (!strcmp(a, b)) return;
+  }
+  if (*n < cap) list[(*n)++] = t;
+}
+
+/* Header: the view types (each wraps an fbe_gen_view), structs' and compounds'. */
+static void view_typedefs(const gen *g, const fbe_type *const *types, size_t ntypes) {
+  char n[NAME_MAX_LEN], vt[NAME_MAX_LEN];
+  FILE *h = g->h;
+  fprintf(h, "/* Views (core/GEN_C.md, \"Views\"): read the verified bytes in place. */\n");
+  for (uint32_t s = 0; s < g->pkg->nstructs; s++) {
+    c_name(n, g->pkg->structs[s]->full_name);
+    fprintf(h, "typedef struct %s_view { fbe_gen_view v; } %s_view;\n", n, n);
+  }
+  for (size_t i = 0; i < ntypes; i++) {
+    if (!has_view(types[i])) continue;
+    vtype(g, vt, types[i]);
+    fprintf(h, "typedef struct %s { fbe_gen_view v; } %s;\n", vt, vt);
+  }
+  fprintf(h, "\n");
+}
+
+/* Header: the accessors of a compound's view. */
+static void compound_view_prototypes(const gen *g, const fbe_type *t) {
+  char vt[NAME_MAX_LEN], et[NAME_MAX_LEN], kt[NAME_MAX_LEN];
+  FILE *h = g->h;
+  if (!has_view(t)) return;
+  vtype(g, vt, t);
+  vtype(g, et, t->elem);
+  if (t->kind == FBE_KIND_OPTIONAL) {
+    fprintf(h, "bool %s_has(%s v);\n%s %s_get(%s v); /* zero when absent */\n", vt, vt, et, vt, vt);
+  } else if (t->wire == FBE_KIND_MAP) {
+    vtype(g, kt, t->key);
+    fprintf(h, "uint32_t %s_count(%s v); /* entries as written */\n", vt, vt);
+    fprintf(h, "%s %s_key_at(%s v, uint32_t i);\n%s %s_value_at(%s v, uint32_t i);\n", kt, vt, vt, et, vt, vt);
+  } else {
+    fprintf(h, "uint32_t %s_count(%s v);%s\n", vt, vt, t->kind == FBE_KIND_ARRAY ? "" : " /* elements as written */");
+    fprintf(h, "%s %s_at(%s v, uint32_t i); /* zero past the end */\n", et, vt, vt);
+  }
+}
+
+/* Header: a struct's view functions and accessors. */
+static void struct_view_prototypes(const gen *g, const fbe_struct *st) {
+  char n[NAME_MAX_LEN], vt[NAME_MAX_LEN];
+  FILE *h = g->h;
+  c_name(n, st->full_name);
+  fprintf(h, "/* ---- %s_view */\n", n);
+  fprintf(h, "/* Verifies the model at data (as %s_verify, refusing what it refuses with its error)\n"
+             " * and sets *view to its root; on failure *view has no bytes (reads as the defaults). */\n", n);
+  fprintf(h, "fbe_status %s_open_view(%s_view *view, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                        size_t *model_size, fbe_error *err);\n", n, n);
+  fprintf(h, "/* The viewed value, decoded (what %s_decode gives for those bytes) into v. */\n", n);
+  fprintf(h, "fbe_status %s_from_view(%s *v, %s_view view, const fbe_allocator *a, fbe_error *err);\n", n, n, n);
+  fprintf(h, "/* 1 when the view reads as value (deep, as %s_equal_; sets and maps as written). */\n", n);
+  fprintf(h, "int %s_equal_view_(%s_view view, const %s *value);\n", n, n, n);
+  fprintf(h, "%s_view %s_std_view_(const fbe_gen_view *x, uint64_t slot, uint64_t base);\n", n, n);
+  fprintf(h, "int %s_skip_fin_(const fbe_reader *r, uint64_t *pos);\n", n);
+  fprintf(h, "int %s_get_body_(fbe_gen_reader *g, uint64_t b, uint32_t size, %s *v);\n", n, n);
+  if (st->nfields)
+    fprintf(h, "int %s_fin_field_(const fbe_gen_view *x, uint32_t index, uint64_t need, uint64_t *pos);\n", n);
+  fprintf(h, "/* The fields (those of a scalar, string, bytes or struct: inline, below). */\n");
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    if (inline_accessor(st->fields[i].type)) continue;
+    vtype(g, vt, st->fields[i].type);
+    fprintf(h, "%s %s_view_%s(%s_view view);\n", vt, n, ident(st->fields[i].name), n);
+  }
+  fprintf(h, "\n");
+}
+
+/* Source: the static prototypes of a compound's view helpers. */
+static void compound_view_static_prototypes(const gen *g, const fbe_type *t) {
+  char m[NAME_MAX_LEN], vt[NAME_MAX_LEN], ct[NAME_MAX_LEN];
+  FILE *c = g->c;
+  mangle(m, t);
+  vtype(g, vt, t);
+  ctype(g, ct, t);
+  fprintf(c, "static int skip_fin_%s(const fbe_reader *r, uint64_t *pos);\n", m);
+  fprintf(c, "static %s view_std_%s(const fbe_gen_view *x, uint64_t slot, uint64_t base);\n", vt, m);
+  fprintf(c, "static %s view_fin_%s(const fbe_gen_view *x, uint64_t pos);\n", vt, m);
+  fprintf(c, "static int equal_view_%s(%s a, %s const *b);\n", m, vt, ct);
+}
+
+/* The fixed size of one element (map: entry) of collection t in the final model, 0
+ * when elements vary. */
+static uint32_t fin_fixed_item(const fbe_type *t) {
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  if (!is_fixed(t->elem) || (k && !is_fixed(k))) return 0;
+  return t->elem->wire_size + (k ? k->wire_size : 0);
+}
+
+static void compound_view_source(const gen *g, const fbe_type *t) {
+  char m[NAME_MAX_LEN], vt[NAME_MAX_LEN], ct[NAME_MAX_LEN], e[EXPR_LEN], slot[EXPR_LEN];
+  FILE *c = g->c;
+  const fbe_type *el = t->elem, *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  int opt = t->kind == FBE_KIND_OPTIONAL, array = t->kind == FBE_KIND_ARRAY;
+  uint32_t ks = k ? k->wire_size : 0, stride = el->wire_size + ks, fixed = opt ? 0 : fin_fixed_item(t);
+  uint32_t least = el->final_min + (k ? k->final_min : 0);
+  mangle(m, t);
+  vtype(g, vt, t);
+  ctype(g, ct, t);
+  fprintf(c, "/* ---- view of %s */\n\n", m);
+
+  /* skip */
+  fprintf(c, "static int skip_fin_%s(const fbe_reader *r, uint64_t *pos) {\n", m);
+  if (opt) {
+    fprintf(c, "  int rc = fbe_fin_read_flag(r, pos);\n  if (rc <= 0) return rc;\n");
+    put_skip(g, c, "  ", el, "pos");
+  } else if (array && is_fixed(el)) {
+    fprintf(c, "  if (fbe_fin_need(r, *pos, %" PRIu64 "u)) return -1;\n  *pos += %" PRIu64 "u;\n",
+            (uint64_t)t->array_size * el->wire_size, (uint64_t)t->array_size * el->wire_size);
+  } else if (array) {
+    fprintf(c, "  for (uint32_t i = 0; i < %" PRIu32 "; i++) {\n", t->array_size);
+    put_skip(g, c, "    ", el, "pos");
+    fprintf(c, "  }\n");
+  } else {
+    fprintf(c, "  uint32_t n = 0;\n");
+    fprintf(c, "  if (fbe_fin_read_count(r, pos, %" PRIu32 ", &n)) return -1;\n", least);
+    if (fixed) {
+      fprintf(c, "  *pos += (uint64_t)n * %" PRIu32 "; /* inside: the count was checked */\n", fixed);
+    } else {
+      fprintf(c, "  for (uint32_t i = 0; i < n; i++) {\n");
+      if (k) put_skip(g, c, "    ", k, "pos");
+      put_skip(g, c, "    ", el, "pos");
+      fprintf(c, "  }\n");
+    }
+  }
+  fprintf(c, "  return 0;\n}\n\n");
+
+  /* the view of a value at a slot / a position */
+  fprintf(c, "static %s view_std_%s(const fbe_gen_view *x, uint64_t slot, uint64_t base) {\n", vt, m);
+  if (is_simple_optional(t)) {
+    fprintf(c, "  %s v;\n  fbe_gen_view e = fbe_gen_view_std_optional(x, slot, base, %" PRIu32 ");\n", ct, el->wire_size);
+    fprintf(c, "  memset(&v, 0, sizeof v);\n  if (!e.data) return v;\n  v.has = true;\n");
+    read_std_expr(g, e, el, "(&e)", "e.at", "e.at");
+    fprintf(c, "  v.value = %s;\n  return v;\n}\n\n", e);
+  } else if (opt) {
+    fprintf(c, "  %s v = {fbe_gen_view_std_optional(x, slot, base, %" PRIu32 ")};\n  return v;\n}\n\n", vt, el->wire_size);
+  } else if (array) {
+    fprintf(c, "  %s v = {fbe_gen_view_make(x, slot, base, %" PRIu32 ")};\n  return v;\n}\n\n", vt, t->array_size);
+  } else {
+    fprintf(c, "  %s v = {fbe_gen_view_std_sequence(x, slot, base, %" PRIu32 ")};\n  return v;\n}\n\n", vt, stride);
+  }
+
+  fprintf(c, "static %s view_fin_%s(const fbe_gen_view *x, uint64_t pos) {\n", vt, m);
+  if (is_simple_optional(t)) {
+    fprintf(c, "  %s v;\n  fbe_gen_view e = fbe_gen_view_fin_optional(x, pos);\n", ct);
+    fprintf(c, "  memset(&v, 0, sizeof v);\n  if (!e.data) return v;\n  v.has = true;\n");
+    if (is_fixed(el)) {
+      load_expr(g, e, el, "e.data + e.at");
+      fprintf(c, "  if (!fbe_gen_view_short(&e, e.at, %" PRIu32 ")) v.value = %s;\n", el->wire_size, e);
+    } else {
+      fprintf(c, "  v.value = fbe_gen_view_fin_blob(&e, e.at);\n");
+    }
+    fprintf(c, "  return v;\n}\n\n");
+  } else if (opt) {
+    fprintf(c, "  %s v = {fbe_gen_view_fin_optional(x, pos)};\n  return v;\n}\n\n", vt);
+  } else if (array) {
+    fprintf(c, "  %s v = {fbe_gen_view_make(x, pos, 0, %" PRIu32 ")};\n  return v;\n}\n\n", vt, t->array_size);
+  } else {
+    fprintf(c, "  %s v = {fbe_gen_view_fin_sequence(x, pos, %" PRIu32 ")};\n  return v;\n}\n\n", vt, least);
+  }
+
+  if (has_view(t)) {
+    if (opt) {
+      fprintf(c, "bool %s_has(%s v) { return v.v.data != NULL; }\n\n", vt, vt);
+      char et[NAME_MAX_LEN];
+      vtype(g, et, el);
+      fprintf(c, "%s %s_get(%s v) {\n  const fbe_gen_view *x = &v.v;\n  if (!x->data) ", et, vt, vt);
+      put_zero_return(g, c, "  ", el);
+      fprintf(c, "  if (x->model == FBE_MODEL_FINAL) {\n");
+      return_fin(g, c, "    ", el, "x->at");
+      fprintf(c, "  }\n");
+      read_std_expr(g, e, el, "x", "x->at", "x->at");
+      fprintf(c, "  return %s;\n}\n\n", e);
+    } else {
+      /* the position of element (entry) i in the final model: a walk over the ones before */
+      fprintf(c, "static int item_fin_%s(const fbe_gen_view *x, uint32_t i, int value, uint64_t *pos) {\n", m);
+      fprintf(c, "  fbe_reader rd = fbe_gen_view_reader(x);\n  const fbe_reader *r = &rd;\n  uint64_t p = x->at;\n");
+      fprintf(c, "  if (p > rd.end) return -1;\n");
+      if (fixed) {
+        fprintf(c, "  p += (uint64_t)i * %" PRIu32 " + (value ? %" PRIu32 "u : 0u);\n  (void)r;\n", fixed, ks);
+      } else {
+        fprintf(c, "  for (uint32_t j = 0; j < i; j++) {\n");
+        if (k) put_skip(g, c, "    ", k, "&p");
+        put_skip(g, c, "    ", el, "&p");
+        fprintf(c, "  }\n");
+        if (k) {
+          fprintf(c, "  if (value) {\n");
+          put_skip(g, c, "    ", k, "&p");
+          fprintf(c, "  }\n");
+        } else {
+          fprintf(c, "  (void)value;\n");
+        }
+      }
+      fprintf(c, "  *pos = p;\n  return 0;\n}\n\n");
+      if (array) fprintf(c, "uint32_t %s_count(%s v) {\n  (void)v;\n  return %" PRIu32 ";\n}\n\n", vt, vt, t->array_size);
+      else fprintf(c, "uint32_t %s_count(%s v) { return v.v.n; }\n\n", vt, vt);
+      for (int part = k ? 0 : 1; part < 2; part++) { /* map: key_at, value_at; else at */
+        const fbe_type *it = part == 0 ? k : el;
+        char itv[NAME_MAX_LEN];
+        vtype(g, itv, it);
+        fprintf(c, "%s %s_%s(%s v, uint32_t i) {\n  const fbe_gen_view *x = &v.v;\n  uint64_t p = 0;\n", itv, vt,
+                !k ? "at" : part == 0 ? "key_at" : "value_at", vt);
+        if (array) fprintf(c, "  if (!x->data || i >= %" PRIu32 "u) ", t->array_size);
+        else fprintf(c, "  if (!x->data || i >= x->n) ");
+        put_zero_return(g, c, "  ", it);
+        fprintf(c, "  if (x->model == FBE_MODEL_FINAL) {\n    if (item_fin_%s(x, i, %d, &p)) ", m, k && part == 1);
+        put_zero_return(g, c, "    ", it);
+        return_fin(g, c, "    ", it, "p");
+        fprintf(c, "  }\n");
+        snprintf(slot, sizeof slot, "x->at + (uint64_t)i * %" PRIu32 "%s", array ? el->wire_size : stride,
+                 k && part == 1 ? " + " : "");
+        if (k && part == 1) snprintf(slot + strlen(slot), sizeof slot - strlen(slot), "%" PRIu32, ks);
+        read_std_expr(g, e, it, "x", slot, "x->base");
+        fprintf(c, "  (void)p;\n  return %s;\n}\n\n", e);
+      }
+    }
+  }
+
+  /* equality with a value */
+  fprintf(c, "static int equal_view_%s(%s a, %s const *b) {\n", m, vt, ct);
+  if (is_simple_optional(t)) {
+    fprintf(c, "  return equal_%s(&a, b);\n}\n\n", m);
+    return;
+  }
+  if (opt) {
+    int sp = is_struct_optional(t);
+    fprintf(c, "  int has = %s_has(a);\n  if (has != (%s)) return 0;\n  if (!has) return 1;\n", vt,
+            sp ? "*b != NULL" : "b->has");
+    snprintf(e, sizeof e, "%s_get(a)", vt);
+    put_equal_view(g, c, "  ", el, e, sp ? "(**b)" : "b->value");
+  } else if (array) {
+    fprintf(c, "  for (uint32_t i = 0; i < %" PRIu32 "; i++) {\n", t->array_size);
+    snprintf(e, sizeof e, "%s_at(a, i)", vt);
+    put_equal_view(g, c, "    ", el, e, "b->items[i]");
+    fprintf(c, "  }\n");
+  } else {
+    fprintf(c, "  if (%s_count(a) != b->count) return 0;\n  for (uint32_t i = 0; i < b->count; i++) {\n", vt);
+    if (k) {
+      snprintf(e, sizeof e, "%s_key_at(a, i)", vt);
+      put_equal_view(g, c, "    ", k, e, "b->data[i].key");
+      snprintf(e, sizeof e, "%s_value_at(a, i)", vt);
+      put_equal_view(g, c, "    ", el, e, "b->data[i].value");
+    } else {
+      snprintf(e, sizeof e, "%s_at(a, i)", vt);
+      put_equal_view(g, c, "    ", el, e, "b->data[i]");
+    }
+    fprintf(c, "  }\n");
+  }
+  fprintf(c, "  return 1;\n}\n\n");
+}
+
+/* Statements setting lvalue lv (zeroed) of fixed-size or blob type t to default d. */
+static void put_default_value(const gen *g, FILE *o, const fbe_type *t, const fbei_default *d, const char *lv) {
+  char ct[NAME_MAX_LEN], lit[64];
+  ctype(g, ct, t);
+  switch (d->kind) {
+    case FBE_DEF_BOOL: fprintf(o, "  %s = %s;\n", lv, d->u ? "true" : "false"); break;
+    case FBE_DEF_INT:
+      int_literal(lit, t->wire, d->u);
+      fprintf(o, "  %s = (%s)%s;\n", lv, ct, lit);
+      break;
+    case FBE_DEF_FLOAT:
+      double_literal(lit, d->d);
+      fprintf(o, "  %s = (%s)%s;\n", lv, ct, lit);
+      break;
+    case FBE_DEF_DECIMAL: case FBE_DEF_UUID:
+      fprintf(o, "  memcpy(%s.bytes, ", lv);
+      put_cstring(o, d->bytes, 16);
+      fprintf(o, ", 16);\n");
+      break;
+    case FBE_DEF_STRING:
+      fprintf(o, "  %s.data = (const uint8_t *)", lv);
+      put_cstring(o, (const uint8_t *)d->str, d->len);
+      fprintf(o, ";\n  %s.size = %" PRIu32 ";\n", lv, d->len);
+      break;
+    default: break; /* utc, uuid1, uuid4: zero (decode computes a new value) */
+  }
+}
+
+/* Statements returning field f's schema default as its view. */
+static void return_field_default(const gen *g, FILE *o, const fbe_field *f) {
+  char vt[NAME_MAX_LEN];
+  const fbe_type *t = f->type;
+  int literal = f->def.kind != FBE_DEF_NONE && f->def.kind != FBE_DEF_NULL;
+  vtype(g, vt, t);
+  fprintf(o, "  %s d;\n  memset(&d, 0, sizeof d);\n", vt);
+  if (literal && is_simple_optional(t)) {
+    fprintf(o, "  d.has = true;\n");
+    put_default_value(g, o, t->elem, &f->def, "d.value");
+  } else if (literal && (is_fixed(t) || is_blob(t))) {
+    put_default_value(g, o, t, &f->def, "d");
+  }
+  fprintf(o, "  return d;\n");
+}
+
+/* The accessor of field i of st, into o (in_header: static inline, C++-clean). */
+static void field_accessor(const gen *g, FILE *o, const fbe_struct *st, uint32_t i, int in_header) {
+  char n[NAME_MAX_LEN], vt[NAME_MAX_LEN], e[EXPR_LEN], slot[64];
+  const fbe_field *f = &st->fields[i];
+  const fbe_type *t = f->type;
+  c_name(n, st->full_name);
+  vtype(g, vt, t);
+  fprintf(o, "%s%s %s_view_%s(%s_view view) {\n  const fbe_gen_view *x = &view.v;\n", in_header ? "static inline " : "",
+          vt, n, ident(f->name), n);
+  fprintf(o, "  if (x->data) {\n    if (x->model == FBE_MODEL_FINAL) {\n      uint64_t pos = 0;\n");
+  fprintf(o, "      if (!%s_fin_field_(x, %" PRIu32 ", %" PRIu32 ", &pos)) ", n, i, is_fixed(t) ? t->wire_size : 0);
+  if (t->kind == FBE_KIND_STRUCT) {
+    fprintf(o, "{\n        %s r;\n        r.v = fbe_gen_view_make(x, pos, 0, 0);\n        return r;\n      }\n", vt);
+  } else {
+    if (is_fixed(t)) load_expr(g, e, t, "x->data + pos");
+    else read_fin_expr(g, e, t, "pos");
+    fprintf(o, "return %s;\n", e);
+  }
+  /* standard: present in the body (an older writer's is shorter), and not null */
+  fprintf(o, "    } else if (x->n >= %" PRIu32, i < st->ninherited ? st->base_body_size : f->wire_offset + t->wire_size);
+  if (is_blob(t) || t->kind == FBE_KIND_STRUCT)
+    fprintf(o, " && fbe_load32(x->data + x->at + %" PRIu32 ") != 0", f->wire_offset);
+  else if (t->kind == FBE_KIND_OPTIONAL)
+    fprintf(o, " && x->data[x->at + %" PRIu32 "] != 0 && fbe_load32(x->data + x->at + %" PRIu32 ") != 0",
+            f->wire_offset, f->wire_offset + 1);
+  fprintf(o, ") {\n");
+  snprintf(slot, sizeof slot, "x->at + %" PRIu32, f->wire_offset);
+  read_std_expr(g, e, t, "x", slot, "x->at");
+  fprintf(o, "      return %s;\n    }\n  }\n", e);
+  return_field_default(g, o, f);
+  fprintf(o, "}\n\n");
+}
+
+/* Header: the inline accessors of st, after every prototype. */
+static void struct_view_inline(const gen *g, const fbe_struct *st) {
+  for (uint32_t i = 0; i < st->nfields; i++)
+    if (inline_accessor(st->fields[i].type)) field_accessor(g, g->h, st, i, 1);
+}
+
+static void struct_view_source(const gen *g, const fbe_struct *st) {
+  char n[NAME_MAX_LEN], e[EXPR_LEN], lv[NAME_MAX_LEN];
+  FILE *c = g->c;
+  c_name(n, st->full_name);
+  fprintf(c, "/* ---- %s_view */\n\n", n);
+
+  fprintf(c, "%s_view %s_std_view_(const fbe_gen_view *x, uint64_t slot, uint64_t base) {\n", n, n);
+  fprintf(c, "  %s_view v = {fbe_gen_view_std_struct(x, slot, base)};\n  return v;\n}\n\n", n);
+
+  fprintf(c, "int %s_skip_fin_(const fbe_reader *r, uint64_t *pos) {\n", n);
+  for (uint32_t i = 0; i < st->nfields; i++) put_skip(g, c, "  ", st->fields[i].type, "pos");
+  fprintf(c, "  (void)r;\n  (void)pos;\n  return 0;\n}\n\n");
+
+  if (st->nfields) {
+    /* straight-line: runs of fixed-size fields add a constant, checked once before the
+     * next variable-size field is read (p stays inside the model) */
+    fprintf(c, "/* The final position of field `index` when `need` bytes are there: a walk over the\n"
+               " * variable-size fields before it. */\n");
+    fprintf(c, "int %s_fin_field_(const fbe_gen_view *x, uint32_t index, uint64_t need, uint64_t *pos) {\n", n);
+    fprintf(c, "  fbe_reader rd = fbe_gen_view_reader(x);\n  const fbe_reader *r = &rd;\n  uint64_t p = x->at;\n");
+    fprintf(c, "  if (p > rd.end) return -1;\n");
+    uint64_t pending = 0;
+    for (uint32_t i = 0; i < st->nfields; i++) {
+      const fbe_type *t = st->fields[i].type;
+      fprintf(c, "  if (index == %" PRIu32 "u) {\n    p += %" PRIu64 "u;\n    goto done;\n  }\n", i, pending);
+      if (i + 1 == st->nfields) break;
+      if (is_fixed(t)) {
+        pending += t->wire_size;
+        continue;
+      }
+      if (pending) {
+        fprintf(c, "  if (fbe_fin_need(r, p, %" PRIu64 "u)) return -1;\n  p += %" PRIu64 "u;\n", pending, pending);
+        pending = 0;
+      }
+      put_skip(g, c, "  ", t, "&p");
+    }
+    fprintf(c, "  return -1;\ndone:\n  (void)r;\n");
+    fprintf(c, "  if (p > rd.end || need > rd.end - p) return -1;\n  *pos = p;\n  return 0;\n}\n\n");
+  }
+
+  for (uint32_t i = 0; i < st->nfields; i++)
+    if (!inline_accessor(st->fields[i].type)) field_accessor(g, c, st, i, 0);
+
+  fprintf(c, "int %s_equal_view_(%s_view view, const %s *value) {\n", n, n, n);
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    snprintf(e, sizeof e, "%s_view_%s(view)", n, ident(st->fields[i].name));
+    snprintf(lv, sizeof lv, "value->%s", ident(st->fields[i].name));
+    put_equal_view(g, c, "  ", st->fields[i].type, e, lv);
+  }
+  fprintf(c, "  (void)view;\n  (void)value;\n  return 1;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_open_view(%s_view *view, fbe_model model, const uint8_t *data, size_t size,\n"
+             "                        size_t *model_size, fbe_error *err) {\n", n, n);
+  fprintf(c, "  size_t end = 0;\n  view->v = fbe_gen_view_none();\n");
+  fprintf(c, "  fbe_status rc = %s_verify(model, data, size, &end, err);\n  if (rc) return rc;\n", n);
+  fprintf(c, "  fbe_gen_view root = fbe_gen_view_none();\n  root.data = data;\n  root.end = end;\n  root.model = model;\n");
+  fprintf(c, "  if (model == FBE_MODEL_FINAL) view->v = fbe_gen_view_make(&root, 8, 0, 0);\n");
+  fprintf(c, "  else *view = %s_std_view_(&root, 4, 0); /* the root pointer, base 0 */\n", n);
+  fprintf(c, "  if (model_size) *model_size = end;\n  return FBE_OK;\n}\n\n");
+
+  fprintf(c, "fbe_status %s_from_view(%s *v, %s_view view, const fbe_allocator *a, fbe_error *err) {\n", n, n, n);
+  fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
+  fprintf(c, "  if (!view.v.data) return %s_init(v, a); /* no bytes: the defaults */\n", n);
+  fprintf(c, "  memset(v, 0, sizeof *v);\n  fbe_gen_view_reader_open(&g, &view.v, a, err);\n");
+  fprintf(c, "  uint64_t pos = view.v.at;\n");
+  fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) ||\n", fbei_cost_root(st));
+  fprintf(c, "      (view.v.model == FBE_MODEL_FINAL ? %s_get_fin_(&g, &pos, v) : %s_get_body_(&g, pos, view.v.n, v))) {\n", n, n);
+  fprintf(c, "    %s_free(v, a);\n    memset(v, 0, sizeof *v);\n    return err->code;\n  }\n  return FBE_OK;\n}\n\n", n);
+}
+
 /* The type table: wrappers with void pointers, for generic code. */
 static void type_table(const gen *g) {
   FILE *c = g->c, *h = g->h;
@@ -1495,7 +2070,15 @@ static void type_table(const gen *g) {
                "  return %s_to_json((const %s *)v, s, pretty, out, err);\n}\n", n, n, n);
     fprintf(c, "static fbe_status %s_from_json_any(void *v, const fbe_schema *s, const char *t, size_t n,\n"
                "                                    const fbe_allocator *a, fbe_error *err) {\n"
-               "  return %s_from_json((%s *)v, s, t, n, a, err);\n}\n\n", n, n, n);
+               "  return %s_from_json((%s *)v, s, t, n, a, err);\n}\n", n, n, n);
+    fprintf(c, "static fbe_status %s_open_view_any(fbe_gen_view *view, fbe_model m, const uint8_t *d, size_t n,\n"
+               "                                    size_t *size, fbe_error *err) {\n"
+               "  %s_view v;\n  fbe_status rc = %s_open_view(&v, m, d, n, size, err);\n  *view = v.v;\n  return rc;\n}\n",
+            n, n, n);
+    fprintf(c, "static fbe_status %s_from_view_any(void *v, fbe_gen_view view, const fbe_allocator *a, fbe_error *err) {\n"
+               "  %s_view typed = {view};\n  return %s_from_view((%s *)v, typed, a, err);\n}\n", n, n, n, n);
+    fprintf(c, "static int %s_equal_view_any(fbe_gen_view view, const void *v) {\n"
+               "  %s_view typed = {view};\n  return %s_equal_view_(typed, (const %s *)v);\n}\n\n", n, n, n, n);
   }
   fprintf(h, "/* Every struct of the package, for generic code (fbe/generated.h). */\n");
   fprintf(h, "extern const fbe_gen_type %s_types[%" PRIu32 "];\n#define %s_TYPE_COUNT %" PRIu32 "u\n\n",
@@ -1504,8 +2087,9 @@ static void type_table(const gen *g) {
   for (uint32_t s = 0; s < pkg->nstructs; s++) {
     c_name(n, pkg->structs[s]->full_name);
     fprintf(c, "    {\"%s\", sizeof(%s), %s_init_any, %s_free_any, %s_encode_any, %s_decode_any,\n"
-               "     %s_decode_trusted_any, %s_verify, %s_to_json_any, %s_from_json_any},\n",
-            pkg->structs[s]->full_name, n, n, n, n, n, n, n, n, n);
+               "     %s_decode_trusted_any, %s_verify, %s_to_json_any, %s_from_json_any,\n"
+               "     %s_open_view_any, %s_from_view_any, %s_equal_view_any},\n",
+            pkg->structs[s]->full_name, n, n, n, n, n, n, n, n, n, n, n, n);
   }
   fprintf(c, "};\n");
 }
@@ -1697,6 +2281,17 @@ static void use_compound(name_table *t, const char *prefix, const fbe_type *ty) 
     snprintf(n, sizeof n, "%s%s", helpers[i], hm);
     use(t, n, "a helper of %s", d); /* static: the same type in two packages is no clash */
   }
+  static const char *const view_helpers[] = {"skip_fin_", "view_std_", "view_fin_", "equal_view_", "item_fin_"};
+  for (size_t i = 0; i < sizeof view_helpers / sizeof *view_helpers; i++) {
+    snprintf(n, sizeof n, "%s%s", view_helpers[i], m);
+    use(t, n, "a helper of %s", d);
+  }
+  static const char *const view_names[] = {"_view", "_view_has", "_view_get", "_view_count", "_view_at",
+                                           "_view_key_at", "_view_value_at"};
+  for (size_t i = 0; i < sizeof view_names / sizeof *view_names; i++) {
+    snprintf(n, sizeof n, "%s_%s%s", prefix, m, view_names[i]);
+    use(t, n, "the C type of %s", d);
+  }
 }
 
 /* Every name declared per struct, enum and package (keep in step with struct_prototypes,
@@ -1708,7 +2303,9 @@ static void use_package(name_table *t, const fbe_package *pkg) {
       "_encode", "_encode_any", "_encode_final", "_encode_standard", "_equal_", "_field_default", "_free",
       "_free_any", "_from_json", "_from_json_any", "_get_fin_", "_get_short", "_get_std_", "_init",
       "_init_any", "_key_equal_", "_key_hash_", "_put_fin_", "_put_std_", "_to_json", "_to_json_any", "_verify",
-      "_verify_final", "_verify_standard"};
+      "_verify_final", "_verify_standard", "_view", "_open_view", "_open_view_any", "_from_view",
+      "_from_view_any", "_equal_view_", "_equal_view_any", "_std_view_", "_skip_fin_", "_get_body_",
+      "_fin_field_"};
   char prefix[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];
   c_name(prefix, pkg->name);
   use(t, prefix, "the files and header guard of package %s", pkg->name);
@@ -1724,7 +2321,11 @@ static void use_package(name_table *t, const fbe_package *pkg) {
       snprintf(n, sizeof n, "%s%s", cn, struct_names[i]);
       use(t, n, "struct %s", st->full_name);
     }
-    for (uint32_t i = 0; i < st->nfields; i++) use_compound(t, prefix, st->fields[i].type);
+    for (uint32_t i = 0; i < st->nfields; i++) {
+      use_compound(t, prefix, st->fields[i].type);
+      snprintf(n, sizeof n, "%s_view_%s", cn, ident(st->fields[i].name));
+      use(t, n, "the view accessor of %s.%s", st->full_name, st->fields[i].name);
+    }
   }
   for (uint32_t e = 0; e < pkg->nenums; e++) {
     const fbe_enum *en = pkg->enums[e];
@@ -1817,6 +2418,16 @@ static int gen_package(const fbe_package *pkg, const char *outdir) {
   for (uint32_t s = 0; s < pkg->nstructs; s++) define_struct(&g, pkg->structs[s]);
   map_entries(&g);
   for (uint32_t s = 0; s < pkg->nstructs; s++) struct_prototypes(&g, pkg->structs[s]);
+  static const fbe_type *vtypes[4096]; /* compound types with views, inner first */
+  size_t nvtypes = 0;
+  for (uint32_t s = 0; s < pkg->nstructs; s++)
+    for (uint32_t i = 0; i < pkg->structs[s]->nfields; i++)
+      collect_views(pkg->structs[s]->fields[i].type, vtypes, &nvtypes, sizeof vtypes / sizeof vtypes[0]);
+  view_typedefs(&g, vtypes, nvtypes);
+  for (size_t i = 0; i < nvtypes; i++) compound_view_prototypes(&g, vtypes[i]);
+  if (nvtypes) fprintf(h, "\n");
+  for (uint32_t s = 0; s < pkg->nstructs; s++) struct_view_prototypes(&g, pkg->structs[s]);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) struct_view_inline(&g, pkg->structs[s]);
 
   /* compound helpers: prototypes first (they call each other), then bodies */
   static const fbe_type *types[4096];
@@ -1831,7 +2442,11 @@ static int gen_package(const fbe_package *pkg, const char *outdir) {
   for (size_t i = 0; i < ntypes; i++) helper_prototypes(&g, types[i]);
   if (ntypes) fprintf(c, "\n");
   for (size_t i = 0; i < ntypes; i++) compound_helpers(&g, types[i]);
+  for (size_t i = 0; i < nvtypes; i++) compound_view_static_prototypes(&g, vtypes[i]);
+  if (nvtypes) fprintf(c, "\n");
+  for (size_t i = 0; i < nvtypes; i++) compound_view_source(&g, vtypes[i]);
   for (uint32_t s = 0; s < pkg->nstructs; s++) struct_source(&g, pkg->structs[s]);
+  for (uint32_t s = 0; s < pkg->nstructs; s++) struct_view_source(&g, pkg->structs[s]);
   type_table(&g);
 
   fprintf(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");

@@ -285,6 +285,7 @@ class Differential:
         known = runner.KnownFailures(args.known_failures) if args.known_failures else None
         self.run = DiffRunner(testees, runner.Types([oracle]), known, light_chunkings)
         self.run.text, self.run.native = args.text, args.native  # the runner's --text and --native checks
+        self.run.view = args.view  # and its --view check
         self.stats = collections.Counter()
         self.first = {}           # class -> (case, failure)
         self.classes = collections.OrderedDict()  # class -> [failures]
@@ -962,6 +963,9 @@ def main(argv=None):
     ap.add_argument("--native", action="store_true",
                     help="every value built through each testee's native constructors must give the oracle's "
                          "bytes (the runner's --native)")
+    ap.add_argument("--view", action="store_true",
+                    help="every decode and text request sent again with \"view\": true must get the same answer "
+                         "(the runner's --view)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     if not args.testee:

@@ -24,13 +24,19 @@
  *    generated verify accepts what the dynamic one does; on damaged copies of those
  *    bytes the generated verify agrees with fbe_verify.
  * 5. Defaults: init + encode gives the bytes of the dynamic core's new message in both
- *    models (only the size where utc/uuid1/uuid4 defaults make two values differ); the
+ *    models (only the size where utc/uuid1/uuid4 defaults make two values differ), and a
+ *    view without bytes reads as init's value; the
  *    generated enum name tables list the schema's values; the header's constants.
  * 6. Duplicate keys (the package header's duplicate_checks): values whose sets and maps
  *    hold one key several times, written by generated encode (which writes what a value
  *    holds), read by every generated decoder (verified, trusted; both models; the heap
  *    and an arena) give what fbe_decode gives: one entry per key, the last one, in the
- *    first one's place (core/src/keys.c); JSON with duplicates reads as the core reads it. */
+ *    first one's place (core/src/keys.c); JSON with duplicates reads as the core reads it.
+ * 7. Views, on the bytes of steps 1, 3, 4 and 6 (`views`): the generated view reads as the
+ *    decoded value through every typed accessor (pkg_S_equal_view_; the duplicates of step
+ *    6 as written), and not as the default value when that differs; pkg_S_from_view gives
+ *    what decode gives; a truncated copy is refused as verify refuses it; bytes changed
+ *    in place after the open are read without a bad read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +175,70 @@ static void mutations(const char *id, const fbe_struct *st, const fbe_gen_type *
   free(copy);
 }
 
+/* Views (core/GEN_C.md, "Views"): the view opened on bytes holding `written` (sets and
+ * maps as written) reads as that value through every typed accessor (equal_view walks
+ * them all) and not as `other` when other's bytes and JSON differ (NULL: no such check);
+ * from_view gives `decoded` (what decode gives: its bytes once encoded); a truncated copy
+ * is refused as verify refuses it; and bytes changed in place after the open are read
+ * without a crash or a bad read (ASan builds check memory). */
+static void views(const char *id, package *p, const fbe_gen_type *gt, fbe_model model, const uint8_t *bytes,
+                  size_t size, const void *written, const void *decoded, const void *other) {
+  fbe_error err;
+  fbe_gen_view view;
+  size_t ms = 0;
+  fbe_buffer want, got, json;
+  fbe_buffer_init(&want);
+  fbe_buffer_init(&got);
+  fbe_buffer_init(&json);
+  uint8_t *copy = malloc(size ? size : 1);
+  void *t = calloc(1, gt->size);
+  memcpy(copy, bytes, size);
+  fbe_status rc = gt->open_view(&view, model, copy, size, &ms, &err);
+  CHECK(rc == FBE_OK && ms == size, "%s: open_view: %s at %s", id, err.message, err.path);
+  if (rc == FBE_OK) {
+    CHECK(gt->equal_view(view, written), "%s model %d: the view does not read as the value", id, (int)model);
+    if (other) {
+      fbe_buffer_reset(&got);
+      fbe_buffer_reset(&json);
+      int differ = gt->encode(other, model, &got, NULL) == FBE_OK && !same(&got, bytes, size) &&
+                   gt->to_json(other, p->schema, 0, &json, NULL) == FBE_OK &&
+                   gt->to_json(written, p->schema, 0, &want, NULL) == FBE_OK && !same(&json, want.data, want.size);
+      if (differ) CHECK(!gt->equal_view(view, other), "%s model %d: the view reads as another value", id, (int)model);
+    }
+    fbe_buffer_reset(&want);
+    fbe_buffer_reset(&got);
+    CHECK(gt->encode(decoded, model, &want, &err) == FBE_OK, "%s: encode: %s", id, err.message);
+    rc = gt->from_view(t, view, NULL, &err);
+    CHECK(rc == FBE_OK, "%s model %d: from_view: %s at %s", id, (int)model, err.message, err.path);
+    if (rc == FBE_OK) {
+      CHECK(gt->encode(t, model, &got, &err) == FBE_OK && same(&got, want.data, want.size),
+            "%s model %d: from_view is not what decode gives (%zu vs %zu bytes)", id, (int)model, got.size, want.size);
+      gt->free(t, NULL);
+    }
+  }
+  if (size) {
+    fbe_error verr;
+    fbe_gen_view cut;
+    fbe_status vs = gt->verify(model, bytes, size - 1, NULL, &verr);
+    rc = gt->open_view(&cut, model, bytes, size - 1, NULL, &err);
+    CHECK(rc == vs && (rc == FBE_OK || (err.offset == verr.offset && !strcmp(err.message, verr.message))),
+          "%s model %d: open_view of a truncated copy: %d (%s), verify: %d (%s)", id, (int)model, rc, err.message, vs,
+          verr.message);
+  }
+  for (int round = 0; round < 50 && size; round++) {
+    memcpy(copy, bytes, size);
+    if (gt->open_view(&view, model, copy, size, NULL, &err) != FBE_OK) break;
+    for (int k = 0, n = 1 + (int)(rnd() % 3); k < n; k++) copy[rnd() % size] = (uint8_t)rnd();
+    (void)gt->equal_view(view, written); /* any answer; no bad read */
+    if (gt->from_view(t, view, NULL, &err) == FBE_OK) gt->free(t, NULL);
+  }
+  free(t);
+  free(copy);
+  fbe_buffer_free(&want);
+  fbe_buffer_free(&got);
+  fbe_buffer_free(&json);
+}
+
 static void struct_record(const record *r, package *p, const fbe_gen_type *gt, fbe_model model,
                           const uint8_t *bytes, size_t size) {
   fbe_error err;
@@ -191,6 +261,11 @@ static void struct_record(const record *r, package *p, const fbe_gen_type *gt, f
     fbe_buffer_reset(&a);
     CHECK(gt->encode(v, model, &a, &err) == FBE_OK && same(&a, bytes, size), "%s: encode of the decoded value differs",
           r->id);
+    void *dflt = calloc(1, gt->size);
+    CHECK(gt->init(dflt, NULL) == FBE_OK, "%s: init", r->id);
+    views(r->id, p, gt, model, bytes, size, v, v, dflt);
+    gt->free(dflt, NULL);
+    free(dflt);
   }
   fbe_buffer_reset(&a);
   st = gt->from_json(w, p->schema, r->json.at, r->json.len, NULL, &err);
@@ -380,6 +455,9 @@ static void versioning_record(const record *r, const uint8_t *bytes, size_t size
               !memcmp(a.data, b.data, a.size),
           "%s: decode JSON\n  got  %.*s\n  want %.*s", r->id, (int)a.size, (const char *)a.data, (int)b.size,
           (const char *)b.data);
+    /* a missing field with a utc/uuid default: decode computes it, a view reads zero */
+    if (gen_ok && !fbe_schema_find_struct(p->schema, r->reader_type)->dynamic_defaults)
+      views(r->id, p, gt, FBE_MODEL_STANDARD, bytes, size, v, v, NULL);
     gt->free(v, NULL);
   }
   free(v);
@@ -549,6 +627,7 @@ static void round_trips(int rounds) {
             CHECK(fbe_decode(st, model, gen.data, gen.size, arena, NULL, &again, NULL, &err) == FBE_OK &&
                       fbe_msg_equal(again, dmsg),
                   "%s model %d: dynamic decode of generated bytes differs", gt->name, m);
+            views(gt->name, p, gt, model, gen.data, gen.size, v, v, NULL);
           }
           mutations(gt->name, st, gt, model, dyn.data, dyn.size);
           free(v); /* allocations live in `values` (arena allocator) */
@@ -591,6 +670,9 @@ static void defaults(void) {
         CHECK(st->dynamic_defaults ? a.size == b.size : same(&a, b.data, b.size),
               "%s model %d: init differs from the schema defaults (%zu vs %zu bytes)", gt->name, m, a.size, b.size);
       }
+      /* a view without bytes (a missing struct) reads every field as its schema default */
+      CHECK(st->dynamic_defaults || gt->equal_view(fbe_gen_view_none(), v), "%s: a view without bytes is not init's value",
+            gt->name);
       gt->free(v, NULL);
       free(v);
       fbe_arena_free(arena);
@@ -686,6 +768,8 @@ static void duplicates(const char *type, const void *value, void *decoded) {
                 "%s model %d: JSON differs\n  gen %.*s\n  dyn %.*s", type, m, (int)jgot.size,
                 (const char *)jgot.data, (int)jwant.size, (const char *)jwant.data);
         }
+        if (s == FBE_OK && !trusted && heap) /* a view reads the duplicates as written */
+          views(type, p, gt, model, bytes.data, bytes.size, value, v, NULL);
         if (s == FBE_OK && m == 1 && !trusted && heap && decoded) {
           memcpy(decoded, v, gt->size); /* the caller frees it */
           decoded = NULL;
@@ -750,6 +834,7 @@ int main(int argc, char **argv) {
   enum_tables();
   constant_checks();
   duplicate_checks();
+  view_checks();
   round_trips(rounds);
   for (size_t i = 0; i < NPACKAGES; i++) fbe_schema_release(g_packages[i].schema);
   CHECK(fbe_memory_in_use() == memory_base, "the core holds %zu bytes more than at the start (a leak)",

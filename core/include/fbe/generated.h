@@ -304,6 +304,118 @@ FBE_API uint64_t fbe_gen_now(void);
 FBE_API void fbe_gen_uuid1(fbe_uuid *out);
 FBE_API void fbe_gen_uuid4(fbe_uuid *out);
 
+/* ---- typed views (core/GEN_C.md, "Views"): generated `pkg_S_view` and the views of
+ * collections and optionals each wrap one of these. A view reads a verified model in
+ * place; every read checks its offsets against `end` again (the field models' checks),
+ * so nothing outside data[0, end) is read even if the bytes changed after the open. */
+typedef struct fbe_gen_view {
+  const uint8_t *data; /* the model: data[0, end); NULL: no bytes (a struct's defaults,
+                          an empty collection, an absent optional) */
+  uint64_t end;
+  uint64_t at;   /* standard: a struct's body, a collection's first element, an array's
+                    or an optional value's slot; final: the first byte of the value (a
+                    collection's first element, an optional's value) */
+  uint64_t base; /* standard: what the pointers of the elements are relative to */
+  uint32_t n;    /* standard struct: its body size; collection: its count; optional: 1
+                    when present; array: its size */
+  fbe_model model;
+} fbe_gen_view;
+
+static inline fbe_gen_view fbe_gen_view_none(void) {
+  fbe_gen_view v;
+  memset(&v, 0, sizeof v);
+  return v;
+}
+/* A view of the same model as x at another place. */
+static inline fbe_gen_view fbe_gen_view_make(const fbe_gen_view *x, uint64_t at, uint64_t base, uint32_t n) {
+  fbe_gen_view v = *x;
+  v.at = at;
+  v.base = base;
+  v.n = n;
+  return v;
+}
+static inline fbe_reader fbe_gen_view_reader(const fbe_gen_view *x) {
+  fbe_reader r = {x->data, x->end};
+  return r;
+}
+/* 1 when n bytes at pos are not all inside the model. */
+static inline int fbe_gen_view_short(const fbe_gen_view *x, uint64_t pos, uint64_t n) {
+  return pos > x->end || n > x->end - pos;
+}
+static inline fbe_decimal fbe_gen_load_decimal(const uint8_t *p) {
+  fbe_decimal d;
+  memcpy(d.bytes, p, 16);
+  return d;
+}
+static inline fbe_uuid fbe_gen_load_uuid(const uint8_t *p) {
+  fbe_uuid u;
+  memcpy(u.bytes, p, 16);
+  return u;
+}
+/* A string or bytes value, borrowed from the model; empty when it is not there. */
+static inline fbe_blob fbe_gen_view_std_blob(const fbe_gen_view *x, uint64_t slot, uint64_t base) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  fbe_blob b = {NULL, 0};
+  if (x->data && fbe_std_read_blob(&r, slot, base, &b.data, &b.size)) b.data = NULL, b.size = 0;
+  return b;
+}
+static inline fbe_blob fbe_gen_view_fin_blob(const fbe_gen_view *x, uint64_t pos) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  fbe_blob b = {NULL, 0};
+  if (x->data && pos <= x->end && fbe_fin_read_blob(&r, &pos, &b.data, &b.size)) b.data = NULL, b.size = 0;
+  return b;
+}
+/* Moves *pos (inside the model) past a final string or bytes value; -1 past the end. */
+static inline int fbe_gen_fin_skip_blob(const fbe_reader *r, uint64_t *pos) {
+  const uint8_t *data;
+  uint32_t size;
+  return fbe_fin_read_blob(r, pos, &data, &size);
+}
+/* A standard struct at slot: its body, or no bytes (its defaults) for pointer 0 or a
+ * pointer leading outside the model. */
+static inline fbe_gen_view fbe_gen_view_std_struct(const fbe_gen_view *x, uint64_t slot, uint64_t base) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  uint64_t body = 0;
+  uint32_t size = 0;
+  if (!x->data || fbe_std_read_struct(&r, slot, base, &body, &size)) return fbe_gen_view_none();
+  return fbe_gen_view_make(x, body, body, size);
+}
+/* A standard vector/list/set (stride: element) or map/hash (key + value) at slot. */
+static inline fbe_gen_view fbe_gen_view_std_sequence(const fbe_gen_view *x, uint64_t slot, uint64_t base,
+                                                     uint64_t stride) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  uint64_t items = 0;
+  uint32_t n = 0;
+  if (!x->data || fbe_std_read_sequence(&r, slot, base, stride, &items, &n) || !n) return fbe_gen_view_none();
+  return fbe_gen_view_make(x, items, base, n);
+}
+/* A final collection at pos: `least` is the smallest encoding of an element (entry). */
+static inline fbe_gen_view fbe_gen_view_fin_sequence(const fbe_gen_view *x, uint64_t pos, uint64_t least) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  uint32_t n = 0;
+  if (!x->data || pos > x->end || fbe_fin_read_count(&r, &pos, least, &n) || !n) return fbe_gen_view_none();
+  return fbe_gen_view_make(x, pos, 0, n);
+}
+/* An optional at slot (standard; inline_size: its value's) or pos (final): the view
+ * of its value when present (n = 1), no bytes when absent. */
+static inline fbe_gen_view fbe_gen_view_std_optional(const fbe_gen_view *x, uint64_t slot, uint64_t base,
+                                                     uint32_t inline_size) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  uint64_t at = 0;
+  if (!x->data || fbe_std_read_optional(&r, slot, base, inline_size, &at) != 1) return fbe_gen_view_none();
+  return fbe_gen_view_make(x, at, at, 1);
+}
+static inline fbe_gen_view fbe_gen_view_fin_optional(const fbe_gen_view *x, uint64_t pos) {
+  fbe_reader r = fbe_gen_view_reader(x);
+  if (!x->data || fbe_fin_read_flag(&r, &pos) != 1) return fbe_gen_view_none();
+  return fbe_gen_view_make(x, pos, 0, 1);
+}
+
+/* Starts materializing a view (pkg_S_from_view): a reader over the view's model with
+ * fbe_gen_open's memory budget. */
+FBE_API void fbe_gen_view_reader_open(fbe_gen_reader *g, const fbe_gen_view *x, const fbe_allocator *a,
+                                      fbe_error *err);
+
 /* What a generated struct can do, for generic code (tests, tools): every generated
  * package exports a table of these (PACKAGE_types, PACKAGE_type_count). */
 typedef struct fbe_gen_type {
@@ -322,6 +434,12 @@ typedef struct fbe_gen_type {
                         fbe_error *err);
   fbe_status (*from_json)(void *value, const fbe_schema *schema, const char *text, size_t length,
                           const fbe_allocator *a, fbe_error *err);
+  /* views: pkg_S_open_view, pkg_S_from_view, pkg_S_equal_view_ over the fbe_gen_view a
+   * pkg_S_view wraps */
+  fbe_status (*open_view)(fbe_gen_view *view, fbe_model model, const uint8_t *data, size_t size,
+                          size_t *model_size, fbe_error *err);
+  fbe_status (*from_view)(void *value, fbe_gen_view view, const fbe_allocator *a, fbe_error *err);
+  int (*equal_view)(fbe_gen_view view, const void *value);
 } fbe_gen_type;
 
 #ifdef __cplusplus

@@ -55,6 +55,15 @@ fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
   return rc;
 }
 
+void fbe_gen_view_reader_open(fbe_gen_reader *g, const fbe_gen_view *x, const fbe_allocator *a, fbe_error *err) {
+  memset(g, 0, sizeof *g);
+  g->a = a;
+  g->err = err;
+  g->r.data = x->data;
+  g->r.end = x->end;
+  g->budget = fbe_limits_memory(NULL, x->end);
+}
+
 fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
                                fbe_error *err) {
   fbe_status rc = gen_open(g, model, data, size, NULL, err);

@@ -28,6 +28,8 @@ real testee (the command after MODE) and breaks its answers.
         no-native      answers "unknown op" to an encode with "native": true
         wrong-text     answers text with the first "=" written " = "
         no-text        answers "unknown op" to text
+        wrong-view     answers a decode or text with "view": true with the first number of
+                       the value changed, the text's first "=" written " = "
 """
 import json
 import math
@@ -129,6 +131,11 @@ def main():
             response.pop("status", None)
         if mode == "wrong-text" and op == "text" and "text" in response:
             response["text"] = response["text"].replace("=", " = ", 1)
+        if mode == "wrong-view" and request.get("view") is True:
+            if "json" in response:
+                response["json"], _ = bump_first_number(response["json"])
+            if "text" in response:
+                response["text"] = response["text"].replace("=", " = ", 1)
         if mode == "wrong-values" and "json" in response:
             response["json"], _ = bump_first_number(response["json"])
         if mode in LEAVES and op in DECODES:

@@ -11,7 +11,8 @@ schemas) is run with its schema, a map repeating a key as the wire may compared 
 behaviour records (--behaviour) pass with the good testee and fail, side by side, for a
 testee that answers another status, no status, ignores "native": true or does not know
 it; the text check (--text) passes with the good testee and fails for a testee whose text
-differs or that does not know the text request.
+differs or that does not know the text request; the view check (--view) passes with the
+good testee and fails for one whose answers through a view differ.
 
   python3 tests/conformance/selftest/test_runner.py FBE_BINARY
 
@@ -127,6 +128,9 @@ CASES = {
                    r"^FAIL \S+:text \[broken\] text differs from c's at character \d+", r":text \[broken\] text"),
     "no text": ("no-text", "rich", ["--text"], 1, r"^FAIL \S+:text \[broken\] text: error: unknown op$",
                 r":text \[broken\] text: error: unknown op$"),
+    "view": ("none", "rich", ["--view", "--text"], 0, r"^broken +\d+/0 *$", None),
+    "wrong view": ("wrong-view", "rich", ["--view", "--text"], 1,
+                   r"^FAIL \S+:text:view \[broken\] view: the answer ", r":view \[(\w+ -> )?broken\] view: the answer "),
 }
 
 
