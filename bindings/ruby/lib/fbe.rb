@@ -12,6 +12,7 @@
 #   data = acc.encode                    # standard model; encode(final: true): final model
 #   schema::Account.decode(data) == acc  # == is deep; hash and <=> use the [key] fields
 #   puts acc                             # the text form: Account(id=1,name="Test",...)
+#   schema::Account.view(data).name      # read in place from the verified bytes
 require "bigdecimal"
 require "set"
 
@@ -26,6 +27,7 @@ require_relative "fbe/version"
 require_relative "fbe/errors"
 require_relative "fbe/limits"
 require_relative "fbe/message"
+require_relative "fbe/view"
 require_relative "fbe/schema"
 require_relative "fbe/protocol"
 

@@ -1,6 +1,7 @@
 /* The per-schema tables: a loaded schema bound to the Ruby classes and modules
  * lib/fbe/schema.rb made, once at load, in arrays indexed by the core's dense
  * fbe_struct_index / fbe_enum_index. Immutable after bind; close releases the schema. */
+#include <stdlib.h>
 #include <string.h>
 #include "binding.h"
 
@@ -11,6 +12,7 @@ static void core_mark(void *p) {
   for (size_t i = 0; i < c->nstructs; i++) {
     rf_struct *si = &c->structs[i];
     rb_gc_mark(si->klass);
+    rb_gc_mark(si->view_klass);
     for (uint32_t j = 0; si->fields && j < si->st->nfields; j++) {
       rb_gc_mark(si->fields[j].sym);
       rb_gc_mark(si->fields[j].str);
@@ -108,22 +110,42 @@ static const rf_type *make_type(rf_core *c, const fbe_type *t) {
   return rt;
 }
 
-/* list[i] is [name, value]: the name as a C string, *value the value. */
+/* A view's field reader, a C method, learns only the name (ID) it was called by: the
+ * fields sorted by ID find it in log2(nfields) steps. */
+static int by_id(const void *a, const void *b) {
+  ID x = ((const rf_field_id *)a)->id, y = ((const rf_field_id *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+long rf_field_by_id(const rf_struct *si, ID id) {
+  const rf_field_id *lo = si->ids, *hi = si->ids + si->st->nfields; /* a binary search of [lo, hi) */
+  while (lo < hi) {
+    const rf_field_id *mid = lo + (hi - lo) / 2;
+    if (mid->id == id) return mid->index;
+    if (mid->id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/* list[i] is [name, value, more...]: the name as a C string, *value the value. */
 static const char *pair_at(VALUE list, long i, VALUE *value) {
   VALUE pair = rb_ary_entry(list, i), name = rb_ary_entry(pair, 0);
   *value = rb_ary_entry(pair, 1);
   return StringValueCStr(name);
 }
 
-/* Native.bind(swig_schema, [[full_name, klass], ...], [[full_name, module], ...]) -> core.
- * Every struct and enum of the schema must be in the lists; classes with fields must be
- * Struct subclasses with the fields in schema order. (The modules are the Ruby side's.) */
+/* Native.bind(swig_schema, [[full_name, klass, view_klass], ...], [[full_name, module], ...])
+ * -> core. Every struct and enum of the schema must be in the lists; classes with fields
+ * must be Struct subclasses with the fields in schema order; view_klass is the struct's
+ * FBE::View subclass. (The modules are the Ruby side's.) */
 static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
   Check_Type(structs, T_ARRAY);
   Check_Type(enums, T_ARRAY);
   fbe_schema *schema = rbfbe_schema_from_swig(swig);
   rf_core *c;
   VALUE obj = TypedData_Make_Struct(rb_cObject, rf_core, &core_type, c);
+  c->self = obj;
   c->schema = fbe_schema_retain(schema);
   if (!(c->mem = fbe_arena_new())) rb_memerror();
   c->nstructs = fbe_schema_struct_count(schema);
@@ -148,18 +170,23 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
     Check_Type(klass, T_CLASS);
     int is_rstruct = RTEST(rb_class_inherited_p(klass, rb_cStruct));
     if (st->nfields && !is_rstruct) rb_raise(rb_eTypeError, "class for %s must be a Struct", st->full_name);
-    c->structs[fbe_struct_index(st)] = (rf_struct){st, klass, c, is_rstruct, NULL};
+    VALUE view_klass = rb_ary_entry(rb_ary_entry(structs, i), 2);
+    Check_Type(view_klass, T_CLASS);
+    c->structs[fbe_struct_index(st)] = (rf_struct){st, klass, view_klass, c, is_rstruct, NULL, NULL};
   }
   for (size_t i = 0; i < c->nstructs; i++) {
     rf_struct *si = &c->structs[i];
     if (!si->klass) rb_raise(rb_eArgError, "fbe: no class bound for %s", fbe_schema_struct_at(schema, i)->full_name);
     rf_field *fields = si->fields = table(c, si->st->nfields, sizeof(rf_field)); /* zero: marks as false */
+    si->ids = table(c, si->st->nfields, sizeof(rf_field_id));
     for (uint32_t j = 0; j < si->st->nfields; j++) {
       const fbe_field *f = &si->st->fields[j];
+      si->ids[j] = (rf_field_id){rb_intern(f->name), j};
       fields[j] = (rf_field){f, make_type(c, f->type), ID2SYM(rb_intern(f->name)),
                              rb_obj_freeze(rb_utf8_str_new_cstr(f->name)), fbe_field_default_class(f), Qnil,
                              (const uint8_t *)si->st->defaults + f->mem_offset};
     }
+    qsort(si->ids, si->st->nfields, sizeof(rf_field_id), by_id);
   }
   for (size_t i = 0; i < c->nstructs; i++) { /* the shared defaults, once every table is there */
     rf_struct *si = &c->structs[i];

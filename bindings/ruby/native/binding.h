@@ -47,13 +47,21 @@ typedef struct rf_field {
 struct rf_struct {
   const fbe_struct *st;
   VALUE klass;
+  VALUE view_klass; /* its FBE::View subclass (view.c) */
   rf_core *core;
   int is_rstruct; /* a Struct subclass; else a class without fields */
   rf_field *fields;
+  struct rf_field_id *ids; /* nfields, sorted by id: the view readers and View#[] (rf_field_by_id) */
 };
+
+typedef struct rf_field_id {
+  ID id; /* the field name's */
+  uint32_t index;
+} rf_field_id;
 
 /* One per loaded schema: its tables by fbe_struct_index and fbe_enum_index. */
 struct rf_core {
+  VALUE self;         /* the object holding this core, which views keep alive */
   fbe_schema *schema; /* retained; NULL once closed */
   fbe_arena *mem;     /* every table */
   size_t nstructs, nenums;
@@ -80,6 +88,7 @@ void rf_check_open(const rf_core *core);
 rf_struct *rf_info_try(VALUE klass); /* the struct of a class or its nearest bound ancestor */
 rf_struct *rf_info_of(VALUE klass);  /* ... or raises TypeMismatchError */
 rf_enum *rf_enum_of(VALUE module);   /* the enum of an enum or flags module, or raises TypeMismatchError */
+long rf_field_by_id(const rf_struct *si, ID id); /* the field named id, or -1 */
 
 /* convert.c: Ruby scalars -> slots (a status; w->err without a path) and back, by
  * docs/INPUT.md. rf_got: what a Ruby value is in the core's words (*name: a struct's
@@ -95,6 +104,7 @@ VALUE rf_get_uuid(const uint8_t b[16]);
 /* encode.c: a message of si's struct in w->arena holding obj: rf_fill_msg returns the
  * status (w->err set), rf_build_msg raises it. */
 fbe_status rf_fill_msg(rf_walk *w, const rf_struct *si, VALUE obj, fbe_msg **out);
+fbe_status rf_put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot); /* one value of t */
 fbe_msg *rf_build_msg(rf_walk *w, const rf_struct *si, VALUE obj);
 /* The first key of hash naming no field of si (Strings too when string_keys), or Qundef;
  * the core's error for such a key (FBE_ERR_UNKNOWN_FIELD, the nearest name suggested). */
@@ -110,14 +120,18 @@ VALUE rf_field_default(const rf_field *f); /* for a new instance */
 fbei_scratch *rf_scratch_get(void);
 void rf_scratch_put(fbei_scratch *s);
 
-/* ops.c: a limits: argument (nil, an FBE::Limits, a Hash of its keywords) into *out. */
+/* ops.c: a limits: argument (nil, an FBE::Limits, a Hash of its keywords) into *out;
+ * the String an op reads (raises TypeMismatchError for anything else), frozen when
+ * `always` or large. */
 void rf_limits_get(VALUE v, fbe_limits *out);
+VALUE rf_input_of(VALUE data, const char *what, int always);
 
 void rf_init_convert(void);
 void rf_init_errors(VALUE native);
 void rf_init_bind(VALUE native);
 void rf_init_ops(VALUE native, VALUE fbe);
 void rf_init_protocol(VALUE native);
+void rf_init_view(VALUE native, VALUE fbe);
 void rbfbe_init(VALUE swig_module);           /* from SWIG's Init_core (swig/ruby.i) */
 fbe_schema *rbfbe_schema_from_swig(VALUE obj); /* swig/ruby.i */
 

@@ -13,6 +13,7 @@
 VALUE rf_cBigDecimal, rf_cSet;
 static VALUE decimal_scales = Qnil; /* WeakMap BigDecimal -> its scale and sign (rf_get_decimal) */
 static ID id_BigDecimal, id_to_s, id_aref, id_aset, id_split, id_zero_p, id_ord;
+static int enc_binary, enc_utf8, enc_ascii; /* the encoding indexes, asked once (every string checks them) */
 
 fbei_got rf_got(VALUE v, const char **name) {
   *name = NULL;
@@ -20,7 +21,7 @@ fbei_got rf_got(VALUE v, const char **name) {
   if (v == Qtrue || v == Qfalse) return FBEI_GOT_BOOL;
   if (RB_INTEGER_TYPE_P(v)) return FBEI_GOT_INTEGER;
   if (RB_FLOAT_TYPE_P(v)) return FBEI_GOT_FLOAT;
-  if (RB_TYPE_P(v, T_STRING)) return ENCODING_GET(v) == rb_ascii8bit_encindex() ? FBEI_GOT_BYTES : FBEI_GOT_STRING;
+  if (RB_TYPE_P(v, T_STRING)) return ENCODING_GET(v) == enc_binary ? FBEI_GOT_BYTES : FBEI_GOT_STRING;
   if (RB_TYPE_P(v, T_ARRAY)) return FBEI_GOT_LIST;
   if (RB_TYPE_P(v, T_HASH)) return FBEI_GOT_MAP;
   if (!SPECIAL_CONST_P(v)) {
@@ -75,11 +76,11 @@ fbe_status rf_put_int(rf_walk *w, VALUE v, const fbe_type *t, uint8_t *slot) {
  * and words (fbe_utf8_check: FBE_ERR_ARGUMENT); binary Strings holding UTF-8 are fine. */
 static fbe_status utf8_of(rf_walk *w, VALUE v, VALUE *out) {
   int idx = ENCODING_GET(v);
-  if (idx == rb_ascii8bit_encindex()) {
-    v = rb_enc_associate_index(rb_str_dup(v), rb_utf8_encindex());
-  } else if (idx != rb_utf8_encindex() && idx != rb_usascii_encindex()) {
+  if (idx == enc_binary) {
+    v = rb_enc_associate_index(rb_str_dup(v), enc_utf8);
+  } else if (idx != enc_utf8 && idx != enc_ascii) {
     VALUE conv = rb_str_conv_enc(v, rb_enc_from_index(idx), rb_utf8_encoding());
-    if (ENCODING_GET(conv) == rb_utf8_encindex()) v = conv; /* else not convertible: the check says why */
+    if (ENCODING_GET(conv) == enc_utf8) v = conv; /* else not convertible: the check says why */
   }
   *out = v;
   if (!fbe_utf8_check(RSTRING_PTR(v), (size_t)RSTRING_LEN(v), &w->err)) return FBE_OK;
@@ -259,4 +260,7 @@ void rf_init_convert(void) {
   id_split = rb_intern("split");
   id_zero_p = rb_intern("zero?");
   id_ord = rb_intern("ord");
+  enc_binary = rb_ascii8bit_encindex();
+  enc_utf8 = rb_utf8_encindex();
+  enc_ascii = rb_usascii_encindex();
 }

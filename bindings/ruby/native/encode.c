@@ -1,9 +1,11 @@
 /* Ruby objects -> the core's in-memory value (value.h), walked once per message by the
  * struct's field table. Every put_* writes a complete value of its type into `slot`, or
  * returns the status with w->err set, its path built on the way out. */
+#include <limits.h>
 #include <string.h>
 #include "binding.h"
 #include "fbe/internal/duplicates.h"
+#include "fbe/internal/kinds.h"
 
 static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot);
 static fbe_status put_struct(rf_walk *w, const rf_struct *si, VALUE obj, uint8_t *slot);
@@ -21,11 +23,55 @@ static fbe_status enter(rf_walk *w) {
                        FBE_DEFAULT_MAX_DEPTH);
 }
 
+/* The elements a collection can store without put_value's dispatch: for an integer-like
+ * element type (integers, char, wchar, timestamp, enums and flags by their wire kind) the
+ * Fixnums in its range, for double every Float. The element type is looked at once per
+ * collection, not once per element; any other element (a Bignum, a name, a Time, a wrong
+ * value) takes put_value, which converts it or says why not, so the result is the same. */
+typedef struct fast_items {
+  enum { FAST_NONE, FAST_INT, FAST_DOUBLE } kind;
+  fbe_kind wire;
+  long lo, hi; /* FAST_INT: the Fixnums that fit */
+} fast_items;
+
+static fast_items fast_items_of(const rf_type *elem) {
+  fast_items f = {FAST_NONE, elem->t->wire, 0, 0};
+  if (f.wire >= FBE_KIND_COUNT_ || fbei_kind_size(f.wire) != elem->t->mem_size) return f;
+  if (f.wire == FBE_KIND_DOUBLE) {
+    f.kind = FAST_DOUBLE;
+  } else if (fbei_kinds[f.wire].bits >= 8) { /* integers, char, wchar, timestamp */
+    uint64_t max = fbei_int_limit(f.wire, true);
+    f.kind = FAST_INT;
+    f.lo = fbei_kind_is_signed(f.wire) ? (long)(int64_t)fbei_int_limit(f.wire, false) : 0;
+    f.hi = max > (uint64_t)LONG_MAX ? LONG_MAX : (long)max;
+  }
+  return f;
+}
+
+static int put_fast(const fast_items *f, VALUE v, uint8_t *slot) {
+  if (f->kind == FAST_INT && FIXNUM_P(v)) {
+    long x = FIX2LONG(v);
+    if (x < f->lo || x > f->hi) return 0;
+    fbei_scalar_store(f->wire, slot, (uint64_t)x);
+    return 1;
+  }
+  if (f->kind == FAST_DOUBLE && RB_FLOAT_TYPE_P(v)) {
+    double d = RFLOAT_VALUE(v);
+    memcpy(slot, &d, 8);
+    return 1;
+  }
+  return 0;
+}
+
 static fbe_status put_items(rf_walk *w, const rf_type *elem, VALUE ary, uint8_t *data, long n) {
+  fast_items fast = fast_items_of(elem);
   for (long i = 0; i < n; i++) {
     if (i >= RARRAY_LEN(ary))
       return fbei_error_set(&w->err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "Array changed size during encoding");
-    fbe_status st = put_value(w, elem, RARRAY_AREF(ary, i), data + (size_t)i * elem->t->mem_size);
+    VALUE v = RARRAY_AREF(ary, i);
+    uint8_t *slot = data + (size_t)i * elem->t->mem_size;
+    if (fast.kind != FAST_NONE && put_fast(&fast, v, slot)) continue;
+    fbe_status st = put_value(w, elem, v, slot);
     if (st) {
       fbei_error_prepend_index(&w->err, (size_t)i);
       return st;
@@ -159,6 +205,8 @@ static fbe_status put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot
   w->depth--;
   return st;
 }
+
+fbe_status rf_put_value(rf_walk *w, const rf_type *t, VALUE v, uint8_t *slot) { return put_value(w, t, v, slot); }
 
 /* A field that was not given: its schema default, from the struct's default image. */
 static void put_default(rf_walk *w, const rf_struct *si, uint32_t i, uint8_t *slot) {

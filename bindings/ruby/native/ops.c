@@ -112,8 +112,8 @@ static void core_call(op *o) {
 }
 
 /* The bytes an op reads: a String, frozen (shared) when the GVL may be released or Ruby
- * objects are made meanwhile, so nothing can change or free them. */
-static VALUE input_of(VALUE data, const char *what, int always) {
+ * objects are made meanwhile (or a view keeps them), so nothing can change or free them. */
+VALUE rf_input_of(VALUE data, const char *what, int always) {
   if (!RB_TYPE_P(data, T_STRING))
     rf_raisef(FBE_ERR_TYPE, "expected a String (%s), got %s", what, rb_obj_classname(data));
   return always || RSTRING_LEN(data) >= (long)FBE_RELEASE_LOCK_BYTES ? rb_str_new_frozen(data) : data;
@@ -198,7 +198,7 @@ static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VAL
                            VALUE limits) {
   op o = {.kind = OP_DECODE, .si = rf_info_of(klass), .final = RTEST(final), .flag = RTEST(trusted),
           .ordered = RTEST(ordered)};
-  o.a = input_of(data, "bytes", 0);
+  o.a = rf_input_of(data, "bytes", 0);
   rf_limits_get(limits, &o.limits);
   return run(&o);
 }
@@ -206,7 +206,7 @@ static VALUE native_decode(VALUE self, VALUE klass, VALUE data, VALUE final, VAL
 /* verify: pure C, nothing to clean up; the model's size, or 0 with o->w.err set */
 static size_t verify_size(VALUE klass, VALUE data, VALUE final, VALUE limits, op *o) {
   *o = (op){.kind = OP_VERIFY, .si = rf_info_of(klass), .final = RTEST(final)};
-  o->a = input_of(data, "bytes", 0);
+  o->a = rf_input_of(data, "bytes", 0);
   rf_limits_get(limits, &o->limits);
   o->si->core->busy++; /* in flight (maybe without the GVL): close is refused */
   core_call(o);
@@ -239,7 +239,7 @@ static VALUE native_to_json(VALUE self, VALUE klass, VALUE value, VALUE pretty) 
  * ignore_unknown */
 static VALUE native_from_json(VALUE self, VALUE klass, VALUE text, VALUE ordered, VALUE limits, VALUE ignore_unknown) {
   op o = {.kind = OP_FROM_JSON, .si = rf_info_of(klass), .ordered = RTEST(ordered), .flag = RTEST(ignore_unknown)};
-  o.a = input_of(text, "JSON text", 1);
+  o.a = rf_input_of(text, "JSON text", 1);
   rf_limits_get(limits, &o.limits);
   return run(&o);
 }

@@ -260,13 +260,14 @@ class TestConformance < Minitest::Test
 
   # bin/fbe-testee through tests/conformance/runner, as ci/conformance.sh runs it, alone
   # (untyped comparison: no C testee to describe the types; the matrix stage compares
-  # typed): every record runs, nothing fails, only the _meta lines are skipped.
+  # typed), every decode and text also through a view (--view): every record runs,
+  # nothing fails, only the _meta lines are skipped.
   def test_testee_through_the_runner
     testee = Shellwords.join([RbConfig.ruby, *$LOAD_PATH.flat_map { |d| ["-I", d] },
                               File.expand_path("../bin/fbe-testee", __dir__)])
     known = File.join(Helper::CONFORMANCE, "known-failures", "differential.txt")
     out, err, status = Open3.capture3("python3", File.join(Helper::CONFORMANCE, "runner"), "--describe-testee", "none",
-                                      "--known-failures", known, "--testee", "ruby=#{testee}", *RUNNER_FILES)
+                                      "--known-failures", known, "--view", "--testee", "ruby=#{testee}", *RUNNER_FILES)
     report = out + err
     assert status.success?, report
     lines = RUNNER_FILES.flat_map { |p| File.directory?(p) ? Dir[File.join(p, "*.jsonl")].sort : [p] }

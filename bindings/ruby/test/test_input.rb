@@ -254,4 +254,45 @@ class TestInput < Minitest::Test
     assert_equal "'sideways' is not a value of input.Side", e.reason
     assert_raises(FBE::RangeError) { schema::Side.text(256) }
   end
+
+  # A collection stores most elements without the per-element dispatch (encode.c's
+  # fast_items: Fixnums in range, Floats for double); each element must still be taken
+  # or refused exactly as the same value in a field of the element type, with the
+  # element's index in the path.
+  ELEMENTS = <<~FBE
+    package elements
+    enum Side : byte { buy; sell; }
+    flags Bits : int8 { a = 1; sign = -128; }
+    struct One { int8 i8; uint8 u8; int16 i16; uint32 u32; int64 i64; uint64 u64; char c; wchar wc; timestamp ts;
+                 double d; float f; Side side; Bits bits; bool b; }
+    struct Many { int8[] i8; uint8[] u8; int16[] i16; uint32[] u32; int64[] i64; uint64[] u64; char[] c; wchar[] wc;
+                  timestamp[] ts; double[] d; float[] f; Side[] side; Bits[] bits; bool[] b; }
+  FBE
+
+  def test_collection_elements_as_fields
+    s = FBE.load_string(ELEMENTS)
+    edge = [0, 1, -1, 127, 128, -128, -129, 255, 256, 32_767, -32_768, 65_536, 2**31, 2**32, 2**62 - 1, -2**62, 2**62,
+            2**63 - 1, 2**63, 2**64 - 1, 2**64, -2**63, -2**63 - 1, 1.5, 2.0, -0.0, Float::NAN, 1e300, "a", "ж", :sell,
+            "sign|a", Time.at(1, 5, :nsec), nil, true, BigDecimal("1"), [1]]
+    s::One.fields.each do |name|
+      edge.each do |value|
+        single = begin
+          s.encode(:One, { name => value })
+          nil
+        rescue FBE::Error => e
+          e
+        end
+        many = [value, value]
+        if single
+          e = assert_raises(FBE::Error, "#{name} #{value.inspect}") { s.encode(:Many, { name => many }) }
+          assert_equal [single.class, single.reason, "#{name}[0]"], [e.class, e.reason, e.path],
+                       "#{name} #{value.inspect}"
+        else
+          got = s::Many.decode(s.encode(:Many, { name => many }))[name]
+          want = s::One.decode(s.encode(:One, { name => value }))[name]
+          assert_equal [want, want].map(&:inspect), got.first(2).map(&:inspect), "#{name} #{value.inspect}"
+        end
+      end
+    end
+  end
 end

@@ -100,6 +100,32 @@ class TestMemory < Minitest::Test
     assert_no_growth before, settled, "1e5 rounds of three errors and an invalid text"
   end
 
+  # Views: opened, read, materialized, printed and compared, also refused and closed under
+  # a view; nothing stays in the core or in Ruby once they are dropped.
+  def test_views_do_not_leak
+    acc = readme_account
+    account = proto::Account
+    data = acc.encode
+    final_data = acc.encode(final: true)
+    run = lambda do |n|
+      n.times do
+        v = account.view(data)
+        v.name && v.wallet.currency && v.orders[2].symbol && v.orders.map(&:price)
+        f = account.view(final_data, model: :final)
+        v.to_value == acc && v == acc && f == v && f.to_s && v.orders.to_json
+        begin
+          account.view(data.byteslice(0, 20))
+        rescue FBE::MalformedError
+          nil
+        end
+      end
+    end
+    run.call(5_000)
+    before = settled
+    run.call(100_000)
+    assert_no_growth before, settled, "1e5 rounds of views"
+  end
+
   def test_dropped_schemas_are_freed
     got = 0
     round = lambda do

@@ -6,7 +6,8 @@
 #      testee, bin/fbe-testee, through the shared runner tests/conformance/runner)
 #   4. the gem installed into an empty folder outside the repository, with a `swig`
 #      that fails on the PATH (installing must not need it), and its testee (the
-#      installed fbe-testee executable) run there through the shared runner
+#      installed fbe-testee executable) run there through the shared runner (--view:
+#      decode and text also answered through views)
 #   5. the benchmark in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -61,7 +62,7 @@ chmod +x "$tmp/noswig/swig"
 (cd "$tmp" && PATH="$tmp/noswig:$PATH" GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
   gem install --local --no-document "./$(basename "$gem_file")" >/dev/null &&
   GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
-  python3 "$repo/tests/conformance/runner" --describe-testee none --testee "ruby=$tmp/gems/bin/fbe-testee" \
+  python3 "$repo/tests/conformance/runner" --describe-testee none --view --testee "ruby=$tmp/gems/bin/fbe-testee" \
     --behaviour "$repo/tests/conformance/behaviour.jsonl" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 

@@ -26,6 +26,8 @@ module FBE
     # == / eql?: the core's deep equality (fbe_msg_equal: every field, floats by bit
     # pattern, decimals by value, collections in order) of two values of the same class.
     def ==(other)
+      return Native.view_equal(other, self) if View === other # the same equality, from the view's side
+
       cls = FBE.type_of(self)
       FBE.type_of(other) == cls && Native.equal(cls, self, other)
     end
@@ -104,6 +106,15 @@ module FBE
     # and duplicates. limits: an FBE::Limits or a Hash of its keywords (nil: the defaults).
     def decode(data, final: false, ordered: false, trusted: false, limits: nil)
       Native.decode(self, data, final, ordered, trusted, limits)
+    end
+
+    # A view of the struct's value in data (Account::View), read in place: verified first
+    # (what decode refuses raises the same error), then every field read from the bytes
+    # when it is called for. model: :standard or :final; limits: as decode's. The view
+    # keeps a frozen snapshot of data (data itself when frozen): changing data afterwards
+    # changes nothing the view reads.
+    def view(data, model: :standard, limits: nil)
+      Native.view(self, data, FBE.final_model?(model), limits)
     end
 
     # true when data starts with a valid model of this struct.

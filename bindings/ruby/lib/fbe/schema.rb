@@ -16,6 +16,8 @@ module FBE
     RESERVED = (Object.public_instance_methods + Object.protected_instance_methods +
                 %i[initialize initialize_copy initialize_clone initialize_dup method_missing
                    respond_to_missing? to_json to_h to_a members deconstruct deconstruct_keys]).to_set.freeze
+    # ... and for the readers of views, also what a view is for: to_value.
+    VIEW_RESERVED = (RESERVED + %i[to_value]).freeze
 
     attr_reader :name, :packages, :warnings
     # The core's schema (an fbe_schema), for the introspection functions of FBE::Core
@@ -106,6 +108,10 @@ module FBE
       Native.verify(struct(type), data, final, limits)
     end
 
+    def view(type, data, model: :standard, limits: nil)
+      Native.view(struct(type), data, FBE.final_model?(model), limits)
+    end
+
     def verify!(type, data, final: false, limits: nil)
       Native.model_size(struct(type), data, final, limits)
     end
@@ -181,8 +187,17 @@ module FBE
       # Struct.new gives the class its own inspect; MessageClass#inspect is the one wanted.
       cls.singleton_class.remove_method(:inspect) if cls.singleton_class.instance_methods(false).include?(:inspect)
       @types[full] = cls
-      made << [full, cls]
+      made << [full, cls, make_view(cls, names)]
       cls
+    end
+
+    # Account::View: a reader per field but those VIEW_RESERVED (reached by view[:name]).
+    def make_view(cls, names)
+      view = Class.new(View)
+      view.instance_variable_set(:@value_class, cls)
+      Native.define_view_readers(view, names.reject { |n| VIEW_RESERVED.include?(n) })
+      cls.const_set(:View, view)
+      view
     end
 
     # A field with a RESERVED name keeps no accessor: v[:class] reaches the field, and
