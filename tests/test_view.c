@@ -322,6 +322,21 @@ static void test_missing_names_and_wrong_kinds(void **state) {
     assert_int_equal(fbe_view_rebind(&there, moved, n, &err), FBE_OK);
     assert_true(fbe_view_equal(there, root));
     free(moved);
+    /* an access that found no value: the core's words, or verify's error on the bytes now */
+    assert_int_equal(fbe_view_fault(NULL, root, &err), FBE_ERR_MALFORMED);
+    assert_string_equal(err.message, "the bytes under the view changed after it was opened");
+    uint8_t *broken = malloc(n);
+    assert_non_null(broken);
+    memcpy(broken, bytes, n);
+    fbe_view later = root;
+    assert_int_equal(fbe_view_rebind(&later, broken, n, NULL), FBE_OK);
+    broken[4] ^= 0x55; /* the final model's type id, the standard model's root pointer */
+    fbe_error verr;
+    fbe_status vrc = fbe_verify(account, (fbe_model)model, broken, n, NULL, NULL, &verr);
+    assert_int_not_equal(vrc, FBE_OK);
+    assert_int_equal(fbe_view_fault(account, later, &err), vrc);
+    assert_string_equal(err.message, verr.message);
+    free(broken);
     fbe_view none = fbe_view_field_named(root, "no_such_field");
     assert_false(fbe_view_ok(none));
     assert_int_equal(fbe_view_kind(none), FBE_KIND_COUNT_);

@@ -66,6 +66,13 @@ FBE_API fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const 
  * (reads stay inside [data, data + model size) whatever they are). */
 FBE_API fbe_status fbe_view_rebind(fbe_view *v, const void *data, size_t size, fbe_error *err);
 
+/* The error for an access that found no value where the verified bytes had one: the
+ * bytes changed after the open. With the root struct they were opened as (NULL
+ * allowed), what fbe_verify says of them now (status, path, offset); else, or if they
+ * still verify, FBE_ERR_MALFORMED "the bytes under the view changed after it was
+ * opened". The bindings raise this, so every language says the same. */
+FBE_API fbe_status fbe_view_fault(const fbe_struct *root, fbe_view v, fbe_error *err);
+
 /* ---- navigation: a bad name/index or a wrong kind gives a view with no value ---- */
 static inline int fbe_view_ok(fbe_view v) { return v.type != NULL; }
 FBE_API fbe_kind fbe_view_kind(fbe_view v);                        /* FBE_KIND_COUNT_: no value */

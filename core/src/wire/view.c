@@ -188,6 +188,14 @@ fbe_status fbe_view_rebind(fbe_view *v, const void *data, size_t size, fbe_error
   return FBE_OK;
 }
 
+fbe_status fbe_view_fault(const fbe_struct *root, fbe_view v, fbe_error *err) {
+  if (root && v.data) {
+    fbe_status rc = fbe_verify(root, v.model, v.data, (size_t)v.end, NULL, NULL, err);
+    if (rc) return rc;
+  }
+  return fbei_error_set(err, FBE_ERR_MALFORMED, FBE_NO_OFFSET, "the bytes under the view changed after it was opened");
+}
+
 fbe_kind fbe_view_kind(fbe_view v) { return v.type ? v.type->kind : FBE_KIND_COUNT_; }
 
 fbe_view fbe_view_field(fbe_view v, size_t index) {
