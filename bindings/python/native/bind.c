@@ -57,6 +57,7 @@ static void core_dealloc(PyObject *self) {
     for (uint32_t j = 0; j < si->nfields; j++) Py_XDECREF(si->fields[j].name);
     PyMem_Free(si->fields);
     PyMem_Free(si->keys);
+    Py_XDECREF(si->view_attrs);
   }
   PyMem_Free(c->structs);
   PyMem_Free(c->enums);
@@ -127,6 +128,21 @@ PyTypeObject pf_meta_type = {
 
 /* ------------------------------------------------------------------ bind */
 
+static pf_fast_op fast_op(const fbe_type *t) {
+  switch (t->kind) {
+    case FBE_KIND_BYTE: case FBE_KIND_INT8: case FBE_KIND_UINT8: case FBE_KIND_INT16: case FBE_KIND_UINT16:
+    case FBE_KIND_INT32: case FBE_KIND_UINT32: case FBE_KIND_INT64: case FBE_KIND_UINT64:
+    case FBE_KIND_TIMESTAMP:
+      return PF_FAST_INT;
+    case FBE_KIND_ENUM: case FBE_KIND_FLAGS: return PF_FAST_ENUM;
+    case FBE_KIND_BOOL: return PF_FAST_BOOL;
+    case FBE_KIND_DOUBLE: return PF_FAST_DOUBLE;
+    case FBE_KIND_STRING: return PF_FAST_STRING;
+    case FBE_KIND_STRUCT: return PF_FAST_STRUCT;
+    default: return PF_FAST_NONE;
+  }
+}
+
 static const pf_type *make_type(pf_core *core, const fbe_type *t) {
   pf_type *pt = fbe_arena_alloc(core->mem, sizeof *pt);
   if (!pt) {
@@ -140,6 +156,7 @@ static const pf_type *make_type(pf_core *core, const fbe_type *t) {
   pt->scalar = t->kind != FBE_KIND_STRUCT && !t->elem;
   pt->min = (int64_t)fbei_int_limit(t->wire, false);
   pt->max = fbei_int_limit(t->wire, true);
+  pt->fast = fast_op(t);
   if (t->kind == FBE_KIND_STRUCT) pt->st = &core->structs[fbe_struct_index(t->st)];
   if (t->kind == FBE_KIND_ENUM || t->kind == FBE_KIND_FLAGS) pt->en = &core->enums[fbe_enum_index(t->enm)];
   if (t->elem && !(pt->elem = make_type(core, t->elem))) return NULL;
@@ -220,6 +237,7 @@ static int bind_struct(pf_core *core, pf_struct *si) {
     return -1;
   }
   si->nfields = st->nfields;
+  if (!(si->view_attrs = PyDict_New())) return -1;
   for (uint32_t i = 0; i < st->nfields; i++) {
     const fbe_field *f = &st->fields[i];
     pf_field *pf = &si->fields[i];
@@ -230,6 +248,16 @@ static int bind_struct(pf_core *core, pf_struct *si) {
         (pf->offset = slot_offset(si->cls, i, f->name)) < 0)
       return -1;
     if (f->is_key) si->keys[si->nkeys++] = i;
+    /* a view's attributes are a value's: the fields whose slot has their own name */
+    PyObject *slots = PyDict_GetItemString(si->cls->tp_dict, "__fbe_slots__");
+    PyObject *slot = slots && PyTuple_Check(slots) && (Py_ssize_t)i < PyTuple_GET_SIZE(slots)
+                         ? PyTuple_GET_ITEM(slots, i) : NULL;
+    if (slot && PyUnicode_Check(slot) && PyUnicode_Compare(slot, pf->name) == 0) {
+      PyObject *index = PyLong_FromUnsignedLong(i);
+      int rc = index ? PyDict_SetItem(si->view_attrs, pf->name, index) : -1;
+      Py_XDECREF(index);
+      if (rc) return -1;
+    }
   }
   return 0;
 }

@@ -12,6 +12,7 @@
  *   encode.c   Python object -> core value      decode.c  core value -> Python object
  *   ops.c      entry points (encode, decode, verify, JSON, equal, default) and fbe.Limits
  *   protocol.c sender and receiver engines
+ *   view.c     fbe.View: a struct read in place from verified bytes (fbe/view.h)
  *   module.c   fbe.Struct (==, hash, order and repr by the core), the scratch pool, init
  *
  * Shapes:
@@ -47,10 +48,23 @@ typedef struct pf_enum {
   int is_signed;
 } pf_enum;
 
+/* How encode stores a value when it has the exact builtin type of its type's kind
+ * (chosen at bind, encode.c's put_fast); anything else takes the general walk. */
+typedef enum pf_fast_op {
+  PF_FAST_NONE,
+  PF_FAST_INT,    /* an int (not a subclass) in the wire kind's range: byte, integers, timestamp */
+  PF_FAST_ENUM,   /* a member of the field's own enum or flags class */
+  PF_FAST_BOOL,   /* True or False */
+  PF_FAST_DOUBLE, /* a float (not a subclass) */
+  PF_FAST_STRING, /* a str (not a subclass) of ASCII characters: its bytes are its UTF-8 */
+  PF_FAST_STRUCT  /* an instance of the field's struct class itself */
+} pf_fast_op;
+
 typedef struct pf_type {
   const fbe_type *t;
   fbe_kind kind, wire;
   int scalar;         /* no struct, no element: convert.c's (pf_put_scalar, pf_get_scalar) */
+  pf_fast_op fast;
   int64_t min;        /* the core's range of an integer-like wire kind (fbei_int_limit) */
   uint64_t max;
   const struct pf_type *elem, *key;
@@ -75,6 +89,7 @@ struct pf_struct {
   uint32_t nfields, nkeys;
   pf_field *fields;
   uint32_t *keys;     /* indexes of [key] fields */
+  PyObject *view_attrs; /* dict: attribute field name -> field index, for fbe.View (strong) */
 };
 
 struct pf_core {
@@ -94,7 +109,7 @@ typedef struct pf_meta {
 } pf_meta;
 
 extern PyTypeObject pf_meta_type, pf_struct_base_type, pf_core_type, pf_limits_type,
-    pf_sender_type, pf_receiver_type;
+    pf_sender_type, pf_receiver_type, pf_view_type;
 extern PyMethodDef pf_module_methods[], pf_struct_methods[];
 
 /* ---- errors.c. A converter's failure: -1 with its fbe_error filled (code != 0), or
@@ -189,5 +204,13 @@ int pf_get_data(PyObject *data, Py_buffer *view);
 /* The limits of a limits= argument (NULL or None: every member 0, the defaults); -1
  * with a TypeError for anything else. */
 int pf_limits_from(PyObject *obj, fbe_limits *out);
+
+/* ---- view.c */
+/* A new fbe.View of si's struct (class cls) over data (bytes-like), opened by the core
+ * (verified, with limits); NULL with verify's error (or decode's TypeMismatchError for
+ * what is no bytes-like object) raised. */
+PyObject *pf_view_open(const pf_struct *si, PyObject *cls, PyObject *data, int final, int ordered,
+                       const fbe_limits *limits);
+int pf_view_init(PyObject *module); /* module init (adds fbe.ViewList); -1 with the error set */
 
 #endif

@@ -24,6 +24,71 @@ static int type_error(pf_enc *c, const fbe_type *want, PyObject *v) { return pf_
 
 static int nomem(pf_enc *c) { return pf_fail(c, FBE_ERR_NOMEM, "out of memory"); }
 
+#if PY_VERSION_HEX < 0x030B0000
+#include "longintrepr.h" /* 3.11 on: included by Python.h */
+#endif
+
+/* The value of an int (not a subclass) of one internal digit, most of them: read in
+ * place, as PyLong_AsLongLongAndOverflow reads it first. 0 when it has more digits. */
+static inline int small_int(PyObject *v, long long *out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)v)) return 0;
+  *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+#else
+  Py_ssize_t size = Py_SIZE(v);
+  if (size < -1 || size > 1) return 0;
+  *out = (long long)size * (long long)((PyLongObject *)v)->ob_digit[0];
+#endif
+  return 1;
+}
+
+/* The common case without the general walk (whose per-kind calls and checks cost more
+ * than the store): v has the exact builtin type of t's kind (t->fast, chosen at bind)
+ * and needs no conversion, so no user code runs (but in a struct's own fields) and
+ * nothing is refused. 1 when stored, 0 when the general walk must decide, -1 on
+ * failure (a struct's). */
+static inline int put_fast(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot) {
+  switch (t->fast) {
+    case PF_FAST_INT: case PF_FAST_ENUM: {
+      if (t->fast == PF_FAST_INT ? !PyLong_CheckExact(v) : (PyObject *)Py_TYPE(v) != t->en->cls) return 0;
+      int overflow = 0;
+      long long x;
+      if (!small_int(v, &x)) x = PyLong_AsLongLongAndOverflow(v, &overflow);
+      if (overflow || x < t->min || (x > 0 && (uint64_t)x > t->max)) return 0; /* a range error, or a uint64 */
+      fbei_scalar_store(t->wire, slot, (uint64_t)x);
+      return 1;
+    }
+    case PF_FAST_BOOL:
+      if (v != Py_True && v != Py_False) return 0;
+      *slot = v == Py_True;
+      return 1;
+    case PF_FAST_DOUBLE: {
+      if (!PyFloat_CheckExact(v)) return 0;
+      double d = PyFloat_AS_DOUBLE(v);
+      memcpy(slot, &d, 8);
+      return 1;
+    }
+    case PF_FAST_STRING: {
+      if (!PyUnicode_CheckExact(v) || !PyUnicode_IS_COMPACT_ASCII(v) || PyUnicode_GET_LENGTH(v) > UINT32_MAX) return 0;
+      Py_ssize_t n = PyUnicode_GET_LENGTH(v);
+      if (n && pf_keep(c->s, v)) return nomem(c); /* kept: a later value may run user code */
+      fbei_str *str = (fbei_str *)(void *)slot;
+      str->data = PyUnicode_DATA(v);
+      str->size = (uint32_t)n;
+      c->bytes += (size_t)n;
+      return 1;
+    }
+    case PF_FAST_STRUCT: {
+      if (Py_TYPE(v) != t->st->cls) return 0;
+      Py_INCREF(v); /* its fields may run user code, which may drop it from its container */
+      int rc = pf_put_struct(c, t->st, want, v, slot);
+      Py_DECREF(v);
+      return rc ? -1 : 1;
+    }
+    default: return 0;
+  }
+}
+
 /* n element slots of `size` bytes in the arena (NULL when n is 0), or -1 with the error. */
 static int alloc_items(pf_enc *c, Py_ssize_t n, size_t size, uint8_t **out) {
   if ((size_t)n > UINT32_MAX) return pf_fail(c, FBE_ERR_RANGE, "%zd items do not fit FBE's 32-bit count", n);
@@ -48,10 +113,14 @@ static int put_items(pf_enc *c, const pf_type *elem, PyObject *seq, uint8_t *dat
     if (i >= PySequence_Fast_GET_SIZE(seq)) /* changed under us by a callback */
       return pf_fail(c, FBE_ERR_ARGUMENT, "sequence changed size during encoding");
     PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-    Py_INCREF(item);
-    int rc = put_value(c, elem, elem->t, item, data + (size_t)i * elem->t->mem_size);
-    Py_DECREF(item);
-    if (rc) {
+    uint8_t *slot = data + (size_t)i * elem->t->mem_size;
+    int rc = put_fast(c, elem, elem->t, item, slot); /* inline: most elements */
+    if (!rc) {
+      Py_INCREF(item);
+      rc = put_value(c, elem, elem->t, item, slot);
+      Py_DECREF(item);
+    }
+    if (rc < 0) {
       fbei_error_prepend_index(&c->err, (size_t)i);
       return -1;
     }
@@ -131,7 +200,8 @@ static int put_map(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *
 }
 
 static int put_value(pf_enc *c, const pf_type *t, const fbe_type *want, PyObject *v, uint8_t *slot) {
-  int rc;
+  int rc = put_fast(c, t, want, v, slot);
+  if (rc) return rc < 0 ? -1 : 0;
   if (t->scalar) return pf_put_scalar(c, t, want, v, slot);
   switch (t->kind) {
     case FBE_KIND_STRUCT: return pf_put_struct(c, t->st, want, v, slot); /* not a level: the core's rule */
@@ -214,8 +284,13 @@ static const pf_struct *same_struct(const pf_struct *si, PyTypeObject *tp) {
 int pf_put_struct(pf_enc *c, const pf_struct *si, const fbe_type *want, PyObject *obj, uint8_t *slot) {
   PyTypeObject *tp = Py_TYPE(obj);
   if (tp == si->cls || PyType_IsSubtype(tp, si->cls)) { /* the slots, at the offsets bound at load */
-    for (uint32_t i = 0; i < si->nfields; i++)
-      if (put_field(c, si, i, *(PyObject **)((char *)obj + si->fields[i].offset), slot)) return -1;
+    for (uint32_t i = 0; i < si->nfields; i++) {
+      const pf_field *f = &si->fields[i];
+      PyObject *v = *(PyObject **)((char *)obj + f->offset);
+      int fast = v ? put_fast(c, f->type, f->type->t, v, slot + f->f->mem_offset) : 0; /* inline: most fields */
+      if (fast < 0) fbei_error_prepend_field(&c->err, f->f->name);
+      if (fast < 0 || (!fast && put_field(c, si, i, v, slot))) return -1;
+    }
     return 0;
   }
   if (PyDict_Check(obj)) return put_dict(c, si, obj, slot);

@@ -282,7 +282,8 @@ static int module_init(PyObject *m) {
   Py_XDECREF(safe);
   if (!pf_uuid_safe_unknown || !(pf_decimal_type = imported("decimal", "Decimal")) ||
       !(pf_uuid_type = imported("uuid", "UUID")) || !(pf_enum_type = imported("enum", "Enum")) ||
-      !(pf_str_fbe_name = PyUnicode_InternFromString("__fbe_name__")) || pf_convert_init() < 0)
+      !(pf_str_fbe_name = PyUnicode_InternFromString("__fbe_name__")) || pf_convert_init() < 0 ||
+      pf_view_init(m) < 0)
     return -1;
   if (PyType_Check(pf_uuid_type) && ((PyTypeObject *)pf_uuid_type)->tp_dictoffset == 0) {
     pf_uuid_int_offset = pf_member_offset(PyDict_GetItemString(((PyTypeObject *)pf_uuid_type)->tp_dict, "int"));
@@ -294,7 +295,8 @@ static int module_init(PyObject *m) {
     PyTypeObject *type;
   } types[] = {{"StructMeta", &pf_meta_type},       {"Struct", &pf_struct_base_type},
                {"SchemaCore", &pf_core_type},       {"Limits", &pf_limits_type},
-               {"SenderEngine", &pf_sender_type}, {"ReceiverEngine", &pf_receiver_type}};
+               {"SenderEngine", &pf_sender_type}, {"ReceiverEngine", &pf_receiver_type},
+               {"View", &pf_view_type}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     if (PyType_Ready(types[i].type) < 0) return -1;
     Py_INCREF(types[i].type);

@@ -139,6 +139,22 @@ static PyObject *from_json_run(PyObject *cls, PyObject *const *a) {
   return read_run(cls, a[0], 1, 0, ordered, 0, ignore_unknown, a[2]);
 }
 
+/* view: the bytes opened in place (view.c); model "standard" or "final". */
+static PyObject *view_run(PyObject *cls, PyObject *const *a) {
+  int ordered, final = 0;
+  fbe_limits limits;
+  if (flag(a[2], &ordered) || pf_limits_from(a[3], &limits)) return NULL;
+  if (a[1] && (!PyUnicode_Check(a[1]) || ((final = PyUnicode_CompareWithASCIIString(a[1], "final") == 0) == 0 &&
+                                          PyUnicode_CompareWithASCIIString(a[1], "standard") != 0))) {
+    PyObject *r = PyObject_Repr(a[1]);
+    if (r) pf_raisef(FBE_ERR_ARGUMENT, "model must be \"standard\" or \"final\", not %s", PyUnicode_AsUTF8(r));
+    Py_XDECREF(r);
+    return NULL;
+  }
+  pf_struct *si = info_or_raise(cls);
+  return si ? pf_view_open(si, cls, a[0], final, ordered, &limits) : NULL;
+}
+
 /* from_dict: a dict of field values (nested dicts for structs) read by the input table
  * into the core's value and back as an instance of cls, with every field of its host
  * type (a uuid's text becomes a uuid.UUID, ...): what encode then decode gives. */
@@ -330,6 +346,7 @@ static const char *const verify_names[] = {"cls", "data", "final", "limits"};
 static const char *const from_json_names[] = {"cls", "text", "ordered", "limits", "ignore_unknown"};
 static const char *const from_dict_names[] = {"cls", "data", "ordered"};
 static const char *const equal_names[] = {"cls", "a", "b"};
+static const char *const view_names[] = {"cls", "data", "model", "ordered", "limits"};
 
 #define FASTCALL_ARGS PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 /* mod_NAME(cls, ...): the module function. */
@@ -377,6 +394,8 @@ CLASS_FN(from_json, from_json_run, from_json_names, 5, 3, 2)
 MODULE_FN(from_dict, from_dict_run, from_dict_names, 3, 3, 2)
 CLASS_FN(from_dict, from_dict_run, from_dict_names, 3, 3, 2)
 MODULE_FN(equal, equal_run, equal_names, 3, 3, 3)
+MODULE_FN(view, view_run, view_names, 5, 3, 2)
+CLASS_FN(view, view_run, view_names, 5, 3, 2)
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 PyMethodDef pf_module_methods[] = {
@@ -392,6 +411,7 @@ PyMethodDef pf_module_methods[] = {
     {"asdict", mod_asdict, METH_O, "asdict(value) -> dict: the fields, nested structs as dicts"},
     {"enum_text", mod_enum_text, METH_O, "enum_text(member) -> str: the core's text of an enum or flags value"},
     {"equal", FASTCALL(mod_equal), "equal(cls, a, b) -> bool (deep, floats by bit pattern)"},
+    {"view", FASTCALL(mod_view), "view(cls, data, model=\"standard\", *, ordered=False, limits=None) -> fbe.View"},
     {"default", mod_default, METH_O, "default(cls) -> instance with the schema defaults"},
     {"bind", pyfbe_bind, METH_VARARGS, "bind(swig_schema, [(name, cls)], [(name, enum_cls)]) -> SchemaCore"},
     {"set_error_classes", pf_set_error_classes, METH_O, "set_error_classes((cls per status code, ...))"},
@@ -418,6 +438,9 @@ PyMethodDef pf_struct_methods[] = {
     {"from_dict", FASTCALL(st_from_dict) | METH_CLASS,
      "from_dict(data, ordered=False) -> instance: a dict of fields (nested dicts for structs), checked\n"
      "by the input table and converted as encode and decode convert it"},
+    {"view", FASTCALL(st_view) | METH_CLASS,
+     "view(data, model=\"standard\", *, ordered=False, limits=None) -> fbe.View: data verified once\n"
+     "(raising what decode raises), then each field read from it on access; the view holds data"},
     {"to_dict", (PyCFunction)(void (*)(void))st_to_dict, METH_NOARGS,
      "to_dict() -> dict: the fields by schema name, nested structs as dicts (fbe.asdict)"},
     {NULL, NULL, 0, NULL}};

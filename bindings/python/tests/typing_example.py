@@ -41,6 +41,12 @@ def main(schemas: str) -> int:
     trusted = Account.decode(data, trusted=True)
     model_size: int = Account.validate(data) + Account.validate(final, final=True)
     assert ok and trusted == acc and model_size == len(data) + len(final) and back == acc and back_final == acc and ordered == acc and hash(back) == hash(acc)
+    view: fbe.View = Account.view(data)
+    view_final = schema.view(Account, bytearray(final), "final", ordered=True, limits=fbe.Limits())
+    assert view == acc and view_final == view and view.to_value() == acc and view.__fbe_type__ is Account
+    orders: fbe.ViewList = view.orders
+    view_text: str = str(view) + view.to_json() + view.to_json(pretty=True)
+    assert view.wallet.currency == "USD" and len(orders) == 0 and orders[:] == [] and view_text
     text: str = back.to_json()
     pretty: str = back.to_json(pretty=True)
     again = Account.from_json(text)

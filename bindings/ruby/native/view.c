@@ -64,7 +64,10 @@ static VALUE new_view(VALUE klass, const rf_view *from, fbe_view v, const rf_str
 /* A read that finds no value: never on the verified, frozen bytes a view holds. */
 NORETURN(static void no_value(void));
 static void no_value(void) {
-  rf_raisef(FBE_ERR_MALFORMED, "the view found no value where the verified bytes had one");
+  fbe_error err;
+  fbe_view none = {0};
+  fbe_view_fault(NULL, none, &err);
+  rf_raise(&err);
 }
 
 #define CHECK(call) \

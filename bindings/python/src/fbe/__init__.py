@@ -41,7 +41,7 @@ from ._errors import (
 )
 from ._enum import Enum, EnumType, Flags
 from ._protocol import Receiver, Sender
-from ._schema import Limits, Package, Schema, Struct, asdict, load, load_package, loads
+from ._schema import Limits, Package, Schema, Struct, View, ViewList, asdict, load, load_package, loads
 
 __version__ = "0.1.0"
 #: Version of the C core compiled into the extension.
@@ -69,6 +69,8 @@ __all__ = [
     "Struct",
     "TypeMismatchError",
     "UnknownFieldError",
+    "View",
+    "ViewList",
     "asdict",
     "core_version",
     "load",

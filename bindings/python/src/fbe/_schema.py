@@ -12,6 +12,7 @@ the C side has its offset.
 """
 from __future__ import annotations
 
+import collections.abc
 import copy
 import os
 import weakref
@@ -23,6 +24,9 @@ from ._enum import make_enum
 from ._errors import NotFoundError, SchemaError
 
 Struct = _core.Struct
+View = _core.View
+ViewList = _core.ViewList
+collections.abc.Sequence.register(ViewList)  # a read-only sequence (len, index, slices, iteration)
 
 
 class Limits(_core.Limits):
@@ -303,6 +307,12 @@ class Schema:
         trusted=True decodes without verifying, for bytes you trust. limits: an
         fbe.Limits (None: the defaults)."""
         return _core.decode(self._cls(type), data, final, ordered, trusted=trusted, limits=limits)
+
+    def view(self, type: Any, data: Any, model: str = "standard", *, ordered: bool = False,
+             limits: Optional[Limits] = None) -> Any:
+        """A view of a model of type (an fbe.View): data verified once (raising what
+        decode raises), then each field read from it on access (README "Views")."""
+        return _core.view(self._cls(type), data, model, ordered=ordered, limits=limits)
 
     def verify(self, type: Any, data: Any, final: bool = False, *, limits: Optional[Limits] = None) -> bool:
         return _core.verify(self._cls(type), data, final, limits=limits)

@@ -1,8 +1,8 @@
 """python -m fbe.testee: the Python testee of the cross-language conformance runner.
 
 Reads one JSON request per stdin line and writes one JSON response per stdout line
-(the protocol of docs/TESTEE.md): load, encode (also "native": true), decode, text,
-verify, stream-encode, stream-decode. A thin loop over the public API of the fbe
+(the protocol of docs/TESTEE.md): load, encode (also "native": true), decode, text (both
+also "view": true, answered from an fbe.View), verify, stream-encode, stream-decode. A thin loop over the public API of the fbe
 package, through the paths no schema name can shadow (README "Names"): the operations
 of the Schema object, taking the type and the value. An fbe error's response carries
 its status name ("status": "FBE_ERR_TYPE").
@@ -211,6 +211,12 @@ class Testee:
             else:
                 value = schema.from_json(cls, request_json(request["json"]), ordered=True)
             return {"ok": True, "hex": schema.encode(cls, value, final=self.final(request)).hex()}
+        if op in ("decode", "text") and request.get("view") is True:  # answered from a view (always verified)
+            schema, cls = self.type(request)
+            view = schema.view(cls, bytes.fromhex(request["hex"]), request.get("model", "standard"))
+            if op == "text":
+                return {"ok": True, "text": str(view)}
+            return {"ok": True, "json": json.loads(view.to_json())}
         if op in ("decode", "text"):  # verified unless the request says "trusted": true
             schema, cls = self.type(request)
             value = schema.decode(cls, bytes.fromhex(request["hex"]), final=self.final(request), ordered=True,
