@@ -13,7 +13,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   jclass receiver = ex ? (*env)->FindClass(env, "org/libfbe/Receiver") : NULL;
   if (!receiver) return JNI_ERR;
   jf.FbeException_new = (*env)->GetMethodID(env, ex, "<init>", "(I[B[B[BJ)V");
-  jf.Receiver_deliver = (*env)->GetMethodID(env, receiver, "deliver", "(I[J[B)V");
+  jf.Receiver_deliver = (*env)->GetMethodID(env, receiver, "deliver", "(I[BI)V");
   if (!jf.FbeException_new || !jf.Receiver_deliver || !(jf.FbeException = (*env)->NewGlobalRef(env, ex)))
     return JNI_ERR;
   return JNI_VERSION_1_8;

@@ -55,62 +55,65 @@ static int op_key_compare(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_encode(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jlongArray num, jbyteArray bytes, jint model) {
+                                                            jbyteArray tape, jlong caps, jint model) {
   write_ctx w = {WRITE_MODEL, model, 0};
-  jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
+  jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toJson(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jlongArray num, jbyteArray bytes, jboolean pretty) {
+                                                            jbyteArray tape, jlong caps, jboolean pretty) {
   write_ctx w = {WRITE_JSON, pretty, 0};
-  jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
+  jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toText(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jlongArray num, jbyteArray bytes) {
+                                                            jbyteArray tape, jlong caps) {
   write_ctx w = {WRITE_TEXT, 0, 0};
-  jf_with_tape(env, core, si, num, bytes, 1, op_write, &w);
+  jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_keyHash(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                              jlongArray num, jbyteArray bytes) {
+                                                              jbyteArray tape, jlong caps) {
   uint64_t h = 0;
-  jf_with_tape(env, core, si, num, bytes, 1, op_key_hash, &h);
+  jf_with_tape(env, core, si, tape, caps, 1, op_key_hash, &h);
   return (jlong)h;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_keyCompare(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                                jlongArray num, jbyteArray bytes) {
+                                                                jbyteArray tape, jlong caps) {
   int order = 0;
-  jf_with_tape(env, core, si, num, bytes, 2, op_key_compare, &order);
+  jf_with_tape(env, core, si, tape, caps, 2, op_key_compare, &order);
   return order;
 }
 
 JNIEXPORT jboolean JNICALL Java_org_libfbe_internal_Walk_equal(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                               jlongArray num, jbyteArray bytes) {
+                                                               jbyteArray tape, jlong caps) {
   int same = 0;
-  jf_with_tape(env, core, si, num, bytes, 2, op_equal, &same);
+  jf_with_tape(env, core, si, tape, caps, 2, op_equal, &same);
   return same ? JNI_TRUE : JNI_FALSE;
 }
 
-static fbe_status make_defaults(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
+static fbe_status make_defaults(void *ctx, const fbei_tape *tp, const fbe_struct *st, fbe_arena *arena, fbe_msg **out,
+                                fbe_error *err) {
   *out = fbe_msg_new(arena, st);
   return *out ? FBE_OK : fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_defaults(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                               jlongArray num, jbyteArray bytes) {
-  return jf_make_onto_tape(env, core, si, num, bytes, make_defaults, NULL);
+                                                               jbyteArray tape, jlong caps) {
+  return jf_make_onto_tape(env, core, si, tape, caps, make_defaults, NULL);
 }
 
-/* What decode and fromJson read: a Java byte[] range and the call's limits. */
+/* What decode and fromJson read: a Java byte[] range (or, in_tape, the len bytes Java put
+ * at the start of the tape's byte part) and the call's limits. */
 typedef struct input_ctx {
   JNIEnv *env;
   jbyteArray data;
   jint off, len, model;
+  jboolean in_tape;        /* decode: the input is on the tape (Java copied it there) */
   jboolean trusted;        /* decode: skip the verify */
   jboolean ignore_unknown; /* fromJson: skip the members the struct does not have */
   const fbe_limits *limits;
@@ -118,22 +121,31 @@ typedef struct input_ctx {
 
 /* The core's verifying fbe_decode, or fbe_decode_trusted when asked (the core decides
  * what each refuses; this only passes the flag). It copies what it keeps into the
- * arena, so the array is released at once. */
-static fbe_status make_decoded(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
+ * arena, so the input is used up before the tape is written over it. A small input
+ * comes on the tape (Java copies it there: no VM transition at all); a larger one is
+ * read in place in a critical section. */
+static fbe_status make_decoded(void *ctx, const fbei_tape *tp, const fbe_struct *st, fbe_arena *arena, fbe_msg **out,
+                               fbe_error *err) {
   input_ctx *in = ctx;
-  uint8_t *data = (*in->env)->GetPrimitiveArrayCritical(in->env, in->data, NULL);
+  if (in->in_tape && (uint32_t)in->len > tp->bytes_cap)
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "internal error: the input is not on the tape");
+  uint8_t *data = in->in_tape ? tp->bytes : (*in->env)->GetPrimitiveArrayCritical(in->env, in->data, NULL);
   if (!data) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory"); /* (and pending) */
-  fbe_status rc = (in->trusted ? fbe_decode_trusted : fbe_decode)(st, model_of(in->model), data + in->off,
-                                                                 (size_t)in->len, arena, in->limits, out, NULL, err);
-  (*in->env)->ReleasePrimitiveArrayCritical(in->env, in->data, data, JNI_ABORT);
+  const uint8_t *model = in->in_tape ? data : data + in->off;
+  fbe_status rc = (in->trusted ? fbe_decode_trusted : fbe_decode)(st, model_of(in->model), model, (size_t)in->len,
+                                                                 arena, in->limits, out, NULL, err);
+  if (!in->in_tape) (*in->env)->ReleasePrimitiveArrayCritical(in->env, in->data, data, JNI_ABORT);
   return rc;
 }
 
-static fbe_status make_from_json(void *ctx, const fbe_struct *st, fbe_arena *arena, fbe_msg **out, fbe_error *err) {
+static fbe_status make_from_json(void *ctx, const fbei_tape *tp, const fbe_struct *st, fbe_arena *arena, fbe_msg **out,
+                                 fbe_error *err) {
   input_ctx *in = ctx;
   char *text = fbe_arena_alloc(arena, (size_t)in->len + 1);
-  if (!text) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  (*in->env)->GetByteArrayRegion(in->env, in->data, 0, in->len, (jbyte *)text);
+  uint8_t *utf8 = text ? (*in->env)->GetPrimitiveArrayCritical(in->env, in->data, NULL) : NULL; /* (nested) */
+  if (!utf8) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  memcpy(text, utf8, (size_t)in->len);
+  (*in->env)->ReleasePrimitiveArrayCritical(in->env, in->data, utf8, JNI_ABORT);
   text[in->len] = 0;
   fbe_json_options opts = {0};
   opts.ignore_unknown = in->ignore_unknown ? 1 : 0;
@@ -142,25 +154,25 @@ static fbe_status make_from_json(void *ctx, const fbe_struct *st, fbe_arena *are
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass cls, jlong core, jint si,
-    jbyteArray data, jint off, jint len, jint model, jboolean trusted, jlong max_depth, jlong max_model_size,
-    jlong max_memory, jlongArray num, jbyteArray bytes) {
+    jbyteArray data, jint off, jint len, jboolean in_tape, jint model, jboolean trusted, jlong max_depth,
+    jlong max_model_size, jlong max_memory, jbyteArray tape, jlong caps) {
   fbe_limits storage;
   int failed;
-  input_ctx in = {env, data, off, len, model, trusted, JNI_FALSE, NULL};
-  if (jf_check_range(env, data, off, len)) return 0;
+  input_ctx in = {env, data, off, len, model, in_tape, trusted, JNI_FALSE, NULL};
+  if (!in_tape && jf_check_range(env, data, off, len)) return 0; /* (on the tape: Java's copy took it) */
   in.limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
-  return failed ? 0 : jf_make_onto_tape(env, core, si, num, bytes, make_decoded, &in);
+  return failed ? 0 : jf_make_onto_tape(env, core, si, tape, caps, make_decoded, &in);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_fromJson(JNIEnv *env, jclass cls, jlong core, jint si,
-    jbyteArray utf8, jboolean ignore_unknown, jlong max_depth, jlong max_model_size, jlong max_memory, jlongArray num,
-    jbyteArray bytes) {
+    jbyteArray utf8, jboolean ignore_unknown, jlong max_depth, jlong max_model_size, jlong max_memory, jbyteArray tape,
+    jlong caps) {
   fbe_limits storage;
   int failed;
-  input_ctx in = {env, utf8, 0, utf8 ? (*env)->GetArrayLength(env, utf8) : 0, 0, JNI_FALSE, ignore_unknown, NULL};
+  input_ctx in = {env, utf8, 0, utf8 ? (*env)->GetArrayLength(env, utf8) : 0, 0, JNI_FALSE, JNI_FALSE, ignore_unknown, NULL};
   if (jf_check_range(env, utf8, 0, in.len)) return 0;
   in.limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
-  return failed ? 0 : jf_make_onto_tape(env, core, si, num, bytes, make_from_json, &in);
+  return failed ? 0 : jf_make_onto_tape(env, core, si, tape, caps, make_from_json, &in);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_verify(JNIEnv *env, jclass cls, jlong core, jint si,

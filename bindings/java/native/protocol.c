@@ -1,7 +1,7 @@
 /* Sender and receiver engines for org.libfbe.Sender / Receiver: the core's protocol
  * (fbe_sender / fbe_receiver) with a sink that collects a frame for Java, and a
  * handler that writes each received message onto a tape of its own and calls
- * Receiver.deliver(struct index, slots, bytes) on the Java object that is feeding (one
+ * Receiver.deliver(struct index, tape, slots) on the Java object that is feeding (one
  * native call per chunk; the handler's Java code may itself encode or decode). */
 #include "binding.h"
 
@@ -49,14 +49,17 @@ static int handler(void *ctx, const fbe_msg *msg) {
     tp = (fbei_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
     fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
   }
-  jlongArray num = (*env)->NewLongArray(env, (jsize)need_n);
-  jbyteArray bytes = num ? jf_bytes(env, tp.bytes, need_p) : NULL;
-  if (bytes) (*env)->SetLongArrayRegion(env, num, 0, (jsize)need_n, (const jlong *)tp.num);
+  /* Java's tape form: one byte[], the slots (8 bytes each) and then the bytes */
+  jbyteArray tape = need_n * 8 + need_p > INT32_MAX - 8 ? NULL : (*env)->NewByteArray(env, (jsize)(need_n * 8 + need_p));
+  if (!tape && !(*env)->ExceptionCheck(env)) jf_throw_status(env, FBE_ERR_LIMIT, "the value is larger than a Java array");
+  if (tape) {
+    (*env)->SetByteArrayRegion(env, tape, 0, (jsize)(need_n * 8), (const jbyte *)(const void *)tp.num);
+    (*env)->SetByteArrayRegion(env, tape, (jsize)(need_n * 8), (jsize)need_p, (const jbyte *)tp.bytes);
+  }
   fbei_mem_free(num_heap);
   fbei_mem_free(bytes_heap);
-  if (bytes) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, num, bytes);
-  (*env)->DeleteLocalRef(env, num);
-  (*env)->DeleteLocalRef(env, bytes);
+  if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, tape, (jint)need_n);
+  (*env)->DeleteLocalRef(env, tape);
   return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
 }
 
@@ -107,13 +110,13 @@ static int op_send(void *ctx, fbei_tape *tp, fbe_msg *m, fbe_msg *unused, fbei_s
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *env, jclass cls, jlong h,
-    jlong core, jint si, jlongArray num, jbyteArray bytes) {
+    jlong core, jint si, jbyteArray tape, jlong caps) {
   jf_sender *snd = (jf_sender *)(intptr_t)h;
   if (!snd) {
     jf_throw_status(env, FBE_ERR_ARGUMENT, "the sender is closed");
     return NULL;
   }
-  if (jf_with_tape(env, core, si, num, bytes, 1, op_send, snd)) return NULL;
+  if (jf_with_tape(env, core, si, tape, caps, 1, op_send, snd)) return NULL;
   return jf_bytes(env, snd->frame.data, snd->frame.size);
 }
 

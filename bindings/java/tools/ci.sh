@@ -6,8 +6,9 @@
 #   2. the surefire reports: more than zero tests, none skipped, none failed
 #   3. the runnable jar, copied with the schemas and the conformance files to a temporary
 #      directory outside the repository: its testee (java -jar fbe.jar testee) through
-#      the shared runner over the files (with the text of every decoded record, and
-#      the bad inputs of behaviour.jsonl through the JSON and the native path)
+#      the shared runner over the files (with the text of every decoded record, every
+#      decode and text again through a view, and the bad inputs of behaviour.jsonl
+#      through the JSON and the native path)
 #   4. the benchmark (benchmarks/java, JMH) in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -61,7 +62,7 @@ cp "$jar" "$tmp/fbe.jar"
 cp -r schemas "$tmp/schemas"
 cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
   tests/conformance/versioning.jsonl "$tmp/"
-(cd "$tmp" && python3 "$repo/tests/conformance/runner" --describe-testee none --text --testee "java=java -jar $tmp/fbe.jar testee" \
+(cd "$tmp" && python3 "$repo/tests/conformance/runner" --describe-testee none --text --view --testee "java=java -jar $tmp/fbe.jar testee" \
   --behaviour "$repo/tests/conformance/behaviour.jsonl" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 

@@ -26,12 +26,51 @@ import org.libfbe.internal.Walk;
  */
 public final class Message implements Comparable<Message> {
   final StructType type;
-  final Object[] values;
+  /**
+   * The field values (an Object[], canonical classes), or, for a message made by C
+   * (decode, fromJson, newMessage, a view's toValue) and not read yet, the tape C wrote
+   * (a {@link Saved}): encode, JSON, text and equality send that tape back as it is, and
+   * the first read or set makes the values from it. Volatile, and replaced whole, so
+   * threads that read one message at once each see a complete state.
+   */
+  private volatile Object state;
 
-  /** Called by the tape (decode, defaults) with values already in canonical form. */
+  /** One root struct's tape as C wrote it: its slots (8 bytes each) in tape[0, 8 x slots), then its bytes. */
+  static final class Saved {
+    final byte[] tape;
+    final int slots;
+
+    Saved(byte[] tape, int slots) {
+      this.tape = tape;
+      this.slots = slots;
+    }
+  }
+
+  /** Called by the tape with values already in canonical form. */
   Message(StructType type, Object[] values) {
     this.type = type;
-    this.values = values;
+    this.state = values;
+  }
+
+  /** Called by the tape: a message still on the tape C wrote. */
+  Message(StructType type, Saved saved) {
+    this.type = type;
+    this.state = saved;
+  }
+
+  /** The saved tape while the values have not been made, else null. */
+  Saved saved() {
+    Object s = state;
+    return s instanceof Saved ? (Saved) s : null;
+  }
+
+  /** The values, made from the saved tape on first use. */
+  Object[] values() {
+    Object s = state;
+    if (s instanceof Object[]) return (Object[]) s;
+    Object[] v = Tape.values(type, (Saved) s);
+    state = v;
+    return v;
   }
 
   public StructType type() {
@@ -48,18 +87,19 @@ public final class Message implements Comparable<Message> {
    */
   public Message set(String field, Object value) {
     Field f = type.field(field);
-    values[f.index()] = Values.under(f.name(), () -> Values.check(f.type(), value));
+    Object v = Values.under(f.name(), () -> Values.check(f.type(), value));
+    values()[f.index()] = v;
     return this;
   }
 
   /** The field's value (null for an absent optional). */
   public Object get(String field) {
-    return values[type.field(field).index()];
+    return values()[type.field(field).index()];
   }
 
   /** The value of field `index` (see {@link StructType#fields()}). */
   public Object get(int index) {
-    return values[index];
+    return values()[index];
   }
 
   private <T> T as(String field, Class<T> cls) {
@@ -181,10 +221,10 @@ public final class Message implements Comparable<Message> {
       t.putMessage(this);
       int size = writeCall(what, core, t, model, pretty);
       if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
-        t.bytes = Arrays.copyOf(t.bytes, -1 - size);
+        t.growBytes(-1 - size);
         size = writeCall(what, core, t, model, pretty);
       }
-      return what == WRITE_MODEL ? Arrays.copyOf(t.bytes, size) : new String(t.bytes, 0, size, StandardCharsets.UTF_8);
+      return what == WRITE_MODEL ? t.out(size) : t.outText(size);
     } finally {
       t.release();
       schema.exit();
@@ -193,9 +233,9 @@ public final class Message implements Comparable<Message> {
 
   private int writeCall(int what, long core, Tape t, int model, boolean pretty) {
     switch (what) {
-      case WRITE_MODEL: return Walk.encode(core, type.index, t.num, t.bytes, model);
-      case WRITE_JSON: return Walk.toJson(core, type.index, t.num, t.bytes, pretty);
-      default: return Walk.toText(core, type.index, t.num, t.bytes);
+      case WRITE_MODEL: return Walk.encode(core, type.index, t.buf, t.caps(), model);
+      case WRITE_JSON: return Walk.toJson(core, type.index, t.buf, t.caps(), pretty);
+      default: return Walk.toText(core, type.index, t.buf, t.caps());
     }
   }
 
@@ -206,6 +246,7 @@ public final class Message implements Comparable<Message> {
    */
   public Map<String, Object> toMap() {
     Map<String, Object> out = new LinkedHashMap<>();
+    Object[] values = values();
     for (Field f : type.fields()) out.put(f.name(), Values.plain(values[f.index()]));
     return out;
   }
@@ -228,7 +269,7 @@ public final class Message implements Comparable<Message> {
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.equal(core, type.index, t.num, t.bytes);
+      return Walk.equal(core, type.index, t.buf, t.caps());
     } finally {
       t.release();
       schema.exit();
@@ -267,7 +308,7 @@ public final class Message implements Comparable<Message> {
       long core = schema.enter();
       t = Tape.acquire();
       t.putMessage(this);
-      long h = Walk.keyHash(core, type.index, t.num, t.bytes);
+      long h = Walk.keyHash(core, type.index, t.buf, t.caps());
       return (int) (h ^ (h >>> 32));
     } catch (FbeException e) {
       return 0;
@@ -303,7 +344,7 @@ public final class Message implements Comparable<Message> {
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.keyCompare(core, type.index, t.num, t.bytes);
+      return Walk.keyCompare(core, type.index, t.buf, t.caps());
     } finally {
       t.release();
       schema.exit();

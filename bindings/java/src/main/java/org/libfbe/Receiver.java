@@ -51,9 +51,9 @@ public final class Receiver implements AutoCloseable {
     cleanable = Schema.CLEANER.register(this, handle);
   }
 
-  /** Called from C for each message: its struct index and its tape. */
-  void deliver(int struct, long[] num, byte[] bytes) {
-    handler.accept(new Tape(num, bytes).getMessage(schema.structs[struct]));
+  /** Called from C for each message: its struct index and its tape (slots slots, then the bytes). */
+  void deliver(int struct, byte[] tape, int slots) {
+    handler.accept(new Tape(tape, 8 * slots).getMessage(schema.structs[struct]));
   }
 
   /** The native receiver, for one call: enter() ... finally exit() (see Schema.enter). */

@@ -90,6 +90,39 @@ public final class Schema implements AutoCloseable {
     Reference.reachabilityFence(this);
   }
 
+  /** The core schema's reference taken for views (0: none yet); released by the Cleaner, never by close(). */
+  private volatile long viewsSchema;
+
+  /** Frees a Schema's extra reference to the core schema once the Schema is unreachable. */
+  private static final class Release implements Runnable {
+    private final long schema;
+
+    Release(long schema) {
+      this.schema = schema;
+    }
+
+    @Override
+    public void run() {
+      Walk.schemaRelease(schema);
+    }
+  }
+
+  /**
+   * Called (inside enter/exit) before a view opens: the views' cursors point into the
+   * core's schema, and a view can outlive close(), so the first view takes a reference
+   * to it that only the Cleaner drops, when this Schema (which every view keeps
+   * reachable) is unreachable.
+   */
+  void keepForViews(long core) {
+    if (viewsSchema != 0) return;
+    synchronized (this) {
+      if (viewsSchema != 0) return;
+      long ref = Walk.schemaRetain(core);
+      CLEANER.register(this, new Release(ref));
+      viewsSchema = ref;
+    }
+  }
+
   /** The root package's name ("proto"). */
   public String packageName() {
     return rootPackage;
@@ -180,6 +213,8 @@ public final class Schema implements AutoCloseable {
    * FbeException ARGUMENT "the schema is in use by N calls", and nothing is freed; close
    * it again once they have returned. Senders and receivers of the schema keep working
    * until the schema is closed; after that their calls throw "the schema is closed".
+   * The views of a schema read on after close(): the first one took a reference to the
+   * core's schema (its types), dropped by the Cleaner once this Schema is unreachable.
    */
   @Override
   public void close() {

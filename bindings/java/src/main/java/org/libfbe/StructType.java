@@ -125,9 +125,9 @@ public final class StructType {
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.defaults(core, index, t.num, t.bytes)) != 0; ) t.grow(need);
-      t.rewind();
-      return t.getMessage(this);
+      long used;
+      while ((used = Walk.defaults(core, index, t.buf, t.caps())) < 0) t.grow(-1 - used);
+      return t.saved(this, used);
     } finally {
       t.release();
       schema.exit();
@@ -266,11 +266,11 @@ public final class StructType {
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.decode(core, index, data, off, len, model.ordinal(), trusted, l.maxDepth(),
-          l.maxModelSize(), l.maxMemory(), t.num, t.bytes)) != 0; )
-        t.grow(need);
-      t.rewind();
-      return t.getMessage(this);
+      long used;
+      while ((used = Walk.decode(core, index, data, off, len, t.input(data, off, len), model.ordinal(), trusted, l.maxDepth(),
+          l.maxModelSize(), l.maxMemory(), t.buf, t.caps())) < 0)
+        t.grow(-1 - used);
+      return t.saved(this, used);
     } finally {
       t.release();
       schema.exit();
@@ -283,6 +283,36 @@ public final class StructType {
     byte[] copy = new byte[data.remaining()];
     data.duplicate().get(copy);
     return decode(copy, 0, copy.length, model, trusted, limits);
+  }
+
+  /**
+   * A {@link View} of the message in data (standard model): verified as {@link #decode}
+   * verifies (the same errors), then read in place, field by field, on access.
+   */
+  public View view(byte[] data) {
+    return View.open(this, data, 0, data.length, Model.STANDARD, Limits.DEFAULT);
+  }
+
+  public View view(byte[] data, Model model) {
+    return View.open(this, data, 0, data.length, model, Limits.DEFAULT);
+  }
+
+  public View view(byte[] data, Model model, Limits limits) {
+    return View.open(this, data, 0, data.length, model, limits);
+  }
+
+  /** The view of data[off..off+len), within the limits (decode's). */
+  public View view(byte[] data, int off, int len, Model model, Limits limits) {
+    return View.open(this, data, off, len, model, limits);
+  }
+
+  /** The view of the buffer's remaining bytes (its position is not moved). */
+  public View view(ByteBuffer data, Model model) {
+    if (data.hasArray())
+      return View.open(this, data.array(), data.arrayOffset() + data.position(), data.remaining(), model, Limits.DEFAULT);
+    byte[] copy = new byte[data.remaining()];
+    data.duplicate().get(copy);
+    return View.open(this, copy, 0, copy.length, model, Limits.DEFAULT);
   }
 
   /**
@@ -370,11 +400,11 @@ public final class StructType {
     long core = schema.enter();
     Tape t = Tape.acquire();
     try {
-      for (long need; (need = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
-          l.maxMemory(), t.num, t.bytes)) != 0; )
-        t.grow(need);
-      t.rewind();
-      return t.getMessage(this);
+      long used;
+      while ((used = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
+          l.maxMemory(), t.buf, t.caps())) < 0)
+        t.grow(-1 - used);
+      return t.saved(this, used);
     } finally {
       t.release();
       schema.exit();

@@ -1,6 +1,9 @@
 package org.libfbe;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,9 +21,11 @@ import org.libfbe.internal.Walk;
 
 /**
  * How a message crosses between Java and C: flattened depth-first in schema field order
- * onto a long[] of slots and a byte[] of string/bytes contents (the core's tape,
+ * onto slots and a byte tape of string/bytes contents (the core's tape,
  * core/include/fbe/internal/tape.h, in its FBE_TAPE_INT64 format), handed to C in ONE
- * native call. A JNI call costs 10-20 ns and a slot here about one, so Java does the
+ * native call. Both live in ONE byte[], so C pins one array per call (a pin is a VM
+ * transition each way): the slots, 8 bytes each in the machine's order (C reads them as
+ * int64_t), in buf[0, base), the byte tape in buf[base, buf.length). A JNI call costs 10-20 ns and a slot here about one, so Java does the
  * per-value work: {@link #putMessage} type-checks and range-checks each value as it
  * writes it (an error carries the value's path), and {@link #getMessage} builds
  * Messages from what C wrote. One tape per thread, reused; a nested use (a Map
@@ -43,19 +48,24 @@ final class Tape {
       throw new AssertionError("Kind and Tape disagree");
   }
 
-  long[] num;
-  byte[] bytes;
+  /** A slot: 8 bytes of buf in the machine's order. */
+  private static final VarHandle SLOT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  /** The slots in buf[0, base) (base = 8 x the slot capacity), the byte tape after them. */
+  byte[] buf;
+  private int base;
   private int n, p, depth;
   private boolean busy;
 
   private Tape() {
-    this(new long[256], new byte[1024]);
+    this(new byte[8 * 256 + 1024], 8 * 256);
   }
 
-  /** A tape over arrays C wrote (a received message). */
-  Tape(long[] num, byte[] bytes) {
-    this.num = num;
-    this.bytes = bytes;
+  /** A tape over a buffer C wrote (a received message, a saved one): base = 8 x its slots. */
+  Tape(byte[] buf, int base) {
+    this.buf = buf;
+    this.base = base;
   }
 
   static Tape acquire() {
@@ -68,20 +78,57 @@ final class Tape {
 
   void release() {
     busy = false;
-    if (num.length > (1 << 17)) num = new long[256]; // don't keep huge tapes
-    if (bytes.length > (1 << 20)) bytes = new byte[1024];
+    if (base > 8 << 17 || buf.length - base > 1 << 20) { // don't keep huge tapes
+      buf = new byte[8 * 256 + 1024];
+      base = 8 * 256;
+    }
   }
 
-  /** C said the value needs (slots << 32 | bytes): bigger arrays (their content is redone). */
+  /** The two parts' capacities as C takes them: (slots << 32 | bytes). */
+  long caps() {
+    return (long) (base >>> 3) << 32 | (buf.length - base);
+  }
+
+  /** C said the value needs (slots << 32 | bytes): a bigger buffer (its content is redone). */
   void grow(long need) {
-    int slots = (int) (need >>> 32), size = (int) need;
-    if (slots > num.length) num = new long[Math.max(slots, Math.min(num.length * 2, Integer.MAX_VALUE - 8))];
-    if (size > bytes.length) bytes = new byte[Math.max(size, Math.min(bytes.length * 2, Integer.MAX_VALUE - 8))];
+    long slots = need >>> 32, size = (int) need;
+    int have = base >>> 3, cap = buf.length - base;
+    long s = slots > have ? grown(have, slots) : have, b = size > cap ? grown(cap, size) : cap;
+    buf = new byte[total(8 * s, b)];
+    base = (int) (8 * s);
   }
 
-  /** Back to the start, for reading what C wrote. */
-  void rewind() {
-    n = p = 0;
+  /** Inputs below this many bytes go onto the tape (a copy in Java, no VM transition); C reads larger ones in place. */
+  private static final int INPUT_ON_TAPE_BELOW = 4096;
+
+  /**
+   * Copies data[off, off+len) to the start of the byte part, for C to decode there: true;
+   * false when it is large, or when the range is not the array's (C checks it, and throws
+   * its error, the one check of the range).
+   */
+  boolean input(byte[] data, int off, int len) {
+    if (len < 0 || len >= INPUT_ON_TAPE_BELOW) return false;
+    if (len > buf.length - base) buf = new byte[total(base, len)]; // (nothing on it yet)
+    try {
+      System.arraycopy(data, off, buf, base, len);
+      return true;
+    } catch (NullPointerException | IndexOutOfBoundsException e) {
+      return false;
+    }
+  }
+
+  /** Room for size bytes of output over the byte tape, keeping what is on the tape (C reads it again). */
+  void growBytes(int size) {
+    if (size > buf.length - base) buf = Arrays.copyOf(buf, total(base, size));
+  }
+
+  /** The size bytes C wrote over the byte tape. */
+  byte[] out(int size) {
+    return Arrays.copyOfRange(buf, base, base + size);
+  }
+
+  String outText(int size) {
+    return new String(buf, base, size, StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ Java -> tape
@@ -90,24 +137,77 @@ final class Tape {
     putStruct(m.type, m);
   }
 
+  /**
+   * A message of st kept as the tape C wrote (used: slots << 32 | bytes, from the start):
+   * a copy of those slots and bytes, made into values only when they are read.
+   */
+  Message saved(StructType st, long used) {
+    int slots = (int) (used >>> 32), size = (int) used;
+    byte[] tape = new byte[total(8L * slots, size)];
+    System.arraycopy(buf, 0, tape, 0, 8 * slots);
+    System.arraycopy(buf, base, tape, 8 * slots, size);
+    return new Message(st, new Message.Saved(tape, slots));
+  }
+
+  /** The values of a saved message's tape (one root struct of st, from the start). */
+  static Object[] values(StructType st, Message.Saved saved) {
+    return new Tape(saved.tape, 8 * saved.slots).getValues(st);
+  }
+
   private void slot(long x) {
-    if (n == num.length) num = Arrays.copyOf(num, grown(num.length, n + 1));
-    num[n++] = x;
+    if (n == base >>> 3) moreSlots(n + 1L);
+    SLOT.set(buf, n << 3, x);
+    n++;
+  }
+
+  private long slotAt() {
+    return (long) SLOT.get(buf, n++ << 3);
+  }
+
+  /** Room for `need` slots: the byte tape moves up (what is on it, buf[base, base+p), kept). */
+  private void moreSlots(long need) {
+    long s = grown(base >>> 3, need);
+    byte[] more = new byte[total(8 * s, buf.length - base)];
+    System.arraycopy(buf, 0, more, 0, n << 3);
+    System.arraycopy(buf, base, more, (int) (8 * s), p);
+    buf = more;
+    base = (int) (8 * s);
   }
 
   private void room(long more) {
-    if (p + more > bytes.length) bytes = Arrays.copyOf(bytes, grown(bytes.length, p + more));
+    int cap = buf.length - base;
+    if (p + more > cap) buf = Arrays.copyOf(buf, total(base, grown(cap, p + more)));
   }
 
   private static int grown(int have, long need) {
-    if (need > Integer.MAX_VALUE - 8)
-      throw new FbeException(Status.LIMIT, "the value is larger than a Java array");
-    return (int) Math.max(need, Math.min((long) have * 2, Integer.MAX_VALUE - 8));
+    if (need > MAX_ARRAY) throw tooLarge();
+    return (int) Math.max(need, Math.min((long) have * 2, MAX_ARRAY));
+  }
+
+  /** The buffer's length for slot bytes and tape bytes together. */
+  private static int total(long slotBytes, long bytes) {
+    if (slotBytes + bytes > MAX_ARRAY) throw tooLarge();
+    return (int) (slotBytes + bytes);
+  }
+
+  private static FbeException tooLarge() {
+    return new FbeException(Status.LIMIT, "the value is larger than a Java array");
   }
 
   private void putStruct(StructType st, Message m) {
     FieldType[] types = st.types;
-    Object[] values = m.values;
+    Message.Saved saved = m.saved();
+    if (saved != null && m.type == st) { // still its decoded tape: that, as it is
+      int slots = saved.slots, size = saved.tape.length - 8 * slots;
+      if (n + slots > base >>> 3) moreSlots((long) n + slots);
+      room(size);
+      System.arraycopy(saved.tape, 0, buf, n << 3, 8 * slots);
+      System.arraycopy(saved.tape, 8 * slots, buf, base + p, size);
+      n += slots;
+      p += size;
+      return;
+    }
+    Object[] values = m.values();
     if (values.length < types.length) // a derived struct's message has st's fields first, then its own
       throw new FbeException(Status.ARGUMENT, "message of " + st.fullName() + " has a broken field table");
     for (int i = 0; i < types.length; i++) {
@@ -223,7 +323,7 @@ final class Tape {
         if (v instanceof byte[]) {
           byte[] b = (byte[]) v;
           room(b.length);
-          System.arraycopy(b, 0, bytes, p, b.length);
+          System.arraycopy(b, 0, buf, base + p, b.length);
           p += b.length;
           slot(b.length);
           return;
@@ -319,7 +419,7 @@ final class Tape {
   private void putAscii(String s) {
     int len = s.length();
     room(len);
-    for (int i = 0; i < len; i++) bytes[p + i] = (byte) s.charAt(i);
+    for (int i = 0; i < len; i++) buf[base + p + i] = (byte) s.charAt(i);
     p += len;
     slot(len);
   }
@@ -331,9 +431,9 @@ final class Tape {
    */
   private void putUtf8(String s) {
     room(3L * s.length());
-    int o = utf8(s, bytes, p);
-    slot(o - p);
-    p = o;
+    int start = base + p, len = utf8(s, buf, start) - start;
+    p += len; // before the slot: a move of the byte tape keeps buf[base, base+p)
+    slot(len);
   }
 
   /** s as UTF-8 the same way (a lone surrogate as its 3 bytes, for the core to refuse). */
@@ -377,79 +477,83 @@ final class Tape {
 
   /** A message of st from the tape C wrote (values already canonical: no checks). */
   Message getMessage(StructType st) {
+    return new Message(st, getValues(st));
+  }
+
+  private Object[] getValues(StructType st) {
     FieldType[] types = st.types;
     Object[] values = new Object[types.length];
     for (int i = 0; i < types.length; i++) {
       FieldType t = types[i];
       switch (t.code) { // the commonest cases here, without a call
-        case K_INT32: values[i] = (int) num[n++]; break;
-        case K_INT64: case K_UINT64: case K_TIMESTAMP: values[i] = num[n++]; break;
-        case K_DOUBLE: values[i] = Double.longBitsToDouble(num[n++]); break;
+        case K_INT32: values[i] = (int) slotAt(); break;
+        case K_INT64: case K_UINT64: case K_TIMESTAMP: values[i] = slotAt(); break;
+        case K_DOUBLE: values[i] = Double.longBitsToDouble(slotAt()); break;
         case K_STRING: values[i] = getString(); break;
         default: values[i] = get(t); break;
       }
     }
-    return new Message(st, values);
+    return values;
   }
 
   private String getString() {
-    int len = (int) num[n++];
-    String s = new String(bytes, p, len, StandardCharsets.UTF_8);
+    int len = (int) slotAt();
+    String s = new String(buf, base + p, len, StandardCharsets.UTF_8);
     p += len;
     return s;
   }
 
   private Object get(FieldType t) {
     switch (t.code) {
-      case K_BOOL: return num[n++] != 0;
-      case K_INT8: return (byte) num[n++];
-      case K_INT16: case K_BYTE: case K_UINT8: return (short) num[n++];
-      case K_INT32: case K_UINT16: case K_WCHAR: return (int) num[n++];
-      case K_CHAR: return (char) num[n++];
-      case K_UINT32: case K_INT64: case K_UINT64: case K_TIMESTAMP: return num[n++];
-      case K_FLOAT: return Float.intBitsToFloat((int) num[n++]);
-      case K_DOUBLE: return Double.longBitsToDouble(num[n++]);
+      case K_BOOL: return slotAt() != 0;
+      case K_INT8: return (byte) slotAt();
+      case K_INT16: case K_BYTE: case K_UINT8: return (short) slotAt();
+      case K_INT32: case K_UINT16: case K_WCHAR: return (int) slotAt();
+      case K_CHAR: return (char) slotAt();
+      case K_UINT32: case K_INT64: case K_UINT64: case K_TIMESTAMP: return slotAt();
+      case K_FLOAT: return Float.intBitsToFloat((int) slotAt());
+      case K_DOUBLE: return Double.longBitsToDouble(slotAt());
       case K_DECIMAL: {
-        int len = (int) num[n++];
-        String text = new String(bytes, p, len, StandardCharsets.ISO_8859_1);
+        int len = (int) slotAt();
+        String text = new String(buf, base + p, len, StandardCharsets.ISO_8859_1);
         p += len;
         return NegativeZero.parse(text);
       }
       case K_UUID: {
-        long msb = num[n++];
-        return new UUID(msb, num[n++]);
+        long msb = slotAt();
+        return new UUID(msb, slotAt());
       }
       case K_STRING: return getString();
       case K_BYTES: {
-        int len = (int) num[n++];
-        byte[] b = Arrays.copyOfRange(bytes, p, p + len);
+        int len = (int) slotAt();
+        byte[] b = Arrays.copyOfRange(buf, base + p, base + p + len);
         p += len;
         return b;
       }
       case K_ENUM: case K_FLAGS: {
         EnumType e = t.enumType();
-        long x = num[n++];
+        long x = slotAt();
         EnumValue[] dense = e.dense;
         long k = x - e.denseLo;
         if (dense != null && k >= 0 && k < dense.length && dense[(int) k] != null) return dense[(int) k];
         return e.of(x);
       }
       case K_STRUCT: return getMessage(t.struct());
-      case K_OPTIONAL: return num[n++] != 0 ? get(t.element()) : null;
+      case K_OPTIONAL: return slotAt() != 0 ? get(t.element()) : null;
       case K_ARRAY: case K_VECTOR: case K_LIST: {
-        int count = t.code == K_ARRAY ? t.arraySize() : (int) num[n++];
+        int count = t.code == K_ARRAY ? t.arraySize() : (int) slotAt();
         List<Object> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) out.add(get(t.element()));
         return out;
       }
       case K_SET: {
-        int count = (int) num[n++];
+        int count = (int) slotAt();
         Set<Object> out = new LinkedHashSet<>(Math.max(16, count * 4 / 3 + 1));
         for (int i = 0; i < count; i++) out.add(get(t.element()));
         return out;
       }
       case K_MAP: case K_HASH: {
-        int count = (int) num[n++];
+        int count = (int) slotAt();
         Map<Object, Object> out = new LinkedHashMap<>(Math.max(16, count * 4 / 3 + 1));
         for (int i = 0; i < count; i++) {
           Object k = get(t.key());

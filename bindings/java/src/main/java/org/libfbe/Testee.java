@@ -22,7 +22,8 @@ import org.libfbe.internal.fbe_status;
  * runner (tests/conformance/README.md, docs/TESTEE.md): one JSON request per stdin line,
  * one JSON response per stdout line. A thin loop over the public API: an error response
  * carries the core's status name of an FbeException; {@code text} answers the decoded
- * message's toString(); an {@code encode} with {@code "native": true} builds the message
+ * message's toString(); {@code decode} and {@code text} with {@code "view": true} answer
+ * from a {@link View} of the bytes (its toJson(), its toString()); an {@code encode} with {@code "native": true} builds the message
  * through newMessage() and set() ({@link TesteeValues}).
  */
 final class Testee {
@@ -130,6 +131,19 @@ final class Testee {
     return Boolean.TRUE.equals(r.get("trusted")) ? t.decodeTrusted(data, model(r)) : t.decode(data, model(r));
   }
 
+  /**
+   * "view": true answers through a View (docs/TESTEE.md). A view always opens verified
+   * (the core has no unverified open), so a "trusted" request, whose bytes verify may
+   * refuse, is answered by the trusted decode either way.
+   */
+  private static boolean viewed(Map<String, Object> r) {
+    return Boolean.TRUE.equals(r.get("view")) && !Boolean.TRUE.equals(r.get("trusted"));
+  }
+
+  private View view(Map<String, Object> r) {
+    return type(r).view(hex.parseHex(str(r, "hex")), model(r));
+  }
+
   private final HexFormat hex = HexFormat.of();
 
   @SuppressWarnings("unchecked")
@@ -162,10 +176,10 @@ final class Testee {
         return out;
       }
       case "decode": // verified unless the request says "trusted": true
-        out.put("json", new Json.Raw(decoded(r).toJson()));
+        out.put("json", new Json.Raw(viewed(r) ? view(r).toJson() : decoded(r).toJson()));
         return out;
       case "text": // decoded as decode does; the binding's own printing
-        out.put("text", decoded(r).toString());
+        out.put("text", viewed(r) ? view(r).toString() : decoded(r).toString());
         return out;
       case "verify": {
         StructType t = type(r);

@@ -352,4 +352,49 @@ class ApiTest {
     assertEquals(Status.ARGUMENT, e.status());
     assertThrows(FbeException.class, t::newMessage);
   }
+
+  /**
+   * A decoded message stays on the tape C wrote until it is read (Message.state): it
+   * encodes, prints and compares from that tape, and its first read or set makes the
+   * values, which then are what encode sees (a set, or a change inside a list it gave).
+   */
+  @Test
+  void aDecodedMessageReadsAndChangesLikeAnyOther() throws Exception {
+    try (Schema s = Fixtures.proto()) {
+      StructType account = s.struct("Account");
+      Message a = Fixtures.account(s);
+      byte[] bytes = a.encode();
+      Message d = account.decode(bytes);
+      assertArrayEquals(bytes, d.encode());
+      assertEquals(a.toString(), d.toString());
+      assertEquals(a, d);
+      assertEquals("Test", d.getString("name"));
+      d.set("name", "Other");
+      assertEquals("Other", account.decode(d.encode()).getString("name"));
+      Message e = account.decode(bytes);
+      e.<Message>getList("orders").get(0).set("price", 2.0);
+      assertEquals(2.0, account.decode(e.encode()).<Message>getList("orders").get(0).getDouble("price"));
+      // threads that only read one decoded message at once each see all of it
+      Message shared = account.decode(bytes);
+      List<Thread> threads = new ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      for (int k = 0; k < 4; k++) {
+        Thread t = new Thread(() -> {
+          try {
+            go.await();
+            if (!"Test".equals(shared.getString("name")) || shared.<Message>getList("orders").size() != 3)
+              throw new AssertionError("read a partial message");
+          } catch (Throwable x) {
+            failures.add(x);
+          }
+        });
+        threads.add(t);
+        t.start();
+      }
+      go.countDown();
+      for (Thread t : threads) t.join();
+      assertEquals(List.of(), failures);
+    }
+  }
 }

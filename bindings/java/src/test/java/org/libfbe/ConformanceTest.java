@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * testee} runs it) through the shared conformance runner (tests/conformance/runner), as
  * ci/conformance.sh runs it: the public vectors, the malformed records, the versioning
  * records and the regression directories, each decoded record also printed (the text
- * op: toString(); alone, the runner holds it to nothing but an answer), and the bad
+ * op: toString(); alone, the runner holds it to nothing but an answer), every decode and
+ * text request again with "view": true (answered from a View: the same answer), and the bad
  * inputs of behaviour.jsonl through both paths, JSON and native, each refused with its
  * status. Alone, so the comparison is untyped (no C testee to describe the types; the
  * matrix stage of ci/test.sh compares typed): every record runs, nothing fails, only
@@ -69,7 +70,7 @@ class ConformanceTest {
     String testee = String.join(" ", quoted(java), "-cp", quoted(classes), "org.libfbe.Main", "testee");
     List<Path> files = files();
     List<String> command = new ArrayList<>(List.of("python3",
-        Fixtures.conformance("runner").toString(), "--describe-testee", "none", "--text",
+        Fixtures.conformance("runner").toString(), "--describe-testee", "none", "--text", "--view",
         "--known-failures", Fixtures.conformance("known-failures/differential.txt").toString(),
         "--behaviour", Fixtures.conformance("behaviour.jsonl").toString(),
         "--testee", "java=" + testee));

@@ -102,22 +102,22 @@ class ErrorsTest {
     orders.set(1, proto.struct("Balance").newMessage());
     fails(Status.TYPE, "orders[1]", acc::encode);
     orders.set(1, proto.struct("Order").newMessage());
-    acc.<Message>getList("orders").get(2).values[1] = 42; // bypassing set()
+    acc.<Message>getList("orders").get(2).values()[1] = 42; // bypassing set()
     fails(Status.TYPE, "orders[2].symbol", acc::encode);
     fails(Status.TYPE, "orders[2].symbol", acc::toJson);
     Message s = test.struct("StructSimple").newMessage();
-    s.values[s.type().field("f3").index()] = 1000;
+    s.values()[s.type().field("f3").index()] = 1000;
     fails(Status.RANGE, "f3", s::encode);
-    s.values[s.type().field("f3").index()] = (short) 1;
+    s.values()[s.type().field("f3").index()] = (short) 1;
     s.set("f31", "bad \uD800 surrogate");
     fails(Status.ARGUMENT, "f31", s::encode);
     s.set("f31", "");
-    s.values[s.type().field("f29").index()] = new BigDecimal("1e-40");
+    s.values()[s.type().field("f29").index()] = new BigDecimal("1e-40");
     fails(Status.RANGE, "f29", s::encode);
-    s.values[s.type().field("f29").index()] = BigDecimal.ONE;
+    s.values()[s.type().field("f29").index()] = BigDecimal.ONE;
     Message nested = test.struct("StructVector").newMessage();
     List<Object> bad = new ArrayList<>(Arrays.asList((Object) null));
-    nested.values[nested.type().field("f1").index()] = bad;
+    nested.values()[nested.type().field("f1").index()] = bad;
     fails(Status.TYPE, "f1[0]", nested::encode);
     assertTrue(s.encode().length > 0); // still usable
   }

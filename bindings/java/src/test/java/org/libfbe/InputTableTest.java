@@ -253,7 +253,7 @@ class InputTableTest {
   /** A message with `value` put into the field past set(), as a list returned by a getter can be changed. */
   static Message poked(StructType st, String field, Object value) {
     Message m = st.newMessage();
-    m.values[st.field(field).index()] = value;
+    m.values()[st.field(field).index()] = value;
     return m;
   }
 

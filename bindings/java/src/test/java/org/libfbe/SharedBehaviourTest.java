@@ -68,7 +68,7 @@ class SharedBehaviourTest {
   @Test
   void toStringNeverThrows() {
     Message order = proto.struct("Order").newMessage().set("id", 5);
-    order.values[order.type().field("symbol").index()] = 42; // past set(): what encode refuses
+    order.values()[order.type().field("symbol").index()] = 42; // past set(): what encode refuses
     assertEquals("Order(<invalid: expected string, got an integer at 'symbol'>)", order.toString());
     Schema closed = Fixtures.proto();
     Message m = closed.struct("Balance").newMessage();
@@ -117,7 +117,7 @@ class SharedBehaviourTest {
     }
     // a message holding what encode refuses equals itself only
     Message bad = order.newMessage();
-    bad.values[0] = "x";
+    bad.values()[0] = "x";
     assertEquals(bad, bad);
     assertNotEquals(bad, order.newMessage());
   }

@@ -5,10 +5,13 @@ import org.libfbe.Receiver;
 
 /**
  * The hand-written JNI entry points (bindings/java/native/): one native call per
- * operation. A message crosses as a tape (org.libfbe.Tape, fbe/internal/tape.h): a long[] of
- * slots and a byte[] of contents, flattened and built in Java; C reads the tape into
+ * operation. A message crosses as a tape (org.libfbe.Tape, fbe/internal/tape.h): ONE byte[]
+ * holding the slots (8 bytes each, the machine's order) and then the contents, flattened
+ * and built in Java (C pins the one array); C reads the tape into
  * the core's value, or writes a decoded value onto it. Calls that write a tape return
- * 0, or (slots << 32 | bytes) when the tape is too small (grow it and call again).
+ * the (slots << 32 | bytes) they wrote, or -1 - (slots << 32 | bytes) when the tape is
+ * too small (grow it and call again). caps: the tape's two parts, (slots << 32 | bytes)
+ * (Tape.caps(); the byte[] is 8 x slots + bytes long), which C takes as given (this is not an API).
  * Not an API: org.libfbe calls these with the schema's own tables.
  */
 public final class Walk {
@@ -24,13 +27,13 @@ public final class Walk {
   public static native void unbind(long core);
 
   /** A message of struct `index` with every field at its default, onto the tape. */
-  public static native long defaults(long core, int index, long[] num, byte[] bytes);
+  public static native long defaults(long core, int index, byte[] tape, long caps);
 
   /**
    * Encodes the message on the tape and writes the bytes over the byte tape: returns
    * their size, or -1 - size when they do not fit it (nothing written).
    */
-  public static native int encode(long core, int index, long[] num, byte[] bytes, int model);
+  public static native int encode(long core, int index, byte[] tape, long caps, int model);
 
   /**
    * Sets one member of limits (max_depth, max_model_size, max_memory) by the core's rule,
@@ -44,32 +47,36 @@ public final class Walk {
 
   // The calls below take the three members of org.libfbe.Limits (all 0: the defaults).
 
-  /** Decodes data[off, off+len) onto the tape, verified first unless trusted. */
-  public static native long decode(long core, int index, byte[] data, int off, int len, int model,
-      boolean trusted, long maxDepth, long maxModelSize, long maxMemory, long[] num, byte[] bytes);
+  /**
+   * Decodes data[off, off+len) onto the tape, verified first unless trusted; inTape: Java
+   * copied those bytes to the start of the tape's byte part (C reads them there, and
+   * writes the tape over them once decoded).
+   */
+  public static native long decode(long core, int index, byte[] data, int off, int len, boolean inTape, int model,
+      boolean trusted, long maxDepth, long maxModelSize, long maxMemory, byte[] tape, long caps);
 
   /** The model size, or throws FbeException with the reason. */
   public static native long verify(long core, int index, byte[] data, int off, int len, int model,
       long maxDepth, long maxModelSize, long maxMemory);
 
   /** The message on the tape as JSON (UTF-8) over the byte tape: as {@link #encode}. */
-  public static native int toJson(long core, int index, long[] num, byte[] bytes, boolean pretty);
+  public static native int toJson(long core, int index, byte[] tape, long caps, boolean pretty);
 
   /** A message from JSON (UTF-8) onto the tape; unknown members refused unless ignoreUnknown. */
   public static native long fromJson(long core, int index, byte[] utf8, boolean ignoreUnknown, long maxDepth,
-      long maxModelSize, long maxMemory, long[] num, byte[] bytes);
+      long maxModelSize, long maxMemory, byte[] tape, long caps);
 
   /** The message on the tape in the text form (fbe_msg_to_text, UTF-8) over the byte tape: as {@link #encode}. */
-  public static native int toText(long core, int index, long[] num, byte[] bytes);
+  public static native int toText(long core, int index, byte[] tape, long caps);
 
   /** The core's equality of the two messages on the tape, one after the other. */
-  public static native boolean equal(long core, int index, long[] num, byte[] bytes);
+  public static native boolean equal(long core, int index, byte[] tape, long caps);
 
   /** The hash of the [key] fields of the message on the tape (fbe_msg_key_hash). */
-  public static native long keyHash(long core, int index, long[] num, byte[] bytes);
+  public static native long keyHash(long core, int index, byte[] tape, long caps);
 
   /** The order of the [key] fields of the two messages on the tape: -1, 0 or 1 (fbe_msg_key_compare). */
-  public static native int keyCompare(long core, int index, long[] num, byte[] bytes);
+  public static native int keyCompare(long core, int index, byte[] tape, long caps);
 
   // Scalars from their text and back, judged by the core (bad text: FbeException ARGUMENT).
 
@@ -111,11 +118,72 @@ public final class Walk {
 
   public static native FbeException tooDeep();
 
+  // Views (bindings/java/native/view.c): the View's copy of the bytes, the model's end and
+  // the model, and a cursor, fbe_view's {type, at, base, image}, as four longs.
+
+  /**
+   * Checks data[off, off+len) (ARGUMENT when out of the array's bounds), copies it and
+   * verifies the copy as decode does: returns the copy; the root's cursor in out[0..4),
+   * the model's size in out[4].
+   */
+  public static native byte[] viewOpen(long core, int index, byte[] data, int off, int len, int model, long maxDepth,
+      long maxModelSize, long maxMemory, long[] out);
+
+  /** A reference to the core's schema of core (taken for views), and its release. */
+  public static native long schemaRetain(long core);
+
+  public static native void schemaRelease(long schema);
+
+  /** how: 0 field, 1 element, 2 map key, 3 map value; into out[4]: 1, 2 a null optional, 0 none. */
+  public static native int viewChild(byte[] data, long end, int model, long type, long at, long base, long image,
+      int how, int index, long[] out);
+
+  /** Item index's count (-1: the view's own; a struct's field, a collection's element, a map's value); -1: null. */
+  public static native long viewCount(byte[] data, long end, int model, long type, long at, long base, long image,
+      int index);
+
+  public static native long viewLong(byte[] data, long end, int model, long type, long at, long base, long image,
+      int index);
+
+  public static native double viewDouble(byte[] data, long end, int model, long type, long at, long base,
+      long image, int index);
+
+  /** Every element of a collection of integers (item index, as viewCount's) as viewLong reads one. */
+  public static native long[] viewLongs(byte[] data, long end, int model, long type, long at, long base, long image,
+      int index);
+
+  /** Every element of a collection of floats or doubles. */
+  public static native double[] viewDoubles(byte[] data, long end, int model, long type, long at, long base,
+      long image, int index);
+
+  /** A string's or bytes' (offset << 32 | length) in data; -1 when elsewhere (a default: viewBytes). */
+  public static native long viewSpan(byte[] data, long end, int model, long type, long at, long base, long image,
+      int index);
+
+  /** A string's UTF-8, bytes, a decimal's text, a uuid's 16 bytes. */
+  public static native byte[] viewBytes(byte[] data, long end, int model, long type, long at, long base,
+      long image, int index);
+
+  /** what: 0 the text form, 1 JSON, 2 pretty JSON (UTF-8), within the limits. */
+  public static native byte[] viewWrite(byte[] data, long end, int model, long type, long at, long base,
+      long image, int what, long maxDepth, long maxModelSize, long maxMemory);
+
+  public static native boolean viewEqual(byte[] data, long end, int model, long type, long at, long base,
+      long image, byte[] data2, long end2, int model2, long type2, long at2, long base2, long image2);
+
+  /** A struct view against the message on the tape (struct index). */
+  public static native boolean viewEqualMessage(byte[] data, long end, int model, long type, long at, long base,
+      long image, long core, int index, byte[] tape, long caps);
+
+  /** A struct view's decoded message onto the tape, within the limits: as {@link #decode}. */
+  public static native long viewToMessage(byte[] data, long end, int model, long type, long at, long base,
+      long image, long core, int index, long maxDepth, long maxModelSize, long maxMemory, byte[] tape, long caps);
+
   public static native long senderNew(long core, String pkg, int model);
 
   public static native void senderFree(long sender);
 
-  public static native byte[] senderSend(long sender, long core, int index, long[] num, byte[] bytes);
+  public static native byte[] senderSend(long sender, long core, int index, byte[] tape, long caps);
 
   public static native long senderBytes(long sender);
 
