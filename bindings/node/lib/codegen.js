@@ -366,54 +366,45 @@ function feed(rnat, b, onMessage) {
 /* Views (lib/views.js, native/view.c): the view registers, the token only the compiled
  * classes pass to a view constructor (so no other code makes a view of its own numbers),
  * and the operations every view class shares. VL puts a view in the registers at o. */
-const VR = new Float64Array(16);
+const VR = new Float64Array(24);
 NAT.setTape(4, VR.buffer);
 const VTOKEN = Object.freeze({});
-const OP = VIEWS.OP, ITEM = VIEWS.ITEM, KEY = VIEWS.KEY, VFINAL = VIEWS.isFinal, VALUE = VIEWS.valueOf;
-function VL(o, t, e, m, a, s, g) { VR[o] = a; VR[o + 1] = s; VR[o + 2] = g; VR[o + 3] = e; VR[o + 4] = m; VR[o + 5] = t; }
+const OP = VIEWS.OP, ITEM = VIEWS.ITEM, KEY = VIEWS.KEY, VFINAL = VIEWS.isFinal;
+/* The intrinsic length of a typed array (a subclass or a changed prototype cannot say
+ * otherwise): C reads the view's bytes from its address up to this length (view.c). */
+const U8LEN = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
+function VL(o, t, e, m, a, s, g, d, b) {
+  VR[o] = a; VR[o + 1] = s; VR[o + 2] = g; VR[o + 3] = e; VR[o + 4] = m; VR[o + 5] = t; VR[o + 8] = d; VR[o + 9] = U8LEN.call(b);
+}
 function vfail() { throw nativeError(); }
 function vnew() { throw new TypeError('fbe: a view is made by Type.view(bytes), not by its constructor'); }
-/* op (views.js OP_*) on the view (b: its bytes; t e m a s g: its type and place) of
- * struct i (-1: a collection, whose class makes its own value). */
-function VS(op, i, x, b, t, e, m, a, s, g) {
-  if (op === 3) return vequal(x, b, t, e, m, a, s, g);
-  if (op === 0) {
+/* op (views.js OP_*) on the view (b: its bytes, d their address; t e m a s g: its type
+ * and place); R reads a value of the view's type from the tape (decode's reader). */
+function VS(op, R, x, b, t, e, m, a, s, g, d) {
+  if (op === 3) return vequal(x, b, t, e, m, a, s, g, d);
+  if (op === 0) { // the core makes the value (viewValue: decode's, one entry per key)
     for (;;) {
-      VL(0, t, e, m, a, s, g);
+      VL(0, t, e, m, a, s, g, d, b);
       G[0] = n; G[1] = p;
-      NAT.viewValue(b);
+      NAT.viewValue();
       if (G[2] === 0) break;
       settle();
     }
     const n0 = n, p0 = p;
-    try { return (X[i] || GEN.codec(i)).RD(); } finally { n = n0; p = p0; }
+    try { return R(); } finally { n = n0; p = p0; }
   }
-  VL(0, t, e, m, a, s, g);
-  const r = NAT.viewText(b, op === 2, x === true);
+  VL(0, t, e, m, a, s, g, d, b);
+  const r = NAT.viewText(op === 2, x === true);
   if (r === undefined) throw nativeError();
   return r;
 }
-/* The value of a collection view (t e m a s g) registered at field fi of struct i: the
- * struct read back with that field filled in by the core (viewField); R reads it. */
-function VF(i, fi, R, b, t, e, m, a, s, g) {
-  for (;;) {
-    VL(0, t, e, m, a, s, g);
-    G[0] = n; G[1] = p;
-    NAT.viewField(b, i, fi);
-    if (G[2] === 0) break;
-    settle();
-  }
-  const n0 = n, p0 = p;
-  try { return R(); } finally { n = n0; p = p0; }
-}
 /* The view against x: another view of this schema, or a value of one of its structs
  * (flattened onto the tape); false for anything else. */
-function vequal(x, b, t, e, m, a, s, g) {
+function vequal(x, b, t, e, m, a, s, g, d) {
   if (x instanceof VIEWS.View || x instanceof VIEWS.ListView || x instanceof VIEWS.MapView) {
-    const ob = x[OP](4, GEN);
-    if (ob === undefined) return false;
-    VL(0, t, e, m, a, s, g);
-    const r = NAT.viewEqual(b, ob, 0);
+    if (x[OP](4, GEN) !== GEN) return false; // (a view of another schema)
+    VL(0, t, e, m, a, s, g, d, b);
+    const r = NAT.viewEqual(true, 0);
     if (r === undefined) throw nativeError();
     return r === 1;
   }
@@ -424,8 +415,8 @@ function vequal(x, b, t, e, m, a, s, g) {
   const n0 = n, p0 = p;
   try { c.WR(x, 0); } catch (err) { n = n0; p = p0; throw rt.outerError(err, DESC, j, x); }
   G[8] = n0; G[9] = p0; n = n0; p = p0;
-  VL(0, t, e, m, a, s, g);
-  const r = NAT.viewEqual(b, undefined, j);
+  VL(0, t, e, m, a, s, g, d, b);
+  const r = NAT.viewEqual(false, j);
   if (r === undefined) throw nativeError();
   return r === 1;
 }
@@ -644,6 +635,12 @@ function groupSource(desc, enums, group) {
     }
   }
 
+  // the name of a function returning reader(t)'s value (a view's toValue reads with it)
+  function readerFn(t) {
+    const call = helper(`read:${JSON.stringify(t)}`, (name) => `function ${name}() { return ${reader(t)}; }`);
+    return call.slice(0, -2);
+  }
+
   // ---- constructor coercion: plain objects become class instances where structs go,
   // sets become Sets and maps Maps (from arrays, pairs or plain objects), those of float
   // elements or keys Arrays (rt.floatKeyed); anything else is kept as given (encode
@@ -688,14 +685,14 @@ function groupSource(desc, enums, group) {
   // ---- views (lib/views.js): a class per struct and per collection type; a getter
   // or element reads through one native call (viewGet) with the view in the registers
   const viewClasses = new Map(); // signature -> {name, code}
-  const STATE = '#b; #e; #m; #a; #s; #g;\n' +
-    '  constructor(k, b, e, m, a, s, g) { super(); if (k !== VTOKEN) vnew(); ' +
-    'this.#b = b; this.#e = e; this.#m = m; this.#a = a; this.#s = s; this.#g = g; }';
+  const STATE = '#b; #e; #m; #a; #s; #g; #d;\n' +
+    '  constructor(k, b, e, m, a, s, g, d) { super(); if (k !== VTOKEN) vnew(); ' +
+    'this.#b = b; this.#e = e; this.#m = m; this.#a = a; this.#s = s; this.#g = g; this.#d = d; }';
   const load = (vt, op, index) => `VR[0] = this.#a; VR[1] = this.#s; VR[2] = this.#g; VR[3] = this.#e; ` +
-    `VR[4] = this.#m; VR[5] = ${vt}; VR[6] = ${op}; VR[7] = ${index};`;
-  const opMethod = (vt, i, own) => `[OP](op, x) { if (op === 4) { VL(8, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g); ` +
-    `return x === GEN ? this.#b : undefined; } ${own}` +
-    `return VS(op, ${i}, x, this.#b, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g); }`;
+    `VR[4] = this.#m; VR[5] = ${vt}; VR[6] = ${op}; VR[7] = ${index}; VR[8] = this.#d; VR[9] = U8LEN.call(this.#b);`;
+  const opMethod = (vt, R) => `[OP](op, x) { if (op === 4) { if (x !== GEN) return undefined; ` +
+    `VL(12, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g, this.#d, this.#b); return GEN; } ` +
+    `return VS(op, ${R}, x, this.#b, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g, this.#d); }`;
   const isView = (t) => ['struct', 'array', 'vector', 'list', 'set', 'map', 'hash'].includes(t.kind);
   // the expression for what viewGet returned (r) for a value of type t at r0
   function viewResult(t, r0) {
@@ -704,7 +701,7 @@ function groupSource(desc, enums, group) {
     while (u.kind === 'optional') { u = u.elem; steps += 'e'; }
     if (!isView(u)) return '(r !== undefined ? r : vfail())';
     const cls = u.kind === 'struct' ? `V${ref(u.struct)}` : viewClass(u, { si: r0.si, fi: r0.fi, steps });
-    return `(r === true ? new ${cls}(VTOKEN, this.#b, this.#e, this.#m, VR[0], VR[1], VR[2]) : r === null ? null : vfail())`;
+    return `(r === true ? new ${cls}(VTOKEN, this.#b, this.#e, this.#m, VR[0], VR[1], VR[2], this.#d) : r === null ? null : vfail())`;
   }
   // the class of a collection type t (at site r: where viewType finds it)
   function viewClass(t, r) {
@@ -715,36 +712,26 @@ function groupSource(desc, enums, group) {
     viewClasses.set(sig, h);
     const vt = `${h.name}T`;
     const head = `const ${vt} = NAT.viewType(${r.si}, ${r.fi}, '${r.steps}');\n`;
-    const get = (op, elem, steps) => `${load(vt, op, 'i')} const r = NAT.viewGet(this.#b); return ${viewResult(elem, { si: r.si, fi: r.fi, steps })};`;
-    const count = `${load(vt, 0, 0)} const c = NAT.viewCount(this.#b); return c !== undefined ? c : vfail();`;
+    const get = (op, elem, steps) => `${load(vt, op, 'i')} const r = NAT.viewGet(); return ${viewResult(elem, { si: r.si, fi: r.fi, steps })};`;
+    const count = `${load(vt, 0, 0)} const c = NAT.viewCount(); return c !== undefined ? c : vfail();`;
     const index = (n) => `const L = this.${n}; i = Math.trunc(i) || 0; if (i < 0) i += L; if (i < 0 || i >= L) return undefined;`;
-    // registered at a struct's own (not optional) field: the value comes from the core in
-    // one call (viewField: decode's form exactly, a set or map one entry per key), read by
-    // the decode reader; and a list of scalars or strings iterates over that value
-    const f = r.steps === '' ? structs[r.si].fields[r.fi] : null;
-    const direct = f !== null && f.type.kind !== 'optional';
-    const fromCore = direct ? `if (op === 0) { return VF(${ref(r.si)}, ${r.fi}, RD${ref(r.si)}, this.#b, ${vt}, this.#e, this.#m, this.#a, this.#s, this.#g)` +
-      `${prop('', f.name)}; } ` : '';
-    const whole = direct && t.kind !== 'set' && !isView(t.elem.kind === 'optional' ? t.elem.elem : t.elem)
+    // toValue: the core makes the value (decode's form exactly, a set or map one entry per
+    // key) and decode's reader of the type reads it; a list of scalars or strings (its
+    // elements as written) iterates over that value, in one call
+    const R = readerFn(t);
+    const whole = t.kind !== 'set' && !isView(t.elem.kind === 'optional' ? t.elem.elem : t.elem)
       ? '  [Symbol.iterator]() { return this.toValue()[Symbol.iterator](); }\n  toArray() { return this.toValue(); }\n' : '';
     if (t.kind === 'map' || t.kind === 'hash') {
-      const pairs = rt.floatKeyed(t.key);
-      const value = fromCore ? '' : pairs
-        ? 'const a = [], L = this.size; for (let i = 0; i < L; i++) a.push([VALUE(this[KEY](i)), VALUE(this[ITEM](i))]); return a;'
-        : 'const m = new Map(), L = this.size; for (let i = 0; i < L; i++) m.set(VALUE(this[KEY](i)), VALUE(this[ITEM](i))); return m;';
       h.code = `${head}class ${h.name} extends VIEWS.MapView {\n  ${STATE}\n` +
-        `  ${opMethod(vt, -1, fromCore || `if (op === 0) { ${value} } `)}\n` +
+        `  ${opMethod(vt, R)}\n` +
         `  get size() { ${count} }\n` +
         `  keyAt(i) { ${index('size')} return this[KEY](i); }\n` +
         `  valueAt(i) { ${index('size')} return this[ITEM](i); }\n` +
         `  [KEY](i) { ${get(3, t.key, `${r.steps}k`)} }\n` +
         `  [ITEM](i) { ${get(4, t.elem, `${r.steps}e`)} }\n}`;
     } else {
-      const value = t.kind === 'set' && !rt.floatKeyed(t.elem)
-        ? 'const v = new Set(), L = this.length; for (let i = 0; i < L; i++) v.add(VALUE(this[ITEM](i))); return v;'
-        : 'const a = [], L = this.length; for (let i = 0; i < L; i++) a.push(VALUE(this[ITEM](i))); return a;';
       h.code = `${head}class ${h.name} extends VIEWS.ListView {\n  ${STATE}\n` +
-        `  ${opMethod(vt, -1, fromCore || `if (op === 0) { ${value} } `)}\n${whole}` +
+        `  ${opMethod(vt, R)}\n${whole}` +
         `  get length() { ${count} }\n` +
         `  at(i) { ${index('length')} return this[ITEM](i); }\n` +
         `  [ITEM](i) { ${get(2, t.elem, `${r.steps}e`)} }\n}`;
@@ -754,12 +741,12 @@ function groupSource(desc, enums, group) {
   function structView(i) {
     const s = structs[i];
     const getters = s.fields.map((f, j) =>
-      `  get [${JSON.stringify(f.name)}]() { ${load(`VT${i}`, 1, j)} const r = NAT.viewGet(this.#b); ` +
+      `  get [${JSON.stringify(f.name)}]() { ${load(`VT${i}`, 1, j)} const r = NAT.viewGet(); ` +
       `return ${viewResult(f.type, { si: i, fi: j, steps: '' })}; }`);
     return `const VT${i} = NAT.viewType(${i}, -1, ''), [VO${i}_0, VO${i}_1] = NAT.viewOpeners(${i});
 class V${i} extends VIEWS.View {
   ${STATE}
-  ${opMethod(`VT${i}`, i, '')}
+  ${opMethod(`VT${i}`, `RD${i}`)}
 ${getters.join('\n')}
 }
 Object.defineProperty(V${i}, 'name', { value: ${JSON.stringify(`${s.name}View`)} });
@@ -769,7 +756,7 @@ function VW${i}(b, o) {
   if ((o === undefined || o === null || o.limits === undefined ? open(b) : open(b, rt.limits(o.limits))) === undefined) {
     throw nativeError();
   }
-  return new V${i}(VTOKEN, b, VR[3], f ? 1 : 0, VR[0], VR[1], VR[2]);
+  return new V${i}(VTOKEN, b, VR[3], VR[4], VR[0], VR[1], VR[2], VR[8]);
 }`;
   }
 

@@ -11,7 +11,7 @@ const { fbeError, codes } = require('./errors');
 
 // The one method a compiled class gives its base: v[OP](op, x) runs op on the view.
 const OP = Symbol('fbe.viewOp');
-const OP_VALUE = 0; // the decoded value (the core's, fbe_view_to_msg; collections: built from their elements)
+const OP_VALUE = 0; // the decoded value (the core's, fbe_view_value, of a struct or a collection alike)
 const OP_TEXT = 1; // the core's text form (fbe_view_to_text)
 const OP_JSON = 2; // the core's JSON (fbe_view_to_json); x: pretty
 const OP_EQUAL = 3; // deep equality by the core (fbe_view_equal, _equal_ref); x: the other
@@ -92,11 +92,6 @@ class MapView {
   [util.inspect.custom]() { return this[OP](OP_TEXT); }
 }
 
-/** A view's element or entry as a value: views through toValue, the rest as they are. */
-function valueOf(x) {
-  return x instanceof View || x instanceof ListView || x instanceof MapView ? x[OP](OP_VALUE) : x;
-}
-
 /** The model of a view's options: { model: 'standard' | 'final' } (or { final: true }, as
  * decode takes it). */
 function isFinal(o) {
@@ -108,4 +103,4 @@ function isFinal(o) {
     { status: codes.FBE_ERR_ARGUMENT });
 }
 
-module.exports = { View, ListView, MapView, OP, ITEM, KEY, OP_VALUE, OP_TEXT, OP_JSON, OP_EQUAL, OP_OTHER, valueOf, isFinal };
+module.exports = { View, ListView, MapView, OP, ITEM, KEY, OP_VALUE, OP_TEXT, OP_JSON, OP_EQUAL, OP_OTHER, isFinal };

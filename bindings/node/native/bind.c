@@ -280,7 +280,7 @@ static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value war
                                    {"viewOpeners", view_openers_cb},  {"viewGet", view_get_cb},
                                    {"viewCount", view_count_cb},  {"viewType", view_type_cb},
                                    {"viewValue", view_value_cb},  {"viewText", view_text_cb},
-                                   {"viewEqual", view_equal_cb},  {"viewField", view_field_cb}};
+                                   {"viewEqual", view_equal_cb}};
   static const char *const keys[] = {"root", "packages", "structs", "enums"};
   nschema *ns = ns_new(schema);
   if (!ns) {

@@ -34,11 +34,12 @@ enum {
 #define REG_NEED_SPACE (-1)
 
 /* The view registers, a Float64Array lib/ shares with C (view.c; lib/codegen.js: the
- * same indexes): one view in VR_AT .. VR_INDEX, a second from VR_B. */
+ * same indexes): one view in VR_AT .. VR_SIZE, a second from VR_B. */
 enum {
   VR_AT = 0, VR_BASE = 1, VR_IMAGE = 2, VR_END = 3, VR_MODEL = 4, VR_TYPE = 5, VR_OP = 6, VR_INDEX = 7,
-  VR_B = 8,
-  VR_COUNT = 16
+  VR_DATA = 8, VR_SIZE = 9,
+  VR_B = 12,
+  VR_COUNT = 24
 };
 enum { VIEW_SELF = 0, VIEW_FIELD = 1, VIEW_AT = 2, VIEW_KEY = 3, VIEW_VALUE = 4 };
 #define FLAG_TRUSTED 1       /* decode without verifying (fbe_decode_trusted) */
@@ -123,6 +124,7 @@ const fbe_enum *arg_enum(napi_env env, nschema *ns, napi_value v);
 /* ops.c: the value on the tape <-> a message; encoded bytes out */
 fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st);
 void msg_to_tape(nschema *ns, const fbe_msg *m);
+void ref_to_tape(nschema *ns, fbe_ref r);
 napi_value hand_out(napi_env env, nschema *ns, const uint8_t *data, size_t size);
 
 /* Bytes of a Uint8Array/Buffer argument (borrowed for the call; inline: every decode). */
@@ -156,6 +158,6 @@ CALLBACK(to_text_cb); CALLBACK(pair_cb); CALLBACK(copy_cb);
 CALLBACK(sender_new_cb); CALLBACK(receiver_new_cb);                                            /* protocol.c */
 CALLBACK(load_file_cb); CALLBACK(load_string_cb); CALLBACK(load_package_cb);                    /* bind.c */
 CALLBACK(view_openers_cb); CALLBACK(view_get_cb); CALLBACK(view_count_cb); CALLBACK(view_type_cb);   /* view.c */
-CALLBACK(view_value_cb); CALLBACK(view_text_cb); CALLBACK(view_equal_cb); CALLBACK(view_field_cb);
+CALLBACK(view_value_cb); CALLBACK(view_text_cb); CALLBACK(view_equal_cb);
 
 #endif

@@ -28,18 +28,33 @@ fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st) {
   return read_at(ns, st, REG_N0, REG_P0, &n, &p);
 }
 
-/* Writes a message onto the tape at REG_N0 and REG_P0; REG_STATUS says ok or
+/* Where a write onto the tape at REG_N0 and REG_P0 left it: REG_STATUS ok or
  * REG_NEED_SPACE (with what the value needs in REG_NEED_N and REG_NEED_P). */
-void msg_to_tape(nschema *ns, const fbe_msg *m) {
-  int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
-  uint64_t need_n, need_p;
-  int rc = fbei_tape_write(ns->progs, &ns->tape, m, n0 < 0 ? 0 : (uint32_t)n0, p0 < 0 ? 0 : (uint32_t)p0,
-                          &need_n, &need_p);
+static void wrote(nschema *ns, int rc, uint64_t need_n, uint64_t need_p) {
   ns->regs[REG_STATUS] = rc ? REG_NEED_SPACE : 0;
   if (rc) {
     ns->regs[REG_NEED_N] = need_n > INT32_MAX ? INT32_MAX : (int32_t)need_n;
     ns->regs[REG_NEED_P] = need_p > INT32_MAX ? INT32_MAX : (int32_t)need_p;
   }
+}
+
+/* Writes a message onto the tape at REG_N0 and REG_P0 (wrote() says how it went). */
+void msg_to_tape(nschema *ns, const fbe_msg *m) {
+  int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
+  uint64_t need_n, need_p;
+  int rc = fbei_tape_write(ns->progs, &ns->tape, m, n0 < 0 ? 0 : (uint32_t)n0, p0 < 0 ? 0 : (uint32_t)p0,
+                          &need_n, &need_p);
+  wrote(ns, rc, need_n, need_p);
+}
+
+/* Writes a value of any type (a view's, fbe_view_value) onto the tape at REG_N0 and
+ * REG_P0, laid out as inside a message. */
+void ref_to_tape(nschema *ns, fbe_ref r) {
+  int32_t n0 = ns->regs[REG_N0], p0 = ns->regs[REG_P0];
+  uint64_t need_n, need_p;
+  int rc = fbei_tape_write_ref(ns->progs, &ns->tape, r, n0 < 0 ? 0 : (uint32_t)n0, p0 < 0 ? 0 : (uint32_t)p0,
+                              &need_n, &need_p);
+  wrote(ns, rc, need_n, need_p);
 }
 
 /* Hands encoded bytes to JavaScript. Small results go into lib/'s output pool at

@@ -2,13 +2,22 @@
  * JavaScript as the bytes it reads (a Uint8Array the view object holds, so the GC keeps
  * them) and a few numbers, never as native memory: no allocation and no finalizer per
  * view. A call takes the view through the view registers, a Float64Array lib/ shares
- * with C (setTape(4)): VR_AT, VR_BASE, VR_IMAGE, VR_END, VR_MODEL (fbe_view's fields),
- * VR_TYPE (an index into the types lib/ registered with viewType), VR_OP and VR_INDEX;
- * a second view from VR_B (equals). A composite result (struct, collection, optional's
- * value) comes back the same way, in VR_AT .. VR_IMAGE. The bytes' address and length
- * are taken again at every call: bytes shrunk or detached after the open read as no
- * value (an error), bytes changed in place are read within their length, never outside
- * (fbe/view.h: every read is checked). */
+ * with C (setTape(4)): VR_AT, VR_BASE, VR_IMAGE, VR_END (fbe_view's fields), VR_MODEL
+ * (the model, plus twice the index of the struct the bytes were opened as), VR_TYPE (an
+ * index into the types lib/ registered with viewType), VR_OP, VR_INDEX, and the bytes:
+ * VR_DATA their address, taken once at the open, VR_SIZE their length now (lib/ reads
+ * it with the intrinsic typed-array getter before each call); a second view from VR_B
+ * (equals). A composite result (struct, collection, optional's value) comes back the
+ * same way, in VR_AT .. VR_IMAGE.
+ * Why the address may be kept: the open takes it with napi_get_typedarray_info, which
+ * moves a typed array's bytes out of the GC's heap for good, and an ArrayBuffer's memory
+ * never moves while it lives (the view keeps it alive) and holds its bytes (its length is
+ * 0 once detached; a resizable one grows and shrinks in place). So at every call the view
+ * is re-pointed at the address with the length it has now (fbe_view_rebind, which
+ * refuses bytes shrunk or detached since the open, in the core's words) and costs no
+ * Node-API call to find the bytes; bytes changed in place are read within their length,
+ * never outside (fbe/view.h: every read is checked), and a read they make fail is
+ * reported as verify reports the bytes now. */
 #include <string.h>
 
 #include "binding.h"
@@ -17,33 +26,47 @@
 #include "fbe/internal/memory.h"
 #include "fbe/internal/value.h"
 
-/* The error of an access that found no value: the bytes changed after the open. */
-static napi_value no_value(nschema *ns) {
-  set_status(ns, fbei_error_set(&ns->err, FBE_ERR_MALFORMED, FBE_NO_OFFSET,
-                                "the bytes under the view changed after it was opened"));
+/* A view as a call received it: the view, and the bytes under it now. */
+typedef struct viewed {
+  fbe_view v;
+  const fbe_struct *root; /* the struct the bytes were opened as */
+  const uint8_t *data;
+  size_t size;
+} viewed;
+
+/* The error of an access that found no value (the bytes changed in place after the
+ * open): the core's fbe_view_fault, verify's error on the bytes now. */
+static napi_value no_value(nschema *ns, const viewed *w) {
+  fbe_view now = w->v;
+  now.data = w->data;
+  set_status(ns, fbe_view_fault(w->root, now, &ns->err));
   return NULL;
 }
 
-/* The view of VR at `at` over bytes, its type by index (0 with a failure set). */
-static int view_in(napi_env env, nschema *ns, napi_value bytes, int at, fbe_view *v) {
+/* The view of VR at `at`, re-pointed at its bytes (0 with a failure set). */
+static int view_in(napi_env env, nschema *ns, int at, viewed *w) {
   const double *r = ns->vregs ? ns->vregs + at : NULL;
-  double t = r ? r[VR_TYPE] : -1;
-  const uint8_t *data;
-  size_t size;
+  double t = r ? r[VR_TYPE] : -1, m = r ? r[VR_MODEL] : -1;
   if (!ns->vregs) return napi_throw_error(env, NULL, "fbe addon: setTape(4) was not called"), 0;
-  if (arg_bytes(env, bytes, &data, &size)) return 0;
-  if (!(t >= 0 && t < ns->nvtypes)) return throw_type(env, "bad view"), 0;
+  /* C wrote these numbers (lib/ keeps them private), lib/ the length: checked all the same */
+  if (!(t >= 0 && t < ns->nvtypes && m >= 0 && m < 2.0 * ns->nstructs && r[VR_END] >= 0 &&
+        r[VR_END] < 9007199254740992.0 && r[VR_AT] >= 0 && r[VR_AT] <= r[VR_END] && r[VR_BASE] >= 0 &&
+        r[VR_BASE] <= r[VR_END] && r[VR_DATA] > 0 && r[VR_SIZE] >= 0 && r[VR_SIZE] < 9007199254740992.0))
+    return throw_type(env, "bad view"), 0;
+  w->data = (const uint8_t *)(uintptr_t)r[VR_DATA];
+  w->size = (size_t)r[VR_SIZE];
+  const codec *c = &ns->codecs[(uint32_t)m]; /* 2 * struct index + model */
+  fbe_view *v = &w->v;
+  w->root = c->st;
   v->type = ns->vtypes[(uint32_t)t];
-  v->data = data;
-  v->image = (const void *)(uintptr_t)r[VR_IMAGE]; /* only C writes it (lib/ keeps it private) */
-  v->model = r[VR_MODEL] == 1 ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
-  /* bytes shorter now than the model was (shrunk, detached): nothing to read */
-  if (!v->image && !(r[VR_END] >= 0 && r[VR_END] <= (double)size && r[VR_AT] >= 0 && r[VR_AT] <= r[VR_END] &&
-                     r[VR_BASE] >= 0 && r[VR_BASE] <= r[VR_END]))
-    return no_value(ns), 0;
+  v->model = c->model;
+  v->image = (const void *)(uintptr_t)r[VR_IMAGE];
   v->end = v->image ? 0 : (uint64_t)r[VR_END];
   v->at = v->image ? 0 : (uint64_t)r[VR_AT];
   v->base = v->image ? 0 : (uint64_t)r[VR_BASE];
+  /* the model at the bytes' address now; refused when they hold less of it */
+  fbe_status s = fbe_view_rebind(v, w->data, w->size, &ns->err);
+  if (s != FBE_OK) return set_status(ns, s), 0;
   return 1;
 }
 
@@ -56,7 +79,7 @@ static int is_ascii(const uint8_t *p, size_t n) {
 /* A scalar, string or bytes view as JavaScript reads it from decode (lib/codegen.js
  * reader): numbers, bigints for 64-bit kinds and timestamps, text for decimals and
  * uuids, a Buffer copy for bytes. NULL: no value. */
-static napi_value scalar(napi_env env, nschema *ns, fbe_view v) {
+static napi_value scalar(napi_env env, nschema *ns, const viewed *w, fbe_view v) {
   napi_value out = NULL;
   int64_t i;
   uint64_t u;
@@ -109,19 +132,20 @@ static napi_value scalar(napi_env env, nschema *ns, fbe_view v) {
       break;
     default: break;
   }
-  if (s != FBE_OK) return no_value(ns);
+  if (s != FBE_OK) return no_value(ns, w);
   return out ? out : napi_failure(env, "a view's value");
 }
 
-/* viewGet(bytes) -> the value VR_OP reads of the view in VR: VIEW_FIELD (field VR_INDEX),
+/* viewGet() -> the value VR_OP reads of the view in VR: VIEW_FIELD (field VR_INDEX),
  * VIEW_AT (element), VIEW_KEY / VIEW_VALUE (map entry), VIEW_SELF (the view itself).
  * An optional reads as null or its value. A scalar, string or bytes comes back as a
  * JavaScript value; anything else as true, its view in VR_AT .. VR_IMAGE (the type is
  * lib/'s to know: it registered it). undefined: no value (REG_STATUS, lastError). */
 napi_value view_get_cb(napi_env env, napi_callback_info info) {
-  ARGS(1, nschema, ns);
-  fbe_view v;
-  if (argc < 1 || !view_in(env, ns, argv[0], 0, &v)) return NULL;
+  ARGS(0, nschema, ns);
+  viewed w;
+  if (!view_in(env, ns, 0, &w)) return NULL;
+  fbe_view v = w.v;
   double *r = ns->vregs, index = r[VR_INDEX];
   size_t i = index >= 0 && index < 4294967296.0 ? (size_t)index : SIZE_MAX;
   switch ((int)r[VR_OP]) {
@@ -131,14 +155,14 @@ napi_value view_get_cb(napi_env env, napi_callback_info info) {
     case VIEW_VALUE: v = fbe_view_value_at(v, i); break;
     default: break;
   }
-  if (!v.type) return no_value(ns);
+  if (!v.type) return no_value(ns, &w);
   while (v.type->kind == FBE_KIND_OPTIONAL) {
     if (fbe_view_is_null(v)) return js_null(env);
-    if (!(v = fbe_view_deref(v)).type) return no_value(ns);
+    if (!(v = fbe_view_deref(v)).type) return no_value(ns, &w);
   }
   switch (v.type->wire) {
     case FBE_KIND_STRUCT: case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_MAP: break; /* a view */
-    default: return scalar(env, ns, v);
+    default: return scalar(env, ns, &w, v);
   }
   r[VR_AT] = (double)v.at;
   r[VR_BASE] = (double)v.base;
@@ -146,12 +170,12 @@ napi_value view_get_cb(napi_env env, napi_callback_info info) {
   return js_bool(env, 1);
 }
 
-/* viewCount(bytes) -> the elements (entries) of the collection view in VR. */
+/* viewCount() -> the elements (entries) of the collection view in VR. */
 napi_value view_count_cb(napi_env env, napi_callback_info info) {
-  ARGS(1, nschema, ns);
-  fbe_view v;
-  if (argc < 1 || !view_in(env, ns, argv[0], 0, &v)) return NULL;
-  return js_num(env, (double)fbe_view_count(v));
+  ARGS(0, nschema, ns);
+  viewed w;
+  if (!view_in(env, ns, 0, &w)) return NULL;
+  return js_num(env, (double)fbe_view_count(w.v));
 }
 
 /* viewType(structIndex, fieldIndex, steps) -> the index of a type views are of: the
@@ -181,7 +205,7 @@ napi_value view_type_cb(napi_env env, napi_callback_info info) {
 }
 
 /* Opens a view of st over bytes (fbe_view_open, within the limits lib/ passes): true, the
- * root's view in VR (VR_END = the model size); undefined when the bytes are
+ * root's view in VR (VR_END = the model size, VR_MODEL the model and the struct); undefined when the bytes are
  * refused (verify's error, in REG_STATUS and lastError, as decode's). */
 static napi_value open_view(napi_env env, nschema *ns, const fbe_struct *st, fbe_model model, napi_value bytes,
                             napi_value limits_arg) {
@@ -201,6 +225,8 @@ static napi_value open_view(napi_env env, nschema *ns, const fbe_struct *st, fbe
   r[VR_BASE] = (double)v.base;
   r[VR_IMAGE] = (double)(uintptr_t)v.image;
   r[VR_END] = (double)v.end;
+  r[VR_MODEL] = 2.0 * (double)fbe_struct_index(st) + (model == FBE_MODEL_FINAL); /* its codec's index */
+  r[VR_DATA] = (double)(uintptr_t)data; /* kept by the view: see the top of this file */
   return js_bool(env, 1);
 }
 
@@ -223,34 +249,35 @@ napi_value view_openers_cb(napi_env env, napi_callback_info info) {
   return pair ? pair : napi_failure(env, "viewOpeners");
 }
 
-/* viewValue(bytes) -> the struct view in VR as a message on the tape at REG_N0/REG_P0
- * (fbe_view_to_msg: exactly the decoded value), as dec() puts one there. */
+/* viewValue() -> the view in VR as a value (fbe_view_value: exactly the decoded
+ * value, a set or map one entry per key) on the tape at REG_N0/REG_P0, read by lib/'s
+ * decode reader of the view's type, as dec() puts a message there. */
 napi_value view_value_cb(napi_env env, napi_callback_info info) {
-  ARGS(1, nschema, ns);
-  fbe_view v;
-  fbe_msg *m = NULL;
-  if (argc < 1 || !tapes_ready(env, ns) || !view_in(env, ns, argv[0], 0, &v)) return NULL;
+  ARGS(0, nschema, ns);
+  viewed w;
+  fbe_ref r;
+  if (!tapes_ready(env, ns) || !view_in(env, ns, 0, &w)) return NULL;
   fbe_arena_reset(ns->arena);
-  fbe_status s = fbe_view_to_msg(v, ns->arena, NULL, &m, &ns->err);
+  fbe_status s = fbe_view_value(w.v, ns->arena, NULL, &r, &ns->err);
   if (s != FBE_OK) return set_status(ns, s), NULL;
-  msg_to_tape(ns, m);
+  ref_to_tape(ns, r);
   return NULL;
 }
 
-/* viewText(bytes, json, pretty) -> the view in VR as the core's text form
+/* viewText(json, pretty) -> the view in VR as the core's text form
  * (fbe_view_to_text) or JSON (fbe_view_to_json); undefined on failure. */
 napi_value view_text_cb(napi_env env, napi_callback_info info) {
-  ARGS(3, nschema, ns);
-  fbe_view v;
+  ARGS(2, nschema, ns);
+  viewed w;
   bool json = false, pretty = false;
   napi_value text;
-  if (argc < 1 || !view_in(env, ns, argv[0], 0, &v)) return NULL;
-  if (argc >= 2) napi_get_value_bool(env, argv[1], &json);
-  if (argc >= 3) napi_get_value_bool(env, argv[2], &pretty);
+  if (!view_in(env, ns, 0, &w)) return NULL;
+  if (argc >= 1) napi_get_value_bool(env, argv[0], &json);
+  if (argc >= 2) napi_get_value_bool(env, argv[1], &pretty);
   fbe_buffer_reset(&ns->out);
   fbe_json_options opts = {0};
   opts.pretty = pretty;
-  fbe_status s = json ? fbe_view_to_json(v, &opts, &ns->out, &ns->err) : fbe_view_to_text(v, NULL, &ns->out, &ns->err);
+  fbe_status s = json ? fbe_view_to_json(w.v, &opts, &ns->out, &ns->err) : fbe_view_to_text(w.v, NULL, &ns->out, &ns->err);
   set_status(ns, s);
   if (s != FBE_OK) return NULL;
   CHECK(napi_create_string_utf8(env, ns->out.size ? (const char *)ns->out.data : "", ns->out.size, &text));
@@ -258,21 +285,21 @@ napi_value view_text_cb(napi_env env, napi_callback_info info) {
   return text;
 }
 
-/* viewEqual(bytes, other, structIndex) -> 1 or 0: the view in VR against another view
- * (other: its bytes, the view in VR from VR_B) or, when other is undefined, a value of
+/* viewEqual(other, structIndex) -> 1 or 0: the view in VR against another view (other
+ * true: the view in VR from VR_B) or, when other is false, a value of
  * struct structIndex on the tape at REG_N1/REG_P1 (fbe_view_equal / _equal_ref: deep,
  * floats by bits, decimals by value). */
 napi_value view_equal_cb(napi_env env, napi_callback_info info) {
-  ARGS(3, nschema, ns);
-  fbe_view a, b;
-  napi_valuetype type = napi_undefined;
-  if (argc < 3 || !view_in(env, ns, argv[0], 0, &a)) return NULL;
-  napi_typeof(env, argv[1], &type);
-  if (type != napi_undefined) {
-    if (!view_in(env, ns, argv[1], VR_B, &b)) return NULL;
-    return js_num(env, fbe_view_equal(a, b));
+  ARGS(2, nschema, ns);
+  viewed a, b;
+  bool other = false;
+  if (argc < 2 || !view_in(env, ns, 0, &a)) return NULL;
+  napi_get_value_bool(env, argv[0], &other);
+  if (other) {
+    if (!view_in(env, ns, VR_B, &b)) return NULL;
+    return js_num(env, fbe_view_equal(a.v, b.v));
   }
-  const fbe_struct *st = tapes_ready(env, ns) ? arg_struct_index(env, ns, argv[2]) : NULL;
+  const fbe_struct *st = tapes_ready(env, ns) ? arg_struct_index(env, ns, argv[1]) : NULL;
   if (!st) return NULL;
   uint32_t n = ns->regs[REG_N1] < 0 ? UINT32_MAX : (uint32_t)ns->regs[REG_N1];
   uint32_t p = ns->regs[REG_P1] < 0 ? UINT32_MAX : (uint32_t)ns->regs[REG_P1];
@@ -280,27 +307,5 @@ napi_value view_equal_cb(napi_env env, napi_callback_info info) {
   fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, &n, &p, ns->arena, &ns->err);
   if (!m) return set_status(ns, ns->err.code), NULL;
   set_status(ns, FBE_OK);
-  return js_num(env, fbe_view_equal_ref(a, fbe_msg_ref(m)));
-}
-
-/* viewField(bytes, structIndex, fieldIndex) -> the view in VR, of the type of that field
- * (lib/ registered it there), as the value of the field of a new message of the struct
- * (its other fields the defaults) on the tape at REG_N0/REG_P0: a collection's value
- * exactly as decode makes it (fbe_view_copy: a set or map keeps one entry per key), read
- * by lib/'s decode reader in one call instead of one call per element. */
-napi_value view_field_cb(napi_env env, napi_callback_info info) {
-  ARGS(3, nschema, ns);
-  fbe_view v;
-  if (argc < 3 || !tapes_ready(env, ns) || !view_in(env, ns, argv[0], 0, &v)) return NULL;
-  const fbe_struct *st = arg_struct_index(env, ns, argv[1]);
-  int32_t fi = st ? arg_int(env, argv[2]) : -1;
-  if (!st) return NULL;
-  if (fi < 0 || (size_t)fi >= fbe_struct_field_count(st)) return throw_type(env, "bad field index");
-  fbe_arena_reset(ns->arena);
-  fbe_msg *m = fbe_msg_new(ns->arena, st);
-  if (!m) return set_status(ns, fbei_error_set(&ns->err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory")), NULL;
-  fbe_status s = fbe_view_copy(v, fbe_ref_field_at(fbe_msg_ref(m), (size_t)fi), NULL, &ns->err);
-  if (s != FBE_OK) return set_status(ns, s), NULL;
-  msg_to_tape(ns, m);
-  return NULL;
+  return js_num(env, fbe_view_equal_ref(a.v, fbe_msg_ref(m)));
 }

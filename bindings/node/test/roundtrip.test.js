@@ -133,3 +133,31 @@ test('random values round-trip through both models and JSON', () => {
   }
   assert.ok(checked > 300);
 });
+
+test('decode reads the bytes it is given, small or large, any window of any buffer', () => {
+  const schema = fbe.load(require('path').join(schemas, 'proto.fbe'), { include: [schemas] });
+  const { Account, Order } = schema;
+  for (const count of [1, 100]) { // about 100 bytes, and past 1 KiB
+    const value = new Account({ id: 7, name: 'N', orders: Array.from({ length: count }, (_, i) => new Order({ id: i, symbol: 'S' })) });
+    for (const final of [false, true]) {
+      const bytes = value.encode({ final });
+      assert.equal(bytes.length > 1024, count === 100);
+      const framed = new Uint8Array(bytes.length + 9);
+      framed.set(bytes, 5);
+      for (const b of [bytes, framed.subarray(5, 5 + bytes.length), new Uint8Array(new SharedArrayBuffer(bytes.length)).fill(0).map((_, i) => bytes[i])]) {
+        assert.ok(Account.decode(b, { final }).equals(value));
+        assert.ok(Account.decode(b, { final, limits: { maxDepth: 8 } }).equals(value));
+      }
+      // a detached buffer holds no bytes: decode refuses it as it refuses empty bytes
+      const ab = new ArrayBuffer(bytes.length);
+      new Uint8Array(ab).set(bytes);
+      const gone = new Uint8Array(ab);
+      structuredClone(ab, { transfer: [ab] });
+      let empty, detached;
+      try { Account.decode(Buffer.alloc(0), { final }); } catch (e) { empty = e; }
+      try { Account.decode(gone, { final }); } catch (e) { detached = e; }
+      assert.ok(empty instanceof fbe.FbeError);
+      assert.equal(detached && detached.message, empty.message);
+    }
+  }
+});

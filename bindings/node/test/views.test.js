@@ -181,8 +181,28 @@ test('bytes changed, shrunk or detached after the open are never read outside th
     const v = Account.view(new Uint8Array(ab), { model });
     assert.equal(v.name, 'Test');
     structuredClone(ab, { transfer: [ab] });
-    assert.throws(() => v.name, fbe.MalformedError);
+    // refused in the core's words (fbe_view_rebind): the bytes hold less than the model now
+    assert.throws(() => v.name, (e) => e instanceof fbe.MalformedError &&
+      e.message === `the bytes under the view changed after it was opened (0 bytes, the model has ${clean.length})`);
     assert.throws(() => v.orders.length === 3 && v.orders.at(0).id, fbe.FbeError);
+    // a subclass that claims more bytes than it has is not believed (the intrinsic length)
+    class Claims extends Uint8Array { get length() { return 1 << 30; } }
+    const ab2 = new ArrayBuffer(clean.length);
+    const claims = new Claims(ab2);
+    claims.set(clean);
+    const c = Account.view(claims, { model });
+    assert.equal(c.name, 'Test');
+    structuredClone(ab2, { transfer: [ab2] });
+    assert.throws(() => c.name, fbe.MalformedError);
+    // changed in place so that a read fails: the error is decode's of the bytes now
+    const bytes = Buffer.from(clean);
+    const w = Account.view(bytes, { model });
+    bytes.fill(0xff, 8);
+    let decoded;
+    try { Account.decode(bytes, { final: model === 'final' }); } catch (e) { decoded = e; }
+    assert.ok(decoded instanceof fbe.FbeError);
+    assert.throws(() => plain(w, Account), (e) => e.constructor === decoded.constructor &&
+      e.message === decoded.message && e.path === decoded.path && e.offset === decoded.offset);
   }
 });
 
@@ -209,4 +229,42 @@ test('a view keeps its bytes alive; its constructor is not for users; names neve
   assert.ok(fbe.View.prototype.toValue.call(v) instanceof odd.S);
   v = odd.view('S', s.encode({ final: true }), { final: true });
   assert.equal(v.toString, 'x');
+});
+
+test('toValue of every collection is decode\'s: keys equal by value collapse as the core decides, wherever the collection is', () => {
+  const schema = fbe.loadString('package dups\nstruct D { int32<decimal> m; double! fs; decimal! ds; }\n' +
+    'struct O { D d; D? od; D[2] arr; D[] list; }');
+  const d = new schema.D({ m: new Map([['1.0', 1], ['3.00', 2]]), fs: [1.5, 2.5], ds: new Set(['4', '3.00']) });
+  const value = new schema.O({ d, od: d, arr: [d, d], list: [d] });
+  // the bytes of 3.00 made 1.00 (.NET decimal: 96-bit magnitude, scale at 14) and of 2.5
+  // made 1.5: every map and set now holds two keys equal by value (1.0 and 1.00 are one
+  // decimal), that JavaScript would tell apart ('1.0', '1.00') or keep twice (an array)
+  const dec = (mag, scale) => { const b = Buffer.alloc(16); b.writeUInt32LE(mag, 0); b[14] = scale; return b; };
+  const dbl = (x) => { const b = Buffer.alloc(8); b.writeDoubleLE(x, 0); return b; };
+  const patch = (bytes, from, to) => {
+    let k = 0;
+    for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1), k++) to.copy(bytes, at);
+    return k;
+  };
+  for (const final of [false, true]) {
+    const bytes = value.encode({ final });
+    assert.equal(patch(bytes, dec(300, 2), dec(100, 2)), 10); // five maps' keys, five sets' elements
+    assert.equal(patch(bytes, dbl(2.5), dbl(1.5)), 5);
+    const decoded = schema.O.decode(bytes, { final });
+    const v = schema.O.view(bytes, { model: final ? 'final' : 'standard' });
+    assert.equal(v.d.m.size, 2); // the view reads the entries as written
+    assert.deepEqual([...v.d.m.keys()], ['1.0', '1.00']);
+    assert.deepEqual([...v.od.fs], [1.5, 1.5]);
+    assert.equal(decoded.d.m.size, 1); // decode keeps one per key (the core's rule)
+    for (const [got, want] of [[v.d, decoded.d], [v.od, decoded.od], [v.arr.at(1), decoded.arr[1]], [v.list.at(0), decoded.list[0]]]) {
+      assert.deepEqual(got.m.toValue(), want.m);
+      assert.deepEqual(got.fs.toValue(), want.fs);
+      assert.deepEqual(got.ds.toValue(), want.ds);
+      assert.ok(got.toValue().equals(want));
+      assert.equal(String(got), String(want));
+    }
+    assert.deepEqual(v.arr.toValue().map(String), decoded.arr.map(String));
+    assert.deepEqual(v.list.toValue().map(String), decoded.list.map(String));
+    assert.equal(String(v.toValue()), String(decoded));
+  }
 });

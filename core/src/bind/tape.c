@@ -615,3 +615,14 @@ int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_ms
   *need_p = w.p - p;
   return w.n <= w.n_cap && w.p <= w.p_cap ? 0 : -1;
 }
+
+int fbei_tape_write_ref(const fbei_tape_programs *progs, fbei_tape *tp, fbe_ref r, uint32_t n,
+                       uint32_t p, uint64_t *need_n, uint64_t *need_p) {
+  writer w = {tp->num, n, tp->num_cap, tp->bytes, p, tp->bytes_cap, progs,
+              progs->format == FBE_TAPE_DOUBLE};
+  if (r.type && r.slot && (r.type->wire != FBE_KIND_STRUCT || is_ours(progs, r.type->st)))
+    wr_value(&w, r.type, r.slot);
+  *need_n = w.n - n;
+  *need_p = w.p - p;
+  return w.n <= w.n_cap && w.p <= w.p_cap ? 0 : -1;
+}

@@ -1,8 +1,9 @@
 /* Internal (never installed): for core/, core/cli/, bindings/, swig/, tests/ and benchmarks/ of this tree only. */
 /* The tape: how a whole value crosses between a host language and C in one call (Java
- * through JNI, JavaScript through Node-API). The host shares two arrays with C: slots
- * of 8 bytes and a byte tape. A value is laid out depth-first in schema field order,
- * exactly as the compiled tables walk it, so neither side looks a field up by name:
+ * through JNI, JavaScript through Node-API). The host shares two regions with C (two
+ * arrays, or two parts of one): slots of 8 bytes and a byte tape. A value is laid out
+ * depth-first in schema field order, exactly as the compiled tables walk it, so neither
+ * side looks a field up by name:
  *
  *   bool, byte, char, wchar, int8 .. uint32, enum/flags on such a base
  *                                slot: the number (0 / 1 for a bool)
@@ -21,8 +22,8 @@
  *   map, hash                    slot: the count, then key, value, key, value, ...
  *
  * The slot format says what "the number" in a slot is:
- *   FBE_TAPE_INT64 (Java, a long[]): an int64, signed kinds sign-extended and unsigned
- *     ones zero-extended. The host range-checks each value as it writes it; C stores
+ *   FBE_TAPE_INT64 (Java: the first part of one byte[], the bytes after it): an int64,
+ *     signed kinds sign-extended and unsigned ones zero-extended. The host range-checks each value as it writes it; C stores
  *     the bits.
  *   FBE_TAPE_DOUBLE (JavaScript, Float64Array and BigInt64Array views of one
  *     ArrayBuffer): a double. C checks that it fits its field (whole and in range;
@@ -76,6 +77,13 @@ fbe_msg *fbei_tape_read(const fbei_tape_programs *progs, const fbei_tape *tp, co
  * takes (grow the tape and write again). A message of another schema writes nothing. */
 int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_msg *m, uint32_t n,
                    uint32_t p, uint64_t *need_n, uint64_t *need_p);
+
+/* Writes the value r (of any type of the compiled schema: a struct, a collection, an
+ * optional, a scalar) onto the tape as it lies inside a message (the layout above), as
+ * fbei_tape_write does: a part of a message, or a value of its own (fbe_view_value). A
+ * ref with no value writes nothing. */
+int fbei_tape_write_ref(const fbei_tape_programs *progs, fbei_tape *tp, fbe_ref r, uint32_t n,
+                       uint32_t p, uint64_t *need_n, uint64_t *need_p);
 
 /* The error of a value nested deeper than FBE_DEFAULT_MAX_DEPTH optionals and
  * collections (the core's encode rule): what the reader fails with, and what a host
