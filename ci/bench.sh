@@ -5,8 +5,8 @@
 # benchmarks/results/latest.md (tables) and latest.png (chart, matplotlib from PyPI in
 # the venv build/bench/venv).
 #
-#   (no option)  full: 7 rounds of >= 0.2 s per figure           (< 20 min on 2 cores)
-#   --quick      3 rounds of >= 0.05 s                            (< 5 min)
+#   (no option)  full: 7 rounds of >= 0.2 s per figure           (about 11 min on 2 cores)
+#   --quick      3 rounds of >= 0.05 s                            (about 3 min)
 #   --smoke      every harness once with a few operations, to prove that it runs and
 #                that every peer round-trips the data (< 60 s on a built tree); results
 #                go to build/bench/smoke/ instead, the committed ones stay as they are.
@@ -34,7 +34,8 @@ flag=()
 [[ $mode == full ]] || flag=(--"$mode")
 
 work=$repo/build/bench
-if [[ $mode == smoke ]]; then out=$work/smoke; else out=benchmarks/results; fi
+# FBE_BENCH_OUT: another directory for the results (a trial run that leaves the committed ones)
+if [[ $mode == smoke ]]; then out=$work/smoke; else out=${FBE_BENCH_OUT:-benchmarks/results}; fi
 mkdir -p "$work" "$out"
 results=$out/latest.jsonl
 : >"$results"
@@ -60,6 +61,7 @@ run() {
     lines=$(grep -c '^{' "$work/$name.jsonl" || true)
     grep '^{' "$work/$name.jsonl" >>"$results" || true
     printf 'ok, %d figures, %s s\n' "$lines" "$(since "$t")"
+    grep '^skipped:' "$log" | sed 's/^/   /' || true # a row the harness cannot measure yet (say why)
   else
     printf 'FAILED (%s s); its output:\n' "$(since "$t")"
     cat "$work/$name.jsonl" "$log" >&2
@@ -109,7 +111,8 @@ if ((venv_ok)) && { [[ ! -f $stamp ]] ||
 fi
 
 # ---- C: libfbe's own benchmark, then the peers against the installed libfbe
-# (FBE_BENCH_BUILD: another Release tree to take libfbe from, e.g. one without the CLI)
+# (FBE_BENCH_BUILD: another Release tree to take libfbe from, e.g. one without the CLI;
+# without the CLI fbe_peers has no libfbe-gen rows)
 tree=${FBE_BENCH_BUILD:-build/release}
 targets=(fbe_shared fbe_static fbe_bench)
 if [[ ! -f $tree/CMakeCache.txt ]] || grep -q '^FBE_BUILD_CLI:BOOL=ON' "$tree/CMakeCache.txt"; then

@@ -10,7 +10,9 @@
  *
  * Each figure is the median over the rounds (default 7) of the mean time per
  * operation, each run lasting at least --min-time (default 0.2 s). --quick is 3 runs
- * of 0.05 s, for CI. --json prints one JSON object per line instead of a table. */
+ * of 0.05 s, for CI. --json prints one JSON object per line instead of a table, with
+ * "rounds" (every round's figure, in round order) and "harness":"fbe_bench" (its rounds
+ * are not fbe_peers': benchmarks/tools/render.py pairs rounds of one harness only). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
@@ -387,11 +389,15 @@ int main(int argc, char **argv) {
 
   for (size_t m = 0; m < NMODELS; m++) {
     for (size_t o = 0; o < NOPS; o++) {
+      double rounds[MAX_RUNS];
+      memcpy(rounds, per_op[m][o], (size_t)runs * sizeof rounds[0]); /* in round order, before the sort */
       result res = summarize(per_op[m][o], runs);
       if (json) {
-        printf("{\"lang\":\"c\",\"impl\":\"%s\",\"workload\":\"account\",\"model\":\"%s\","
-               "\"op\":\"%s\",\"ns\":%.1f,\"spread_pct\":%.1f,\"size\":%zu}\n",
+        printf("{\"lang\":\"c\",\"harness\":\"fbe_bench\",\"impl\":\"%s\",\"workload\":\"account\","
+               "\"model\":\"%s\",\"op\":\"%s\",\"ns\":%.1f,\"spread_pct\":%.1f,\"size\":%zu,\"rounds\":[",
                ops[o].impl, models[m].name, ops[o].name, res.median_ns, res.spread_pct, ctx[m].size);
+        for (int r = 0; r < runs; r++) printf("%s%.2f", r ? "," : "", rounds[r]);
+        printf("]}\n");
       } else {
         printf("%-10s %-9s %-14s %6zu %10.1f %7.1f%% %10.1f\n", ops[o].impl, models[m].name, ops[o].name,
                ctx[m].size, res.median_ns, res.spread_pct, (double)ctx[m].size / res.median_ns * 1e3);

@@ -5,7 +5,11 @@
 // (bindings/node) next to msgpackr (plain map form), protobufjs (message objects in
 // and out, classes from benchmarks/schemas/bench.proto) and JSON, encode and decode,
 // in one run. libfbe's decode is the default, verifying one; decode_trusted (without
-// the verify, { trusted: true }) is measured beside it.
+// the verify, { trusted: true }) is measured beside it. decode_all is decode plus
+// reading every field once into JavaScript values (readAll below, the same for
+// everyone). libfbe-view is Cls.view(bytes, { model }): its decode opens the view
+// (verifying) and reads one field, its decode_all opens it and reads every field; it is
+// skipped (a line "skipped: ..." on stderr) while the binding has no view.
 //
 //   node bench.js [--quick|--smoke] [--json] [--runs N] [--min-time SECONDS]
 //
@@ -16,7 +20,7 @@
 // prove every peer round-trips its data), spread = (slowest - fastest) / median.
 // --json prints one JSON object per line:
 //   {"lang":"node","impl":"libfbe","workload":"account","model":"standard","op":"encode",
-//    "ns":410.2,"spread_pct":3.1,"size":252}
+//    "ns":410.2,"spread_pct":3.1,"size":252,"rounds":[<ns per operation in each round>]}
 const fs = require('fs');
 const path = require('path');
 const assert = require('assert');
@@ -87,7 +91,36 @@ function canon(value) {
   }));
 }
 
+// ---- reading every field once (decode_all), one function per workload, the same for
+// every implementation (plain objects, protobufjs messages, libfbe values and views all
+// read by property); returns the values, so setup can check them. Each implementation
+// gets its own copy, compiled from this source (readers()), so the JIT's inline caches
+// in a reader see one implementation's objects, as in a program that reads one kind.
+const READERS = `({
+  account(a) {
+    const out = [a.id, a.name, a.state, a.wallet.currency, a.wallet.amount];
+    const asset = a.asset;
+    out.push(asset !== null && asset !== undefined);
+    if (asset !== null && asset !== undefined) out.push(asset.currency, asset.amount);
+    for (const o of a.orders) out.push(o.id, o.symbol, o.side, o.type, o.price, o.volume);
+    return out;
+  },
+  small: (s) => [s.name, s.spouse, s.siblings, s.money, s.birthday],
+  large(l) {
+    const out = [];
+    for (const id of l.ids) out.push(id);
+    for (const n of l.names) out.push(n);
+    return out;
+  },
+})`;
+const readers = () => new Function(`return ${READERS};`)(); // eslint-disable-line no-new-func
+// the one field libfbe-view's decode reads
+const READ_ONE = { account: (v) => v.id, small: (v) => v.name, large: (v) => v.ids.length };
+const OPS = ['encode', 'decode', 'decode_trusted', 'decode_all']; // the order within a round
+const asText = (values) => values.map(String); // one form for numbers, bigints, Longs
+
 let sink = 0;
+let viewSkipped = false;
 const figures = [];
 const trusted = { trusted: true };
 const trustedFinal = { final: true, trusted: true };
@@ -125,18 +158,42 @@ for (const w of WORKLOADS) {
   assert.deepEqual(canon(JSON.parse(jsonText)), canon(expected), `JSON ${w.name}`);
 
   const f = (impl, model, op, size, fn) => figures.push({ impl, workload: w.name, model, op, size, fn });
+  const expectedAll = asText(readers()[w.name](plain));
+  // decode_all: decode, then read every field; checked once against the data's fields
+  const all = (impl, model, size, decode) => {
+    const readAll = readers()[w.name];
+    assert.deepEqual(asText(readAll(decode())), expectedAll, `${impl} ${model} ${w.name}: decode_all`);
+    f(impl, model, 'decode_all', size, () => readAll(decode()).length);
+  };
   f('libfbe', 'standard', 'encode', fbeStandard.length, () => value.encode().length);
   f('libfbe', 'standard', 'decode', fbeStandard.length, () => (Cls.decode(fbeStandard) ? 1 : 0));
   f('libfbe', 'standard', 'decode_trusted', fbeStandard.length, () => (Cls.decode(fbeStandard, trusted) ? 1 : 0));
   f('libfbe', 'final', 'encode', fbeFinal.length, () => value.encode({ final: true }).length);
   f('libfbe', 'final', 'decode', fbeFinal.length, () => (Cls.decode(fbeFinal, { final: true }) ? 1 : 0));
   f('libfbe', 'final', 'decode_trusted', fbeFinal.length, () => (Cls.decode(fbeFinal, trustedFinal) ? 1 : 0));
+  all('libfbe', 'standard', fbeStandard.length, () => Cls.decode(fbeStandard));
+  all('libfbe', 'final', fbeFinal.length, () => Cls.decode(fbeFinal, { final: true }));
+  if (typeof Cls.view !== 'function') {
+    if (!viewSkipped) console.error('skipped: libfbe-view (the fbe addon has no view yet)');
+    viewSkipped = true;
+  } else {
+    const readOne = READ_ONE[w.name];
+    for (const [model, bytes] of [['standard', fbeStandard], ['final', fbeFinal]]) {
+      const o = { model };
+      assert.equal(String(readOne(Cls.view(bytes, o))), String(readOne(plain)), `libfbe-view ${model} ${w.name}`);
+      f('libfbe-view', model, 'decode', bytes.length, () => (readOne(Cls.view(bytes, o)) ? 1 : 0));
+      all('libfbe-view', model, bytes.length, () => Cls.view(bytes, o));
+    }
+  }
   f('msgpackr', 'map', 'encode', packed.length, () => packr.pack(plain).length);
   f('msgpackr', 'map', 'decode', packed.length, () => (packr.unpack(packed) ? 1 : 0));
+  all('msgpackr', 'map', packed.length, () => packr.unpack(packed));
   f('protobufjs', 'message', 'encode', pbBytes.length, () => Pb.encode(pbMessage).finish().length);
   f('protobufjs', 'message', 'decode', pbBytes.length, () => (Pb.decode(pbBytes) ? 1 : 0));
+  all('protobufjs', 'message', pbBytes.length, () => Pb.decode(pbBytes));
   f('JSON', 'object', 'encode', Buffer.byteLength(jsonText), () => JSON.stringify(jsonSafe).length);
   f('JSON', 'object', 'decode', Buffer.byteLength(jsonText), () => (JSON.parse(jsonText) ? 1 : 0));
+  all('JSON', 'object', Buffer.byteLength(jsonText), () => JSON.parse(jsonText));
 }
 
 function now() {
@@ -167,13 +224,18 @@ function runOnce(fn, batch) {
   return elapsed / iterations;
 }
 
-for (const f of figures) {
+// A round runs cell by cell (workload, then op), every implementation of a cell back to
+// back, so the figures a ratio compares are measured moments apart.
+const names = WORKLOADS.map((w) => w.name);
+const schedule = [...figures].sort((a, b) => names.indexOf(a.workload) - names.indexOf(b.workload) ||
+  OPS.indexOf(a.op) - OPS.indexOf(b.op));
+for (const f of schedule) {
   if (!smoke) calibrate(f.fn);
   f.batch = smoke ? 2 : calibrate(f.fn);
   f.samples = [];
 }
-for (let r = 0; r < runs; r++) {
-  for (const f of figures) f.samples.push(runOnce(f.fn, f.batch));
+for (let r = 0; r < runs; r++) { // every other round backwards, so a drift within a cell cancels out
+  for (const f of r % 2 === 0 ? schedule : [...schedule].reverse()) f.samples.push(runOnce(f.fn, f.batch));
 }
 
 function summarize(samples) {
@@ -188,6 +250,7 @@ if (json) {
     console.log(JSON.stringify({
       lang: 'node', impl: f.impl, workload: f.workload, model: f.model, op: f.op,
       ns: Math.round(median * 10) / 10, spread_pct: Math.round(spread * 10) / 10, size: f.size,
+      rounds: f.samples.map((x) => Math.round(x * 100) / 100),
     }));
   }
 } else {

@@ -159,3 +159,47 @@ int b_large_equal(const b_large *a, const b_large *b) {
     if (!str_eq(a->names[i], b->names[i])) return 0;
   return 1;
 }
+
+/* ---- the fold every decode_all must give (harness.h) */
+
+static uint64_t fold_balance(uint64_t h, const b_balance *b) {
+  h = b_fold_str(h, b->currency, strlen(b->currency));
+  return b_fold_double(h, b->amount);
+}
+
+uint64_t b_fold_data(const b_data *d, const char *workload) {
+  uint64_t h = B_FOLD_SEED;
+  if (!strcmp(workload, "account")) {
+    const b_account *a = &d->account;
+    h = b_fold(h, (uint64_t)(int64_t)a->id);
+    h = b_fold_str(h, a->name, strlen(a->name));
+    h = b_fold(h, (uint64_t)(int64_t)a->state);
+    h = fold_balance(h, &a->wallet);
+    h = b_fold(h, (uint64_t)a->has_asset);
+    if (a->has_asset) h = fold_balance(h, &a->asset);
+    h = b_fold(h, a->n_orders);
+    for (size_t i = 0; i < a->n_orders; i++) {
+      const b_order *o = &a->orders[i];
+      h = b_fold(h, (uint64_t)(int64_t)o->id);
+      h = b_fold_str(h, o->symbol, strlen(o->symbol));
+      h = b_fold(h, (uint64_t)(int64_t)o->side);
+      h = b_fold(h, (uint64_t)(int64_t)o->type);
+      h = b_fold_double(h, o->price);
+      h = b_fold_double(h, o->volume);
+    }
+  } else if (!strcmp(workload, "small")) {
+    const b_small *s = &d->small;
+    h = b_fold_str(h, s->name, strlen(s->name));
+    h = b_fold(h, (uint64_t)(s->spouse != 0));
+    h = b_fold(h, (uint64_t)(int64_t)s->siblings);
+    h = b_fold_double(h, s->money);
+    h = b_fold(h, (uint64_t)s->birthday);
+  } else {
+    const b_large *l = d->large;
+    h = b_fold(h, l->n_ids);
+    for (size_t i = 0; i < l->n_ids; i++) h = b_fold(h, (uint64_t)l->ids[i]);
+    h = b_fold(h, l->n_names);
+    for (size_t i = 0; i < l->n_names; i++) h = b_fold_str(h, l->names[i], strlen(l->names[i]));
+  }
+  return h;
+}

@@ -65,26 +65,50 @@ int b_account_equal(const b_account *a, const b_account *b);
 int b_small_equal(const b_small *a, const b_small *b);
 int b_large_equal(const b_large *a, const b_large *b);
 
+/* ---- reading every field: decode_all folds every field of the decoded value, once,
+ * in schema order, into one number (collections: the count, then each element; an
+ * optional: whether it is set, then its fields; a string: its length, first and last
+ * byte, read where the library keeps it), so the runner can check that an
+ * implementation read them all and right: its fold equals b_fold_data's. */
+
+static inline uint64_t b_fold(uint64_t h, uint64_t v) { return ((h << 5) | (h >> 59)) + v; }
+static inline uint64_t b_fold_double(uint64_t h, double d) {
+  union {
+    double d;
+    uint64_t u;
+  } x;
+  x.d = d;
+  return b_fold(h, x.u);
+}
+static inline uint64_t b_fold_str(uint64_t h, const void *p, size_t n) {
+  const unsigned char *s = (const unsigned char *)p;
+  return b_fold(h, n ? ((uint64_t)n << 16) ^ ((uint64_t)s[0] << 8) ^ s[n - 1] : 0);
+}
+#define B_FOLD_SEED UINT64_C(0x9e3779b97f4a7c15)
+
+/* The fold of the data itself, as every decode_all of `workload` must give it. */
+uint64_t b_fold_data(const b_data *d, const char *workload);
+
 /* ---- the cases */
 
 typedef uint64_t (*b_op)(void *ctx); /* one operation; returns something to fold into a sink */
+
+/* The operations a case can have (NULL: not measured). decode: bytes to a value the
+ * program can use, verified; decode_trusted: libfbe's decode without the verify;
+ * decode_all: decode, then read every field once (returns the fold above). */
+enum { B_ENCODE, B_DECODE, B_DECODE_TRUSTED, B_DECODE_ALL, B_NOPS };
 
 typedef struct b_case {
   const char *impl, *workload, *model;
   size_t size; /* encoded bytes */
   void *ctx;
-  b_op encode, decode;
-  b_op decode_trusted; /* NULL, or decode without verifying (libfbe: fbe_decode_trusted) */
+  b_op op[B_NOPS];
 } b_case;
 
-/* Appends a case; the runner times every case's encode and decode. */
-void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
-           b_op encode, b_op decode);
-
-/* b_add with a third figure, "decode_trusted": libfbe's decode without the verify that
- * its default decode runs first, reported beside it. */
-void b_add_with_trusted(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
-                        b_op encode, b_op decode, b_op decode_trusted);
+/* Appends a case (any op NULL when not measured); the runner checks its decode_all
+ * against b_fold_data, then times every op in interleaved rounds. */
+void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
+           b_op decode, b_op decode_trusted, b_op decode_all);
 
 /* Stops the run with a message: a failed round trip or a library error. */
 void b_die(const char *impl, const char *workload, const char *what);
@@ -92,6 +116,7 @@ void b_die(const char *impl, const char *workload, const char *what);
 /* Every peer: builds its encoder's input from the data, encodes once, decodes and
  * compares with the data (b_die on any difference), then adds its cases. */
 void peer_libfbe(const char *schemas_dir, const char *data_dir);
+void peer_libfbe_gen(const char *schemas_dir, const char *data_dir, const b_data *d);
 void peer_protobuf_c(const b_data *d);
 void peer_msgpack(const b_data *d);
 void peer_avro(const b_data *d);

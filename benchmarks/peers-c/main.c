@@ -1,15 +1,21 @@
-/* The C peers benchmark: libfbe's dynamic core next to protobuf-c, msgpack-c, Avro C
- * (generic values) and the C++ references FlatBuffers, Cap'n Proto and protobuf C++,
- * on the workloads account, small and large, in one process.
+/* The C peers benchmark: libfbe (its dynamic core "libfbe", its views "libfbe-view" and
+ * its generated C "libfbe-gen") next to protobuf-c, msgpack-c, Avro C (generic values)
+ * and the C++ references FlatBuffers, Cap'n Proto and protobuf C++, on the workloads
+ * account, small and large, in one process; ops encode, decode (verified),
+ * decode_trusted (libfbe's, without the verify) and decode_all (decode, then read every
+ * field once; harness.h).
  *
  *   fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [-I SCHEMAS] [-D DATA]
  *
- * Every peer round-trips the data before anything is timed (a difference stops the
- * run). Method as benchmarks/c/bench.c: batches of about 1 ms, runs of at least
- * --min-time (default 0.2 s) interleaved in rounds (default 7; every figure once per
- * round, so a slow spell of a shared machine hits all alike); a figure is the median
- * over the rounds, spread_pct = (max - min) / median. --quick: 3 rounds of 0.05 s;
- * --smoke: one round of a few operations, to prove every peer works. */
+ * Every peer round-trips the data before anything is timed, and every decode_all must
+ * read the data's values (a difference stops the run). Method as benchmarks/c/bench.c:
+ * batches of about 1 ms, runs of at least --min-time (default 0.2 s) interleaved in
+ * rounds (default 7; every figure once per round, cell by cell, so a slow spell of a
+ * shared machine hits all alike and the figures a ratio compares run moments apart;
+ * every other round backwards, so a drift within a cell cancels out); a
+ * figure is the median over the rounds, spread_pct = (max - min) / median, and "rounds"
+ * in the JSON lists every round's figure. --quick: 3 rounds of 0.05 s; --smoke: one
+ * round of a few operations, to prove every peer works. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,24 +33,18 @@
 
 enum { MAX_CASES = 64, MAX_RUNS = 100 };
 
+static const char *const WORKLOADS[] = {"account", "small", "large"};
+
 static b_case g_cases[MAX_CASES];
 static size_t g_ncases;
 static volatile uint64_t g_sink; /* every result folds into this, so no work is dropped */
 
-void b_add_with_trusted(const char *impl, const char *workload, const char *model, size_t size, void *ctx,
-                        b_op encode, b_op decode, b_op decode_trusted) {
+void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
+           b_op decode, b_op decode_trusted, b_op decode_all) {
   if (g_ncases == MAX_CASES) b_die(impl, workload, "too many cases");
-  b_case c = {impl, workload, model, size, ctx, encode, decode, decode_trusted};
+  b_case c = {impl, workload, model, size, ctx, {encode, decode, decode_trusted, decode_all}};
   g_cases[g_ncases++] = c;
 }
-
-void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
-           b_op decode) {
-  b_add_with_trusted(impl, workload, model, size, ctx, encode, decode, NULL);
-}
-
-/* The case's operation o: encode, decode, decode_trusted (NULL when it has none). */
-static b_op op_of(const b_case *c, int o) { return o == 0 ? c->encode : o == 1 ? c->decode : c->decode_trusted; }
 
 void b_die(const char *impl, const char *workload, const char *what) {
   fprintf(stderr, "fbe_peers: %s %s: %s\n", impl, workload, what);
@@ -120,6 +120,9 @@ int main(int argc, char **argv) {
   static b_data d;
   b_load_data(schemas, data, &d);
   peer_libfbe(schemas, data);
+#if PEERS_GEN
+  peer_libfbe_gen(schemas, data, &d);
+#endif
   peer_protobuf_c(&d);
   peer_msgpack(&d);
   peer_avro(&d);
@@ -127,34 +130,56 @@ int main(int argc, char **argv) {
   peer_capnp(&d);
   peer_protobuf_cpp(&d);
 
-  enum { NOPS = 3 };
-  static const char *op_names[NOPS] = {"encode", "decode", "decode_trusted"};
-  static uint64_t batch[MAX_CASES][NOPS];
-  static double per_op[MAX_CASES][NOPS][MAX_RUNS];
-  for (size_t c = 0; c < g_ncases; c++)
-    for (int o = 0; o < NOPS; o++)
-      if (op_of(&g_cases[c], o)) batch[c][o] = smoke ? 3 : calibrate(op_of(&g_cases[c], o), g_cases[c].ctx);
-  for (int r = 0; r < runs; r++)
-    for (size_t c = 0; c < g_ncases; c++)
-      for (int o = 0; o < NOPS; o++)
-        if (op_of(&g_cases[c], o))
-          per_op[c][o][r] = run_once(op_of(&g_cases[c], o), g_cases[c].ctx, batch[c][o], smoke ? 1e-9 : min_time);
+  static const char *op_names[B_NOPS] = {"encode", "decode", "decode_trusted", "decode_all"};
+  for (size_t c = 0; c < g_ncases; c++) /* every decode_all read every field, and right */
+    if (g_cases[c].op[B_DECODE_ALL] &&
+        g_cases[c].op[B_DECODE_ALL](g_cases[c].ctx) != b_fold_data(&d, g_cases[c].workload))
+      b_die(g_cases[c].impl, g_cases[c].workload, "decode_all read other values than the data's");
+
+  /* The schedule of one round: cell by cell (workload, then op), every implementation
+   * of a cell back to back, so the figures a ratio compares are measured moments apart. */
+  static struct {
+    size_t c;
+    int o;
+  } sched[MAX_CASES * B_NOPS];
+  size_t nsched = 0;
+  for (size_t w = 0; w < sizeof WORKLOADS / sizeof WORKLOADS[0]; w++)
+    for (int o = 0; o < B_NOPS; o++)
+      for (size_t c = 0; c < g_ncases; c++)
+        if (g_cases[c].op[o] && !strcmp(g_cases[c].workload, WORKLOADS[w])) sched[nsched].c = c, sched[nsched++].o = o;
+
+  static uint64_t batch[MAX_CASES][B_NOPS];
+  static double per_op[MAX_CASES][B_NOPS][MAX_RUNS];
+  for (size_t i = 0; i < nsched; i++) {
+    const b_case *k = &g_cases[sched[i].c];
+    batch[sched[i].c][sched[i].o] = smoke ? 3 : calibrate(k->op[sched[i].o], k->ctx);
+  }
+  for (int r = 0; r < runs; r++) /* every other round backwards, so a drift within a cell cancels out */
+    for (size_t j = 0; j < nsched; j++) {
+      size_t i = r % 2 == 0 ? j : nsched - 1 - j;
+      const b_case *k = &g_cases[sched[i].c];
+      per_op[sched[i].c][sched[i].o][r] =
+          run_once(k->op[sched[i].o], k->ctx, batch[sched[i].c][sched[i].o], smoke ? 1e-9 : min_time);
+    }
 
   if (!json) printf("%-16s %-9s %-9s %-14s %7s %11s %8s\n", "impl", "workload", "model", "op", "bytes", "ns/op",
                     "spread");
-  for (size_t c = 0; c < g_ncases; c++)
-    for (int o = 0; o < NOPS; o++) {
-      if (!op_of(&g_cases[c], o)) continue;
-      double median, spread;
-      summarize(per_op[c][o], runs, &median, &spread);
-      const b_case *k = &g_cases[c];
-      if (json)
-        printf("{\"lang\":\"c\",\"impl\":\"%s\",\"workload\":\"%s\",\"model\":\"%s\",\"op\":\"%s\",\"ns\":%.1f,"
-               "\"spread_pct\":%.1f,\"size\":%zu}\n",
-               k->impl, k->workload, k->model, op_names[o], median, spread, k->size);
-      else
-        printf("%-16s %-9s %-9s %-14s %7zu %11.1f %7.1f%%\n", k->impl, k->workload, k->model, op_names[o], k->size,
-               median, spread);
+  for (size_t i = 0; i < nsched; i++) {
+    const b_case *k = &g_cases[sched[i].c];
+    int o = sched[i].o;
+    double median, spread, *xs = per_op[sched[i].c][o], sorted[MAX_RUNS];
+    memcpy(sorted, xs, (size_t)runs * sizeof xs[0]);
+    summarize(sorted, runs, &median, &spread);
+    if (json) {
+      printf("{\"lang\":\"c\",\"impl\":\"%s\",\"workload\":\"%s\",\"model\":\"%s\",\"op\":\"%s\",\"ns\":%.1f,"
+             "\"spread_pct\":%.1f,\"size\":%zu,\"rounds\":[",
+             k->impl, k->workload, k->model, op_names[o], median, spread, k->size);
+      for (int r = 0; r < runs; r++) printf("%s%.2f", r ? "," : "", xs[r]);
+      printf("]}\n");
+    } else {
+      printf("%-16s %-9s %-9s %-14s %7zu %11.1f %7.1f%%\n", k->impl, k->workload, k->model, op_names[o], k->size,
+             median, spread);
     }
+  }
   return 0;
 }

@@ -1,13 +1,33 @@
 /* libfbe's dynamic core: the schema loaded at run time, the value a dynamic message
  * (fbe_msg, built from the same data file), encoded into a reused buffer and decoded
  * into a reused arena, in both wire models. "decode" is the default fbe_decode, which
- * verifies first; "decode_trusted" (fbe_decode_trusted, no verify) is beside it. */
+ * verifies first; "decode_trusted" (fbe_decode_trusted, no verify) is beside it;
+ * "decode_all" decodes and reads every field of the message (fbe_ref_*).
+ * "libfbe-view" reads the bytes in place (fbe/view.h): its "decode" opens a view
+ * (fbe_view_open verifies) and reads one field (account: id, small: name, large: the
+ * count of ids), its "decode_all" opens one and reads every field. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fbe/fbe.h"
 #include "harness.h"
+
+#define V fbe_ref
+#define FIELD fbe_ref_field_at
+#define FOR_EACH(e, c) \
+  for (size_t i_##e = 0, n_##e = fbe_ref_count(c); i_##e < n_##e && (e = fbe_ref_at(c, i_##e), 1); i_##e++)
+#include "libfbe_fold.h"
+#undef FOR_EACH
+#undef FIELD
+#undef V
+#define V fbe_view
+#define FIELD fbe_view_field
+#define FOR_EACH(e, c) for (fbe_view_iter it_##e = fbe_view_iterate(c); fbe_view_next(&it_##e, &e, NULL);)
+#include "libfbe_fold.h"
+#undef FOR_EACH
+#undef FIELD
+#undef V
 
 typedef struct ctx {
   const fbe_struct *type;
@@ -17,7 +37,16 @@ typedef struct ctx {
   fbe_buffer out;   /* encode target */
   fbe_buffer bytes; /* the encoded value decode reads */
   fbe_arena *arena; /* decode target */
+  uint64_t (*fold_ref)(fbe_ref);   /* reads every field of a decoded value */
+  uint64_t (*fold_view)(fbe_view); /* the same, in place */
+  uint64_t (*one_field)(fbe_view); /* reads the first field, in place */
 } ctx;
+
+static void die_err(const char *what, const fbe_error *err) {
+  char text[512];
+  fbe_error_format(err, text, sizeof text);
+  b_die("libfbe", what, text);
+}
 
 static uint64_t encode(void *p) {
   ctx *c = p;
@@ -35,7 +64,7 @@ static uint64_t decode(void *p) {
   fbe_arena_reset(c->arena);
   if (fbe_decode(c->type, c->model, c->bytes.data, c->bytes.size, c->arena, &c->limits, &msg, &used, &err) !=
       FBE_OK)
-    b_die("libfbe", "", "decode failed");
+    die_err("decode failed", &err);
   return used + (uint64_t)(uintptr_t)msg;
 }
 
@@ -50,6 +79,51 @@ static uint64_t decode_trusted(void *p) {
     b_die("libfbe", "", "trusted decode failed");
   return used + (uint64_t)(uintptr_t)msg;
 }
+
+static uint64_t decode_all(void *p) {
+  ctx *c = p;
+  fbe_error err;
+  fbe_msg *msg = NULL;
+  size_t used = 0;
+  fbe_arena_reset(c->arena);
+  if (fbe_decode(c->type, c->model, c->bytes.data, c->bytes.size, c->arena, &c->limits, &msg, &used, &err) != FBE_OK)
+    die_err("decode failed", &err);
+  return c->fold_ref(fbe_msg_ref(msg));
+}
+
+static fbe_view open_view(ctx *c) {
+  fbe_error err;
+  fbe_view v;
+  if (fbe_view_open(c->type, c->model, c->bytes.data, c->bytes.size, &c->limits, &v, &err) != FBE_OK)
+    b_die("libfbe-view", "", "open failed");
+  return v;
+}
+
+static uint64_t view_decode(void *p) {
+  ctx *c = p;
+  return c->one_field(open_view(c));
+}
+
+static uint64_t view_decode_all(void *p) {
+  ctx *c = p;
+  return c->fold_view(open_view(c));
+}
+
+/* The first field of each workload, in place. */
+static uint64_t account_id(fbe_view v) {
+  int64_t id = 0;
+  fbe_view_get_int(fbe_view_field(v, 0), &id);
+  return (uint64_t)id;
+}
+
+static uint64_t small_name(fbe_view v) {
+  const uint8_t *p = NULL;
+  size_t n = 0;
+  fbe_view_get_bytes(fbe_view_field(v, 0), &p, &n);
+  return b_fold_str(0, p, n);
+}
+
+static uint64_t large_ids(fbe_view v) { return fbe_view_count(fbe_view_field(v, 0)); }
 
 static char *read_text(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
@@ -93,6 +167,10 @@ static void add(const char *schemas_dir, const char *data_dir, const char *workl
     c->msg = value;
     c->model = models[m].model;
     c->limits = fbe_limits_default();
+    char kind = workload[0]; /* a, s, l */
+    c->fold_ref = kind == 'a' ? fbe_ref_fold_account : kind == 's' ? fbe_ref_fold_small : fbe_ref_fold_large;
+    c->fold_view = kind == 'a' ? fbe_view_fold_account : kind == 's' ? fbe_view_fold_small : fbe_view_fold_large;
+    c->one_field = kind == 'a' ? account_id : kind == 's' ? small_name : large_ids;
     c->arena = fbe_arena_new();
     fbe_buffer_init(&c->out);
     fbe_buffer_init(&c->bytes);
@@ -106,7 +184,8 @@ static void add(const char *schemas_dir, const char *data_dir, const char *workl
           !fbe_msg_equal(value, back) || used != c->bytes.size)
         b_die("libfbe", workload, trusted ? "trusted round trip differs" : "round trip differs");
     }
-    b_add_with_trusted("libfbe", workload, models[m].name, c->bytes.size, c, encode, decode, decode_trusted);
+    b_add("libfbe", workload, models[m].name, c->bytes.size, c, encode, decode, decode_trusted, decode_all);
+    b_add("libfbe-view", workload, models[m].name, c->bytes.size, c, NULL, view_decode, NULL, view_decode_all);
   }
 }
 

@@ -1,6 +1,7 @@
 /* protobuf-c: the generated C structs (benchmarks/schemas/bench.proto, protoc-c), packed into a
  * reused buffer; decode is protobuf_c_message_unpack plus free_unpacked (the
- * library's allocator), the pair every protobuf-c user calls. */
+ * library's allocator), the pair every protobuf-c user calls; decode_all reads every
+ * field of the unpacked structs between the two (strings: NUL-terminated, strlen). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ typedef struct ctx {
   uint8_t *out; /* encode target, sized once */
   uint8_t *bytes;
   size_t size;
+  uint64_t (*fold)(const ProtobufCMessage *m); /* reads every field */
 } ctx;
 
 static uint64_t encode(void *p) {
@@ -30,12 +32,70 @@ static uint64_t decode(void *p) {
   return r;
 }
 
+static uint64_t decode_all(void *p) {
+  ctx *c = p;
+  ProtobufCMessage *m = protobuf_c_message_unpack(c->desc, NULL, c->size, c->bytes);
+  if (!m) b_die("protobuf-c", "", "unpack failed");
+  uint64_t r = c->fold(m);
+  protobuf_c_message_free_unpacked(m, NULL);
+  return r;
+}
+
+static uint64_t fold_str(uint64_t h, const char *s) { return b_fold_str(h, s, strlen(s)); }
+
+static uint64_t fold_balance(uint64_t h, const Fbebench__Balance *b) {
+  h = fold_str(h, b->currency);
+  return b_fold_double(h, b->amount);
+}
+
+static uint64_t fold_account(const ProtobufCMessage *p) {
+  const Fbebench__Account *m = (const Fbebench__Account *)p;
+  uint64_t h = B_FOLD_SEED;
+  h = b_fold(h, (uint64_t)(int64_t)m->id);
+  h = fold_str(h, m->name);
+  h = b_fold(h, (uint64_t)(int64_t)m->state);
+  h = fold_balance(h, m->wallet);
+  h = b_fold(h, m->asset != NULL);
+  if (m->asset) h = fold_balance(h, m->asset);
+  h = b_fold(h, m->n_orders);
+  for (size_t i = 0; i < m->n_orders; i++) {
+    const Fbebench__Order *o = m->orders[i];
+    h = b_fold(h, (uint64_t)(int64_t)o->id);
+    h = fold_str(h, o->symbol);
+    h = b_fold(h, (uint64_t)(int64_t)o->side);
+    h = b_fold(h, (uint64_t)(int64_t)o->type);
+    h = b_fold_double(h, o->price);
+    h = b_fold_double(h, o->volume);
+  }
+  return h;
+}
+
+static uint64_t fold_small(const ProtobufCMessage *p) {
+  const Fbebench__Small *m = (const Fbebench__Small *)p;
+  uint64_t h = B_FOLD_SEED;
+  h = fold_str(h, m->name);
+  h = b_fold(h, m->spouse != 0);
+  h = b_fold(h, (uint64_t)(int64_t)m->siblings);
+  h = b_fold_double(h, m->money);
+  return b_fold(h, (uint64_t)m->birthday);
+}
+
+static uint64_t fold_large(const ProtobufCMessage *p) {
+  const Fbebench__Large *m = (const Fbebench__Large *)p;
+  uint64_t h = b_fold(B_FOLD_SEED, m->n_ids);
+  for (size_t i = 0; i < m->n_ids; i++) h = b_fold(h, (uint64_t)m->ids[i]);
+  h = b_fold(h, m->n_names);
+  for (size_t i = 0; i < m->n_names; i++) h = fold_str(h, m->names[i]);
+  return h;
+}
+
 /* Packs msg, unpacks it, hands the copy to check, adds the case. */
 static void add(const char *workload, const ProtobufCMessage *msg,
                 int (*check)(const ProtobufCMessage *back, const b_data *d), const b_data *d) {
   ctx *c = calloc(1, sizeof *c);
   c->desc = msg->descriptor;
   c->msg = msg;
+  c->fold = workload[0] == 'a' ? fold_account : workload[0] == 's' ? fold_small : fold_large;
   c->size = protobuf_c_message_get_packed_size(msg);
   c->out = malloc(c->size);
   c->bytes = malloc(c->size);
@@ -43,7 +103,7 @@ static void add(const char *workload, const ProtobufCMessage *msg,
   ProtobufCMessage *back = protobuf_c_message_unpack(c->desc, NULL, c->size, c->bytes);
   if (!back || !check(back, d)) b_die("protobuf-c", workload, "round trip differs");
   protobuf_c_message_free_unpacked(back, NULL);
-  b_add("protobuf-c", workload, "message", c->size, c, encode, decode);
+  b_add("protobuf-c", workload, "message", c->size, c, encode, decode, NULL, decode_all);
 }
 
 static Fbebench__Balance *balance(const b_balance *b) {

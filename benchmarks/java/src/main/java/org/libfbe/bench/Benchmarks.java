@@ -15,8 +15,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Encode, decode (and for libfbe decode_trusted, without the verify, and verify) of each
- * workload. Names: impl_model_op.
+ * Encode, decode (and for libfbe decode_trusted, without the verify, and verify) and
+ * decode_all (decode, then read every field once: {@link Reads}) of each workload.
+ * libfbeview is libfbe-view, the bytes read in place ({@code type.view(bytes, model)}):
+ * its decode opens the view (verifying) and reads one field, its decode_all opens it and
+ * reads every field. Names: impl_model_op. Main runs them in interleaved rounds (or
+ * with JMH, --jmh).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -78,6 +82,36 @@ public class Benchmarks {
   }
 
   @Benchmark
+  public long libfbe_standard_decode_all() {
+    return Reads.message(workload, w.type.decode(w.standard, Model.STANDARD));
+  }
+
+  @Benchmark
+  public long libfbe_final_decode_all() {
+    return Reads.message(workload, w.type.decode(w.fin, Model.FINAL));
+  }
+
+  @Benchmark
+  public long libfbeview_standard_decode() {
+    return Reads.first(workload, w.type.view(w.standard, Model.STANDARD));
+  }
+
+  @Benchmark
+  public long libfbeview_standard_decode_all() {
+    return Reads.view(workload, w.type.view(w.standard, Model.STANDARD));
+  }
+
+  @Benchmark
+  public long libfbeview_final_decode() {
+    return Reads.first(workload, w.type.view(w.fin, Model.FINAL));
+  }
+
+  @Benchmark
+  public long libfbeview_final_decode_all() {
+    return Reads.view(workload, w.type.view(w.fin, Model.FINAL));
+  }
+
+  @Benchmark
   public byte[] protobuf_message_encode() {
     return w.proto.toByteArray();
   }
@@ -88,6 +122,11 @@ public class Benchmarks {
   }
 
   @Benchmark
+  public long protobuf_message_decode_all() throws IOException {
+    return Reads.proto(workload, w.protoParser.parseFrom(w.protoBytes));
+  }
+
+  @Benchmark
   public byte[] jackson_pojo_encode() throws IOException {
     return w.mapper.writeValueAsBytes(w.pojo);
   }
@@ -95,5 +134,10 @@ public class Benchmarks {
   @Benchmark
   public Object jackson_pojo_decode() throws IOException {
     return w.mapper.readValue(w.json, w.pojoClass);
+  }
+
+  @Benchmark
+  public long jackson_pojo_decode_all() throws IOException {
+    return Reads.pojo(workload, w.mapper.readValue(w.json, w.pojoClass));
   }
 }

@@ -128,6 +128,22 @@ final class Workload {
       json = mapper.writeValueAsBytes(pojo);
       check(same(mapper.readTree(json), data)
           && same(mapper.valueToTree(mapper.readValue(json, pojoClass)), data), "Jackson");
+
+      // decode_all: every reader reads the data's values (the fold of the POJO, checked above)
+      long all = Reads.pojo(name, mapper.readValue(json, pojoClass));
+      long first = switch (name) { // the field libfbe-view's decode reads
+        case "account" -> ((JAccount) pojo).id;
+        case "small" -> Reads.fold(0, ((JSmall) pojo).name);
+        default -> ((JLarge) pojo).ids.length;
+      };
+      check(Reads.proto(name, protoParser.parseFrom(protoBytes)) == all, "protobuf (every field)");
+      for (Model m : Model.values()) {
+        byte[] bytes = m == Model.FINAL ? fin : standard;
+        String what = " (" + m.name().toLowerCase(java.util.Locale.ROOT) + " model, every field)";
+        check(Reads.message(name, type.decode(bytes, m)) == all, "libfbe" + what);
+        check(Reads.view(name, type.view(bytes, m)) == all, "libfbe-view" + what);
+        check(Reads.first(name, type.view(bytes, m)) == first, "libfbe-view" + what);
+      }
     } catch (IOException e) {
       throw new IllegalStateException("bench: " + name + ": " + e.getMessage(), e);
     }
@@ -188,6 +204,7 @@ final class Workload {
   /** The encoded size per implementation_model, for the JSON lines. */
   Map<String, Integer> sizes() {
     return Map.of("libfbe_standard", standard.length, "libfbe_final", fin.length,
+        "libfbeview_standard", standard.length, "libfbeview_final", fin.length,
         "protobuf_message", protoBytes.length, "jackson_pojo", json.length);
   }
 
