@@ -60,7 +60,7 @@ static void view_checks(void) {
     fbe_buffer bytes;
     fbe_buffer_init(&bytes);
     fbe_error err;
-    proto_Account_view v;
+    proto_Account_view v = {0};
     size_t size = 0;
     CHECK(proto_Account_encode(&acc, model, &bytes, &err) == FBE_OK &&
               proto_Account_open_view(&v, model, bytes.data, bytes.size, &size, &err) == FBE_OK && size == bytes.size,
