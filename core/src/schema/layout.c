@@ -350,26 +350,31 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
     }
   }
   /* verify's programs: the steps that read bytes, each with its check; a fixed run that
-   * no string's room covers becomes the skip of the step after it (or the tail) */
+   * no string's room covers becomes the `after` of the step before it (or the lead) */
   uint32_t pending = 0;
-  for (uint32_t i = 0; i < st->nfinal_ops; i++) {
+  st->final_lead = 0;
+  for (uint32_t i = 0; i <= st->nfinal_ops; i++) {
     fbei_op op = st->final_ops[i];
-    if (FBE_OP_IS_FIXED(op.code)) {
+    if (i < st->nfinal_ops && FBE_OP_IS_FIXED(op.code)) {
       pending += op.room;
       continue;
     }
-    op.skip = pending;
+    if (st->nfinal_checks) st->final_checks[st->nfinal_checks - 1].after = pending;
+    else st->final_lead = pending;
     pending = 0;
+    if (i == st->nfinal_ops) break;
+    op.after = 0;
     set_check(&op);
     st->final_checks[st->nfinal_checks++] = op;
   }
-  st->final_tail = pending;
+  st->final_checks[st->nfinal_checks] = (fbei_op){.code = FBE_OP_END, .check = FBE_CHECK_END};
   for (uint32_t i = 0; i < st->nops; i++) {
     if (FBE_OP_IS_FIXED(st->ops[i].code)) continue;
     fbei_op op = st->ops[i];
     set_check(&op);
     st->ptr_ops[st->nptr_ops++] = op;
   }
+  st->ptr_ops[st->nptr_ops] = (fbei_op){.code = FBE_OP_END, .check = FBE_CHECK_END};
   return 0;
 }
 
@@ -398,6 +403,7 @@ static int struct_layout(fbe_struct *st, layout_ctx *lx) {
   }
   if (st->ninherited == st->nfields) st->base_body_size = wire;
   st->body_size = wire;
+  st->head_key = ((uint64_t)st->type_id << 32) + wire;
   st->final_min = final_min;
   st->mem_size = align_up(mem ? mem : 8, 8);
   if ((lx->images += st->mem_size) > LAYOUT_MAX_IMAGES) return LAYOUT_TOO_LARGE;
@@ -417,6 +423,7 @@ static int struct_layout(fbe_struct *st, layout_ctx *lx) {
     st->cost += f->type->cost;
     st->default_cost += f->default_cost;
   }
+  st->root_cost = fbei_cost_root(st);
   int rc = build_ops(st, lx);
   if (rc) return rc;
   st->layout_state = 2;

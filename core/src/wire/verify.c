@@ -31,8 +31,6 @@ typedef struct verifier {
   uint32_t depth, max_depth;
   int64_t budget;    /* bytes left of the memory budget (cost.h); below 0 only after the
                         final model's strings, which are checked at the end */
-  int64_t start;     /* the budget at the start */
-  uint64_t limit;    /* the whole budget, for the error */
   uint64_t visits;   /* values the standard model's walk visited (fbei_cost_report) */
   const fbe_limits *limits;
   fbe_error *err;
@@ -55,7 +53,7 @@ COLD static int too_deep(verifier *v, uint64_t offset) {
 }
 
 COLD static int over_budget(verifier *v, uint64_t offset) {
-  return fail(v, FBE_FAULT_OVER_BUDGET, offset, U(v->limit));
+  return fail(v, FBE_FAULT_OVER_BUDGET, offset, U(fbei_limits_budget(v->limits, v->end)));
 }
 
 COLD static int bad_pointer(verifier *v, uint64_t slot, uint64_t base) {
@@ -73,9 +71,16 @@ COLD static int bad_text(verifier *v, const uint8_t *s, uint32_t n, size_t at) {
   return -1;
 }
 
-/* A string's bytes must be UTF-8 (fbe_utf8_check's rule); ASCII is checked inline. */
+/* The high bit of each of the last n bytes of a little-endian word (n <= 8). */
+static const uint64_t ascii_tail[9] = {
+    0, 0x8000000000000000u, 0x8080000000000000u, 0x8080800000000000u, 0x8080808000000000u,
+    0x8080808080000000u, 0x8080808080800000u, 0x8080808080808000u, 0x8080808080808080u};
+
+/* A string's bytes must be UTF-8 (fbe_utf8_check's rule); ASCII is checked inline. A
+ * string of up to 8 bytes is one load: the 8 bytes that end where it ends lie inside the
+ * model (its length field and at least 4 bytes of header come before any string). */
 static inline int check_text(verifier *v, const uint8_t *s, uint32_t n) {
-  if (fbei_utf8_ascii(s, n)) return 0;
+  if (n <= 8 ? !(fbe_load64(s + n - 8) & ascii_tail[n]) : fbei_utf8_ascii(s, n)) return 0;
   size_t ok = fbei_utf8_valid_prefix(s, n);
   return ok == n ? 0 : bad_text(v, s, n, ok);
 }
@@ -113,7 +118,7 @@ static inline int follow(verifier *v, uint64_t slot, uint64_t base, uint64_t nee
  * pointer's bounds are one test (`a <= slot || a + need > end`: pointers are 32-bit,
  * so the sum cannot wrap) and the reasons are told apart in cold paths only. */
 
-static int std_body(verifier *v, const fbe_struct *st, uint64_t b);
+static int std_walk(verifier *v, const fbe_struct *st, uint64_t b);
 static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_t size);
 static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t base, const fbe_field *f);
 
@@ -136,37 +141,44 @@ COLD static int bad_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_
   return fail(v, FBE_FAULT_TYPE_ID, b + 4, U(type_id), st->full_name, U(st->type_id));
 }
 
-static inline ALWAYS_INLINE int std_body_inline(verifier *v, const fbe_struct *st, uint64_t b);
+/* What std_header gives besides a body: an older schema's (shorter) body, checked, or a
+ * refusal (a body is never at 0 or at 2^64 - 1). */
+#define STD_SHORT 0u
+#define STD_REFUSED UINT64_MAX
 
-/* A struct slot's pointer and header (size 8..what is left, the type id): 1 when the body
- * at *b is at least the schema's, 0 when shorter (an older schema's), -1 refused. */
-static inline ALWAYS_INLINE int std_header(verifier *v, uint64_t slot, uint64_t base,
-                                           const fbe_struct *st, uint64_t *body) {
+/* std_header's exact checks, when its one test did not pass. */
+static uint64_t std_header_slow(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
   uint64_t b = base + fbe_load32(v->p + slot), end = v->end; /* pointer 0: b = base <= slot */
-  if (b <= slot || b + 8 > end) return bad_struct(v, slot, base, st);
-  uint64_t head = fbe_load64(v->p + b);
+  int bad = b <= slot || b + 8 > end;
+  uint64_t head = bad ? 0 : fbe_load64(v->p + b);
   uint32_t size = (uint32_t)head;
-  if ((uint32_t)(size - 8) > end - b - 8 || (uint32_t)(head >> 32) != st->type_id)
-    return bad_struct(v, slot, base, st);
+  if (bad || (uint32_t)(size - 8) > end - b - 8 || (uint32_t)(head >> 32) != st->type_id) {
+    bad_struct(v, slot, base, st);
+    return STD_REFUSED;
+  }
   v->visits++; /* paid for by whoever holds the struct: its cost includes st->cost */
-  *body = b;
-  return size >= st->body_size ? 1 : std_short_body(v, st, b, size);
+  if (size >= st->body_size) return b;
+  return std_short_body(v, st, b, size) ? STD_REFUSED : STD_SHORT;
+}
+
+/* A struct slot's pointer and header (size 8..what is left, the type id): the body when it
+ * is at least the schema's, else STD_SHORT or STD_REFUSED. The common case is one test:
+ * the pointer leads past the slot, the schema's body fits, and header - head_key (type id
+ * << 32 + body size) is the size beyond the schema's body, at most what is left: any
+ * other type id makes it 2^32 or more (the model is smaller). */
+static inline ALWAYS_INLINE uint64_t std_header(verifier *v, uint64_t slot, uint64_t base,
+                                                const fbe_struct *st) {
+  uint64_t b = base + fbe_load32(v->p + slot), full = b + st->body_size;
+  if (b <= slot || full > v->end || fbe_load64(v->p + b) - st->head_key > v->end - full)
+    return std_header_slow(v, slot, base, st);
+  v->visits++;
+  return b;
 }
 
 /* A struct slot and its body, by a call. */
-static inline ALWAYS_INLINE int std_struct(verifier *v, uint64_t slot, uint64_t base,
-                                           const fbe_struct *st) {
-  uint64_t b = 0;
-  int rc = std_header(v, slot, base, st, &b);
-  return rc == 1 ? std_body(v, st, b) : rc;
-}
-
-/* The same with the body inline: where a caller loops over elements. */
-static inline ALWAYS_INLINE int std_struct_inline(verifier *v, uint64_t slot, uint64_t base,
-                                                  const fbe_struct *st) {
-  uint64_t b = 0;
-  int rc = std_header(v, slot, base, st, &b);
-  return rc == 1 ? std_body_inline(v, st, b) : rc;
+static int std_struct(verifier *v, uint64_t slot, uint64_t base, const fbe_struct *st) {
+  uint64_t b = std_header(v, slot, base, st);
+  return b == STD_REFUSED ? -1 : b == STD_SHORT ? 0 : std_walk(v, st, b);
 }
 
 /* A string (text: UTF-8 checked) or bytes slot; f: the field it is (a pointer 0 reads as
@@ -178,34 +190,53 @@ static inline ALWAYS_INLINE int std_blob(verifier *v, uint64_t slot, uint64_t ba
   uint64_t a = base + pointer, end = v->end;
   if (a <= slot || a + 4 > end) return bad_pointer(v, slot, base);
   uint32_t n = fbe_load32(v->p + a);
-  if (n > end - a - 4) return bad_size(v, a);
+  if (a + 4 + n > end) return bad_size(v, a); /* no wrap: 32-bit a and n */
   if (charge(v, slot, fbei_cost_bytes(n))) return -1;
   return text ? check_text(v, v->p + a + 4, n) : 0;
 }
 
-/* An optional of a struct (t: the optional's type); f as for std_blob. */
+/* The slot of an optional of a struct (t: the optional's type; f as for std_blob): 0
+ * absent (its default charged), 1 present with *at its value slot (one level entered),
+ * -1 refused. */
+static inline ALWAYS_INLINE int std_optional_open(verifier *v, const fbe_type *t, uint64_t slot,
+                                                  uint64_t base, const fbe_field *f, uint64_t *at) {
+  if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
+  if (fbe_load32(v->p + slot + 1) == 0) return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
+  if (follow(v, slot + 1, base, 4, at) || enter(v, *at, fbei_cost_optional(t))) return -1;
+  return 1;
+}
+
+/* An optional of a struct, by a call. */
 static int std_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st,
                                uint64_t slot, uint64_t base, const fbe_field *f) {
   uint64_t at = 0;
-  if (v->p[slot] == 0) return f ? charge(v, slot, f->default_cost) : 0;
-  if (fbe_load32(v->p + slot + 1) == 0) return fail(v, FBE_FAULT_OPTIONAL_EMPTY, slot);
-  if (follow(v, slot + 1, base, 4, &at) || enter(v, at, fbei_cost_optional(t))) return -1;
-  int rc = std_struct_inline(v, at, at, st); /* the value slot is its own base */
+  int rc = std_optional_open(v, t, slot, base, f, &at);
+  if (rc <= 0) return rc;
+  rc = std_struct(v, at, at, st); /* the value slot is its own base */
   v->depth--;
   return rc;
 }
 
-/* A vector, list or set of structs (t: its type). */
+/* The slot of a vector, list or set of structs (t: its type): 0 empty (pointer 0), 1 with
+ * *at the first element's slot and *count their number (one level entered), -1 refused. */
+static inline ALWAYS_INLINE int std_count(verifier *v, const fbe_type *t, uint64_t slot,
+                                          uint64_t base, uint64_t *at, uint32_t *count) {
+  fbe_reader r = {v->p, v->end};
+  if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
+  if (fbe_std_read_sequence(&r, slot, base, 4, at, count)) return bad_sequence(v, slot, base);
+  if (enter(v, *at - 4, fbei_cost_sequence(t, *count))) return -1;
+  return 1;
+}
+
+/* A vector, list or set of structs, by calls. */
 static int std_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t slot,
                        uint64_t base) {
-  fbe_reader r = {v->p, v->end};
   uint64_t at = 0;
   uint32_t n = 0;
-  if (fbe_load32(v->p + slot) == 0) return 0; /* reads as empty */
-  if (fbe_std_read_sequence(&r, slot, base, 4, &at, &n)) return bad_sequence(v, slot, base);
-  if (enter(v, at - 4, fbei_cost_sequence(t, n))) return -1;
+  int rc = std_count(v, t, slot, base, &at, &n);
+  if (rc <= 0) return rc;
   for (uint32_t i = 0; i < n; i++) {
-    if (std_struct_inline(v, at + (uint64_t)i * 4, base, st)) {
+    if (std_struct(v, at + (uint64_t)i * 4, base, st)) {
       fbei_error_prepend_index(v->err, i);
       return -1;
     }
@@ -272,31 +303,117 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
   }
 }
 
-/* A body at least as large as the schema's: every field is there; only the steps
- * holding pointers need checking. */
-static inline ALWAYS_INLINE int std_body_inline(verifier *v, const fbe_struct *st, uint64_t b) {
-  for (const fbei_op *op = st->ptr_ops, *end = op + st->nptr_ops; op < end; op++) {
-    uint64_t slot = b + op->wire_offset;
-    int rc;
-    switch (op->check) {
-      case FBE_CHECK_TEXT: rc = std_blob(v, slot, b, 1, op->field); break;
-      case FBE_CHECK_BYTES: rc = std_blob(v, slot, b, 0, op->field); break;
-      case FBE_CHECK_STRUCT: rc = std_struct(v, slot, b, op->st); break;
-      case FBE_CHECK_OPTIONAL_STRUCT: rc = std_optional_struct(v, op->type, op->st, slot, b, op->field); break;
-      case FBE_CHECK_STRUCTS: rc = std_structs(v, op->type, op->st, slot, b); break;
-      case FBE_CHECK_VALUE: rc = std_value(v, op->type, slot, b, op->field); break;
-      default: UNREACHABLE(); /* every check has its case: the jump needs no range check */
-    }
-    if (rc) {
-      fbei_error_prepend_field(v->err, op->path);
-      return -1;
-    }
+/* std_walk's frames: a struct entered at step `op` of the one below: a plain struct, an
+ * optional of one, or element count - 1 - left of a collection of them, whose slot is
+ * `slot` (relative to b, the body below). Deeper nesting than STD_FRAMES goes on by calls. */
+typedef struct std_frame {
+  const fbei_op *op;
+  uint64_t b;      /* the body below */
+  uint64_t slot;   /* a collection's: the current element's slot */
+  uint32_t left;   /* elements after this one */
+  uint32_t count;  /* elements in all (0: not a collection) */
+  uint32_t level;  /* 1: an optional or a collection (one level of depth), 0: a plain struct */
+} std_frame;
+#define STD_FRAMES 16
+
+/* Refusal inside std_walk at step op (NULL: entering the struct of the top frame): the
+ * error's path, innermost first. */
+COLD static int std_walk_failed(verifier *v, const fbei_op *op, const std_frame *stack, uint32_t sp) {
+  if (op) fbei_error_prepend_field(v->err, op->path);
+  while (sp--) {
+    if (stack[sp].count) fbei_error_prepend_index(v->err, stack[sp].count - 1 - stack[sp].left);
+    fbei_error_prepend_field(v->err, stack[sp].op->path);
   }
-  return 0;
+  return -1;
 }
 
-static int std_body(verifier *v, const fbe_struct *st, uint64_t b) {
-  return std_body_inline(v, st, b);
+/* A body at least as large as the schema's (every field is there) and the bodies nested in
+ * it, in one loop (no call per struct): only the steps holding pointers are checked. */
+static inline ALWAYS_INLINE int std_walk_inline(verifier *v, const fbe_struct *st, uint64_t b) {
+  std_frame stack[STD_FRAMES];
+  uint32_t sp = 0, n = 0;
+  uint64_t at = 0, base = 0;
+  int rc;
+  const fbei_op *op = st->ptr_ops;
+  for (;;) {
+    uint64_t slot = b + op->wire_offset;
+    switch (op->check) {
+      case FBE_CHECK_TEXT:
+        if (std_blob(v, slot, b, 1, op->field)) goto failed;
+        op++;
+        continue;
+      case FBE_CHECK_BYTES:
+        if (std_blob(v, slot, b, 0, op->field)) goto failed;
+        op++;
+        continue;
+      case FBE_CHECK_STRUCT:
+        if (sp == STD_FRAMES) goto value;
+        stack[sp++] = (std_frame){op, b, 0, 0, 0, 0};
+        at = slot;
+        base = b;
+        goto header;
+      case FBE_CHECK_OPTIONAL_STRUCT:
+        if (sp == STD_FRAMES) goto value;
+        rc = std_optional_open(v, op->type, slot, b, op->field, &at);
+        if (rc < 0) goto failed;
+        if (rc == 0) {
+          op++;
+          continue;
+        }
+        stack[sp++] = (std_frame){op, b, 0, 0, 0, 1};
+        base = at; /* the value slot is its own base */
+        goto header;
+      case FBE_CHECK_STRUCTS:
+        if (sp == STD_FRAMES) goto value;
+        rc = std_count(v, op->type, slot, b, &at, &n);
+        if (rc < 0) goto failed;
+        if (rc == 0) {
+          op++;
+          continue;
+        }
+        if (n == 0) {
+          v->depth--;
+          op++;
+          continue;
+        }
+        stack[sp++] = (std_frame){op, b, at, n - 1, n, 1};
+        base = b;
+        goto header;
+      case FBE_CHECK_VALUE:
+      value:
+        if (std_value(v, op->type, slot, b, op->field)) goto failed;
+        op++;
+        continue;
+      case FBE_CHECK_END:
+      next:
+        if (!sp) return 0;
+        if (stack[sp - 1].left) { /* the next element */
+          stack[sp - 1].left--;
+          at = stack[sp - 1].slot += 4;
+          base = stack[sp - 1].b;
+          goto header;
+        }
+        sp--;
+        v->depth -= stack[sp].level;
+        b = stack[sp].b;
+        op = stack[sp].op + 1;
+        continue;
+      default: UNREACHABLE(); /* every check has its case: the jump needs no range check */
+    }
+  header: /* the struct of the top frame, its pointer at `at` relative to `base` */
+    at = std_header(v, at, base, stack[sp - 1].op->st);
+    if (at == STD_REFUSED) return std_walk_failed(v, NULL, stack, sp);
+    if (at == STD_SHORT) goto next; /* an older schema's body: std_short_body checked it */
+    b = at;
+    op = stack[sp - 1].op->st->ptr_ops;
+    continue;
+  failed:
+    return std_walk_failed(v, op, stack, sp);
+  }
+}
+
+static int std_walk(verifier *v, const fbe_struct *st, uint64_t b) {
+  return std_walk_inline(v, st, b);
 }
 
 /* A body written by an older schema: the fields that fit (the inherited part only as a
@@ -315,15 +432,21 @@ static int std_short_body(verifier *v, const fbe_struct *st, uint64_t b, uint32_
   return charge(v, b, fbei_cost_defaults(st, 0, first) + fbei_cost_defaults(st, i, st->nfields));
 }
 
+/* The budget at the start of a model of `total` bytes (0 before there is one). */
+static inline int64_t first_budget(const fbe_limits *limits, uint32_t total) {
+  uint64_t limit = total ? fbei_limits_budget(limits, total) : 0;
+  return limit > INT64_MAX ? INT64_MAX : (int64_t)limit;
+}
+
 /* The budget of a model of `total` bytes, and the root value's share of it. */
 static int start_budget(verifier *v, const fbe_struct *st, uint32_t total) {
   v->end = total;
-  v->limit = fbei_limits_budget(v->limits, total);
-  v->budget = v->start = v->limit > INT64_MAX ? INT64_MAX : (int64_t)v->limit;
-  return charge(v, 0, fbei_cost_root(st));
+  v->budget = first_budget(v->limits, total);
+  return charge(v, 0, st->root_cost);
 }
 
-static int verify_standard(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
+static inline ALWAYS_INLINE int verify_standard(verifier *v, const fbe_struct *st, size_t size,
+                                                size_t *model_size) {
   if (size < 16) return fail(v, FBE_FAULT_FEW_BYTES_STANDARD, 0, U(size));
   uint32_t total = fbe_load32(v->p);
   if (total < 16) return fail(v, FBE_FAULT_MODEL_SMALL_STANDARD, 0, U(total));
@@ -346,10 +469,10 @@ COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
 
 /* `room`: the length field plus the fixed bytes right after the string; text: a string
  * (UTF-8 checked), else bytes. */
-static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) {
+static inline ALWAYS_INLINE int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) {
   if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
   uint32_t n = fbe_load32(v->p + *pos);
-  if (n > v->end - *pos - 4) return bad_size(v, *pos);
+  if (*pos + 4 + n > v->end) return bad_size(v, *pos); /* no wrap: pos < 2^32 here */
   /* no body is shared in the final model: all strings together are at most its size,
    * so their charge is checked once, at the end (verify_final) */
   v->budget -= (int64_t)fbei_cost_bytes(n);
@@ -358,58 +481,25 @@ static inline int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) 
   return 0;
 }
 
-static int fin_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos);
-static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos);
+static int fin_walk(verifier *v, const fbe_struct *st, uint64_t *pos);
 
-/* The steps of one struct, the position in a register: a step first advances over the
- * fixed bytes before it (op->skip), a string also over those after it (its room). */
-static inline ALWAYS_INLINE int fin_struct_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  uint64_t at = *pos;
-  for (const fbei_op *op = st->final_checks, *end = op + st->nfinal_checks; op < end; op++) {
-    at += op->skip;
-    int rc;
-    switch (op->check) {
-      case FBE_CHECK_TEXT: rc = fin_blob(v, &at, op->room, 1); break;
-      case FBE_CHECK_BYTES: rc = fin_blob(v, &at, op->room, 0); break;
-      case FBE_CHECK_OPTIONAL_STRUCT: rc = fin_optional_struct(v, op->type, op->st, &at); break;
-      case FBE_CHECK_STRUCTS: rc = fin_structs(v, op->type, op->st, &at); break;
-      default: rc = fin_value(v, op->type, &at); break; /* FBE_CHECK_VALUE */
-    }
-    if (rc) {
-      fbei_error_prepend_field(v->err, op->path);
-      return -1;
-    }
-  }
-  *pos = at + st->final_tail;
-  return 0;
-}
-
-static int fin_struct(verifier *v, const fbe_struct *st, uint64_t *pos) {
-  return fin_struct_inline(v, st, pos);
-}
-
-/* An optional of a struct (t: the optional's type). */
+/* An optional of a struct (t: the optional's type), by a call. */
 static int fin_optional_struct(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos) {
   uint64_t at = *pos;
   if (at >= v->end) return fin_short(v, at, 1);
   *pos = ++at;
   if (!v->p[at - 1]) return 0;
   if (enter(v, at, fbei_cost_optional(t))) return -1;
-  int rc = fin_struct_inline(v, st, pos);
+  int rc = fin_walk(v, st, pos);
   v->depth--;
   return rc;
 }
 
-/* A vector, list or set of structs (t: its type). */
-static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos) {
-  uint64_t at = *pos;
-  if (at + 4 > v->end) return fin_short(v, at, 4);
-  uint32_t n = fbe_load32(v->p + at);
-  if ((uint64_t)st->final_min * n > v->end - at - 4) return fail(v, FBE_FAULT_ELEMENTS, at, U(n), "model");
-  if (enter(v, at, fbei_cost_sequence(t, n))) return -1;
-  *pos = at + 4;
+/* The elements of a vector, list or set of structs whose count at *pos - 4 was checked
+ * and charged (fin_walk's, by calls); *pos: the first. */
+static int fin_elements(verifier *v, const fbe_struct *st, uint32_t n, uint64_t *pos) {
   for (uint32_t i = 0; i < n; i++) {
-    if (fin_struct_inline(v, st, pos)) {
+    if (fin_walk(v, st, pos)) {
       fbei_error_prepend_index(v->err, i);
       return -1;
     }
@@ -418,10 +508,137 @@ static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uin
   return 0;
 }
 
+/* The count of a vector, list or set of structs at *pos (t: its type): checked, charged,
+ * one level entered; *pos moves past it. */
+static inline ALWAYS_INLINE int fin_count(verifier *v, const fbe_type *t, const fbe_struct *st,
+                                          uint64_t *pos, uint32_t *count) {
+  uint64_t at = *pos;
+  if (at + 4 > v->end) return fin_short(v, at, 4);
+  uint32_t n = fbe_load32(v->p + at);
+  if ((uint64_t)st->final_min * n > v->end - at - 4) return fail(v, FBE_FAULT_ELEMENTS, at, U(n), "model");
+  if (enter(v, at, fbei_cost_sequence(t, n))) return -1;
+  *pos = at + 4;
+  *count = n;
+  return 0;
+}
+
+/* A vector, list or set of structs (t: its type), by calls. */
+static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uint64_t *pos) {
+  uint32_t n = 0;
+  return fin_count(v, t, st, pos, &n) ? -1 : fin_elements(v, st, n, pos);
+}
+
+/* fin_walk's frames: a struct program entered at step `op` of the one below (an optional
+ * of a struct, or element count - 1 - left of a collection of them). Deeper nesting than
+ * FIN_FRAMES goes on by calls. */
+typedef struct fin_frame {
+  const fbei_op *op;
+  uint32_t left;  /* elements after this one */
+  uint32_t count; /* elements in all (0: an optional) */
+} fin_frame;
+#define FIN_FRAMES 16
+
+/* Refusal inside fin_walk at step op (NULL: none): the error's path, innermost first. */
+COLD static int fin_walk_failed(verifier *v, const fbei_op *op, const fin_frame *stack, uint32_t sp) {
+  if (op) fbei_error_prepend_field(v->err, op->path);
+  while (sp--) {
+    if (stack[sp].count) fbei_error_prepend_index(v->err, stack[sp].count - 1 - stack[sp].left);
+    fbei_error_prepend_field(v->err, stack[sp].op->path);
+  }
+  return -1;
+}
+
+/* The steps of a struct at *pos and of the structs nested in it, in one loop (no call
+ * per struct): a struct starts with its fixed lead, a string advances over the fixed bytes
+ * after it (its room), any other step over those after it once done (op->after). */
+static inline ALWAYS_INLINE int fin_walk_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  fin_frame stack[FIN_FRAMES];
+  uint32_t sp = 0, n = 0;
+  uint64_t at = *pos + st->final_lead;
+  const fbei_op *op = st->final_checks;
+  for (;;) {
+    switch (op->check) {
+      case FBE_CHECK_TEXT:
+        if (fin_blob(v, &at, op->room, 1)) goto failed;
+        op++;
+        continue;
+      case FBE_CHECK_BYTES:
+        if (fin_blob(v, &at, op->room, 0)) goto failed;
+        op++;
+        continue;
+      case FBE_CHECK_OPTIONAL_STRUCT:
+        if (at >= v->end) {
+          fin_short(v, at, 1);
+          goto failed;
+        }
+        if (!v->p[at++]) {
+          at += op->after;
+          op++;
+          continue;
+        }
+        if (enter(v, at, fbei_cost_optional(op->type))) goto failed;
+        if (sp == FIN_FRAMES) {
+          int rc = fin_walk(v, op->st, &at);
+          v->depth--;
+          if (rc) goto failed;
+          at += op->after;
+          op++;
+          continue;
+        }
+        stack[sp++] = (fin_frame){op, 0, 0};
+        at += op->st->final_lead;
+        op = op->st->final_checks;
+        continue;
+      case FBE_CHECK_STRUCTS:
+        if (fin_count(v, op->type, op->st, &at, &n)) goto failed;
+        if (n == 0 || sp == FIN_FRAMES) {
+          if (fin_elements(v, op->st, n, &at)) goto failed;
+          at += op->after;
+          op++;
+          continue;
+        }
+        stack[sp++] = (fin_frame){op, n - 1, n};
+        at += op->st->final_lead;
+        op = op->st->final_checks;
+        continue;
+      case FBE_CHECK_STRUCT: case FBE_CHECK_VALUE:
+        if (fin_value(v, op->type, &at)) goto failed;
+        at += op->after;
+        op++;
+        continue;
+      case FBE_CHECK_END: {
+        if (!sp) {
+          *pos = at;
+          return 0;
+        }
+        fin_frame *f = &stack[sp - 1];
+        if (f->left) { /* the next element */
+          f->left--;
+          at += f->op->st->final_lead;
+          op = f->op->st->final_checks;
+          continue;
+        }
+        v->depth--;
+        at += f->op->after;
+        op = f->op + 1;
+        sp--;
+        continue;
+      }
+      default: UNREACHABLE(); /* every check has its case: the jump needs no range check */
+    }
+  failed:
+    return fin_walk_failed(v, op, stack, sp);
+  }
+}
+
+static int fin_walk(verifier *v, const fbe_struct *st, uint64_t *pos) {
+  return fin_walk_inline(v, st, pos);
+}
+
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos, 4, t->wire == FBE_KIND_STRING);
-    case FBE_KIND_STRUCT: return fin_struct(v, t->st, pos);
+    case FBE_KIND_STRUCT: return fin_walk(v, t->st, pos);
     case FBE_KIND_DECIMAL:
       if (*pos + 16 > v->end) return fin_short(v, *pos, 16);
       if (fbei_decimal_bad(v->p + *pos)) return bad_decimal(v, *pos);
@@ -477,7 +694,8 @@ static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   }
 }
 
-static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *model_size) {
+static inline ALWAYS_INLINE int verify_final(verifier *v, const fbe_struct *st, size_t size,
+                                             size_t *model_size) {
   if (size < 8) return fail(v, FBE_FAULT_FEW_BYTES_FINAL, 0, U(size));
   uint32_t total = fbe_load32(v->p), type_id = fbe_load32(v->p + 4);
   if (total < 8) return fail(v, FBE_FAULT_MODEL_SMALL_FINAL, 0, U(total));
@@ -485,7 +703,7 @@ static int verify_final(verifier *v, const fbe_struct *st, size_t size, size_t *
   if (type_id != st->type_id)
     return fail(v, FBE_FAULT_TYPE_ID, 4, U(type_id), st->full_name, U(st->type_id));
   uint64_t pos = 8;
-  if (start_budget(v, st, total) || fin_struct(v, st, &pos)) return -1;
+  if (start_budget(v, st, total) || fin_walk_inline(v, st, &pos)) return -1; /* inline: the root */
   if (pos > total) return fin_short(v, total, pos - total);
   if (pos != total) return fail(v, FBE_FAULT_FIELDS_END, pos, U(total));
   if (v->budget < 0) return over_budget(v, 8); /* the strings (fin_blob) */
@@ -505,11 +723,11 @@ static inline ALWAYS_INLINE fbe_status verify_model(const fbe_struct *type, fbe_
   uint64_t max_size = fbei_limits_size(limits);
   if (size >= 4 && fbe_load32(data) > max_size)
     return fbei_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(fbe_load32(data)), U(max_size));
-  verifier v = {data, 0, 0, fbei_limits_depth(limits), 0, 0, 0, 0, limits, err};
+  verifier v = {data, 0, 0, fbei_limits_depth(limits), 0, 0, limits, err};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size, model_size)
                                     : verify_standard(&v, type, size, model_size);
   if (report) {
-    report->charged = (uint64_t)(v.start - v.budget);
+    report->charged = (uint64_t)(first_budget(limits, (uint32_t)v.end) - v.budget);
     report->visits = v.visits;
   }
   return rc ? err->code : FBE_OK;

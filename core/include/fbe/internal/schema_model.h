@@ -104,7 +104,9 @@ typedef enum fbei_check_code {
   FBE_CHECK_STRUCT,           /* nested struct (standard model only) */
   FBE_CHECK_OPTIONAL_STRUCT,  /* Struct? */
   FBE_CHECK_STRUCTS,          /* vector, list or set of structs */
-  FBE_CHECK_VALUE             /* anything else: the generic per-type path */
+  FBE_CHECK_VALUE,            /* anything else: the generic per-type path */
+  FBE_CHECK_END               /* after the last of ptr_ops and of final_checks (not
+                                 counted) */
 } fbei_check_code;
 
 typedef struct fbei_op {
@@ -118,7 +120,7 @@ typedef struct fbei_op {
                                 steps right after it, checked once here (0: covered by an
                                 earlier step); a string adds its data size */
   fbei_check_code check;     /* ptr_ops, final_checks: what verify does here */
-  uint32_t skip;             /* final_checks: fixed bytes before this step that no string
+  uint32_t after;            /* final_checks: fixed bytes after this step that no string
                                 step's room covers (the verifier advances over them) */
   const fbe_type *type;      /* the field's type (ptr_ops, final_checks) */
   const fbe_struct *st;      /* CHECK_STRUCT: the struct; CHECK_OPTIONAL_STRUCT and
@@ -182,6 +184,7 @@ struct fbe_struct {
   bool reject_global;        /* the first reject carried '*' */
   /* layout */
   uint32_t body_size;        /* standard body size S = 8 + sum of inline sizes */
+  uint64_t head_key;         /* (type_id << 32) + body_size: verify.c's test of a header */
   uint32_t base_body_size;   /* 8 + inline sizes of the inherited fields */
   uint32_t mem_size;         /* in-memory size (multiple of 8) */
   uint32_t final_min;        /* final-model size of the fields (fixed part) */
@@ -190,6 +193,7 @@ struct fbe_struct {
   uint64_t cost;             /* FBE_VALUE_CHARGE x (1 + the values of its fields, inline
                                 nested structs and arrays included) (cost.h) */
   uint64_t default_cost;     /* what a default value adds: the fields' default_cost */
+  uint64_t root_cost;        /* fbei_cost_root: a message of it (header, slot, values) */
   const fbe_type *self_type; /* a STRUCT type node naming this struct */
   uint32_t *name_index;      /* field indexes sorted by name, for fbe_struct_field */
   uint8_t layout_state;      /* layout.c bookkeeping: 0 todo, 1 in progress, 2 done */
@@ -203,9 +207,9 @@ struct fbe_struct {
   uint32_t nfinal_checks;
   fbei_op *final_checks;      /* the steps of final_ops that read bytes (strings, optionals,
                                 collections...): what the final verifier visits; the
-                                fixed runs between them are their `skip` */
-  uint32_t final_tail;       /* fixed bytes after the last of final_checks that its room
-                                does not cover */
+                                fixed runs between them are their `after` */
+  uint32_t final_lead;       /* fixed bytes before the first of final_checks (all of them
+                                when there is none) */
 };
 
 struct fbe_package {
