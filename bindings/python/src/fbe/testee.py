@@ -216,7 +216,7 @@ class Testee:
             view = schema.view(cls, bytes.fromhex(request["hex"]), request.get("model", "standard"))
             if op == "text":
                 return {"ok": True, "text": str(view)}
-            return {"ok": True, "json": json.loads(view.to_json())}
+            return {"ok": True, "json": json.loads(fbe.View.to_json(view))}
         if op in ("decode", "text"):  # verified unless the request says "trusted": true
             schema, cls = self.type(request)
             value = schema.decode(cls, bytes.fromhex(request["hex"]), final=self.final(request), ordered=True,
