@@ -605,15 +605,10 @@ static void wr_value(writer *w, const fbe_type *t, const uint8_t *slot) {
   }
 }
 
+/* A message is the ref of its root struct (written, never changed). */
 int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_msg *m, uint32_t n,
                    uint32_t p, uint64_t *need_n, uint64_t *need_p) {
-  writer w = {tp->num, n, tp->num_cap, tp->bytes, p, tp->bytes_cap, progs,
-              progs->format == FBE_TAPE_DOUBLE};
-  const fbe_struct *st = fbe_msg_type(m);
-  if (is_ours(progs, st)) wr_prog(&w, prog_of(progs, st), fbei_msg_data(m));
-  *need_n = w.n - n;
-  *need_p = w.p - p;
-  return w.n <= w.n_cap && w.p <= w.p_cap ? 0 : -1;
+  return fbei_tape_write_ref(progs, tp, fbe_msg_ref((fbe_msg *)m), n, p, need_n, need_p);
 }
 
 int fbei_tape_write_ref(const fbei_tape_programs *progs, fbei_tape *tp, fbe_ref r, uint32_t n,

@@ -7,23 +7,30 @@
 #include "fbe/internal/value.h"
 #include "wire/decode_at.h"
 
+/* The viewed value, decoded (or copied from its image) into `slot` (mem_size bytes). */
+static fbe_status materialize(fbe_view v, fbe_arena *arena, const fbe_limits *limits, void *slot,
+                              fbe_error *err) {
+  if (v.image)
+    return fbei_value_copy(v.type, v.image, slot, arena)
+               ? FBE_OK
+               : fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
+  fbe_error local;
+  return fbei_decode_at(v.type, v.model, v.data, v.end, v.at, v.base, arena, limits, slot, err ? err : &local);
+}
+
+static void *new_slot(const fbe_type *t, fbe_arena *arena) {
+  return fbe_arena_alloc(arena, t->mem_size ? t->mem_size : 1);
+}
+
 fbe_status fbe_view_copy(fbe_view v, fbe_ref out, const fbe_limits *limits, fbe_error *err) {
   if (!v.type) return fbei_error_set(err, FBE_ERR_TYPE, FBE_NO_OFFSET, "the view has no value");
   if (!out.slot || !out.arena || out.type != v.type)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_view_copy: the output is not a value of the view's type");
-  void *value = fbe_arena_alloc(out.arena, v.type->mem_size ? v.type->mem_size : 1);
+  void *value = new_slot(v.type, out.arena); /* out changes only on success */
   if (!value) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  if (v.image) {
-    if (!fbei_value_copy(v.type, v.image, value, out.arena))
-      return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  } else {
-    fbe_error local;
-    fbe_status rc = fbei_decode_at(v.type, v.model, v.data, v.end, v.at, v.base, out.arena, limits,
-                                   value, err ? err : &local);
-    if (rc) return rc;
-  }
-  memcpy(out.slot, value, v.type->mem_size); /* out changes only on success */
-  return FBE_OK;
+  fbe_status rc = materialize(v, out.arena, limits, value, err);
+  if (rc == FBE_OK) memcpy(out.slot, value, v.type->mem_size);
+  return rc;
 }
 
 fbe_status fbe_view_to_msg(fbe_view v, fbe_arena *arena, const fbe_limits *limits, fbe_msg **out,
@@ -33,7 +40,7 @@ fbe_status fbe_view_to_msg(fbe_view v, fbe_arena *arena, const fbe_limits *limit
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_view_to_msg: a struct view, an arena and an output are needed");
   fbe_msg *msg = fbei_msg_shell(arena, v.type->st);
   if (!msg) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  fbe_status rc = fbe_view_copy(v, fbe_msg_ref(msg), limits, err);
+  fbe_status rc = materialize(v, arena, limits, fbe_msg_ref(msg).slot, err);
   if (rc == FBE_OK) *out = msg;
   return rc;
 }
@@ -43,9 +50,9 @@ fbe_status fbe_view_value(fbe_view v, fbe_arena *arena, const fbe_limits *limits
   if (out) out->type = NULL, out->slot = NULL, out->arena = arena;
   if (!v.type || !arena || !out)
     return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_view_value: a view, an arena and an output are needed");
-  fbe_ref r = {v.type, fbe_arena_alloc(arena, v.type->mem_size ? v.type->mem_size : 1), arena};
+  fbe_ref r = {v.type, new_slot(v.type, arena), arena};
   if (!r.slot) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
-  fbe_status rc = fbe_view_copy(v, r, limits, err);
+  fbe_status rc = materialize(v, arena, limits, r.slot, err);
   if (rc == FBE_OK) *out = r;
   return rc;
 }
