@@ -30,6 +30,7 @@ typedef struct pf_view_data {
 typedef struct pf_view {
   PyObject_HEAD
   fbe_view v;
+  const fbe_struct *root; /* the struct the bytes were opened as (fbe_view_fault) */
   const pf_struct *si; /* NULL once cleared (a garbage cycle) */
   const pf_type *seq;  /* ViewList: the array, vector or list type */
   PyObject *cls;       /* the struct's class (strong) */
@@ -67,6 +68,7 @@ static PyObject *new_view(const pf_view *parent, const pf_struct *si, PyObject *
   pf_view *out = PyObject_GC_New(pf_view, &pf_view_type);
   if (!out) return NULL;
   out->v = v;
+  out->root = parent->root;
   out->si = si;
   out->seq = NULL;
   Py_INCREF(cls);
@@ -81,7 +83,7 @@ static PyObject *new_view(const pf_view *parent, const pf_struct *si, PyObject *
 
 PyObject *pf_view_open(const pf_struct *si, PyObject *cls, PyObject *data, int final, int ordered,
                        const fbe_limits *limits) {
-  pf_view root = {.si = si, .limits = *limits, .ordered = ordered};
+  pf_view root = {.root = si->st, .si = si, .limits = *limits, .ordered = ordered};
   const void *p;
   size_t n;
   if (PyBytes_CheckExact(data)) { /* immutable: held as it is */
@@ -130,10 +132,10 @@ static inline pf_dec dec_of(const pf_view *v) {
   return c;
 }
 
-/* An access that finds no value: possible only when the bytes changed after view(). */
-static int changed(pf_dec *c) {
-  fbe_view none = {0};
-  fbe_view_fault(NULL, none, &c->err);
+/* An access that finds no value: possible only when the bytes changed after view().
+ * The core's error: what verify says of the bytes now. */
+static int changed(const pf_view *self, pf_dec *c) {
+  fbe_view_fault(self->root, self->v, &c->err);
   return -1;
 }
 
@@ -141,7 +143,7 @@ static PyObject *read_value(const pf_view *self, pf_dec *c, const pf_type *t, fb
 
 /* A scalar, string or bytes of t, read into a slot of fbe_ref's layout and made into
  * its Python object by convert.c, as decode makes it. */
-static PyObject *read_scalar(pf_dec *c, const pf_type *t, fbe_view v) {
+static PyObject *read_scalar(const pf_view *self, pf_dec *c, const pf_type *t, fbe_view v) {
   union {
     uint64_t u;
     double d;
@@ -170,7 +172,7 @@ static PyObject *read_scalar(pf_dec *c, const pf_type *t, fbe_view v) {
       break;
     }
   }
-  if (st) return changed(c), NULL;
+  if (st) return changed(self, c), NULL;
   return pf_get_scalar(c, t, (const uint8_t *)&slot);
 }
 
@@ -191,6 +193,7 @@ static PyObject *new_list(const pf_view *parent, const pf_type *t, fbe_view v) {
   pf_view *out = PyObject_GC_New(pf_view, &pf_view_list_type);
   if (!out) return NULL;
   out->v = v;
+  out->root = parent->root;
   out->si = parent->si;
   out->seq = t;
   Py_INCREF(parent->cls);
@@ -204,7 +207,7 @@ static PyObject *new_list(const pf_view *parent, const pf_type *t, fbe_view v) {
 }
 
 static PyObject *read_value(const pf_view *self, pf_dec *c, const pf_type *t, fbe_view v) {
-  if (!fbe_view_ok(v)) return changed(c), NULL;
+  if (!fbe_view_ok(v)) return changed(self, c), NULL;
   switch (t->kind) {
     case FBE_KIND_STRUCT: return new_view(self, t->st, (PyObject *)t->st->cls, v);
     case FBE_KIND_OPTIONAL:
@@ -213,7 +216,7 @@ static PyObject *read_value(const pf_view *self, pf_dec *c, const pf_type *t, fb
     case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_LIST: return new_list(self, t, v);
     case FBE_KIND_FLOAT: case FBE_KIND_SET: case FBE_KIND_MAP: case FBE_KIND_HASH:
       return read_decoded(self, c, t, v);
-    default: return read_scalar(c, t, v);
+    default: return read_scalar(self, c, t, v);
   }
 }
 
@@ -230,10 +233,7 @@ static PyObject *field_value(pf_view *self, uint32_t i) {
   const pf_field *f = &self->si->fields[i];
   pf_dec c = dec_of(self);
   PyObject *out = read_value(self, &c, f->type, fbe_view_field(self->v, i));
-  if (!out && c.err.code) {
-    fbei_error_prepend_field(&c.err, f->f->name);
-    pf_raise(&c.err);
-  }
+  if (!out && c.err.code) pf_raise(&c.err); /* the core's error, its path from the root */
   return out;
 }
 
@@ -384,10 +384,7 @@ static Py_ssize_t list_len(PyObject *self) {
 static PyObject *list_item_at(pf_view *v, Py_ssize_t i) {
   pf_dec c = dec_of(v);
   PyObject *out = read_value(v, &c, v->seq->elem, fbe_view_at(v->v, (size_t)i));
-  if (!out && c.err.code) {
-    fbei_error_prepend_index(&c.err, (size_t)i);
-    pf_raise(&c.err);
-  }
+  if (!out && c.err.code) pf_raise(&c.err); /* the core's error, its path from the root */
   return out;
 }
 
@@ -419,10 +416,7 @@ static PyObject *list_elements(pf_view *v) {
   fbe_view e;
   for (size_t i = 0; out && fbe_view_next(&it, &e, NULL); i++) {
     PyObject *item = read_value(v, &c, v->seq->elem, e);
-    if (!item && c.err.code) {
-      fbei_error_prepend_index(&c.err, i);
-      pf_raise(&c.err);
-    }
+    if (!item && c.err.code) pf_raise(&c.err);
     if (!item || PyList_Append(out, item)) Py_CLEAR(out);
     Py_XDECREF(item);
   }

@@ -257,6 +257,20 @@ def test_changed_bytearray_never_crashes(proto: fbe.Schema, test_schema: fbe.Sch
             read_all(v)
 
 
+def test_changed_bytes_raise_what_decode_says_of_them(proto: fbe.Schema) -> None:
+    # the core's fbe_view_fault: an access that finds no value raises verify's error on the
+    # bytes as they are now, as decode of them would
+    Account = proto.Account
+    data = bytearray(readme_account(proto).encode(final=True))
+    v = Account.view(data, "final")
+    data[12:16] = b"\xff\xff\xff\xff"  # the final model: header 8, id 4, then the name's size
+    with pytest.raises(fbe.Error) as viewed:
+        v.name
+    with pytest.raises(fbe.Error) as decoded:
+        Account.decode(bytes(data), final=True)
+    assert type(viewed.value) is type(decoded.value) and str(viewed.value) == str(decoded.value)
+
+
 def test_float_nan_payload_kept(test_schema: fbe.Schema) -> None:
     s = test_schema
     value = s.StructSimple(f25=struct.unpack("<f", b"\x01\x00\x80\x7f")[0], f27=math.inf)
