@@ -371,11 +371,29 @@ static void test_missing_names_and_wrong_kinds(void **state) {
   fbe_schema_release(s);
 }
 
+/* A model by name: the one rule of every binding's model= (fbe_model_parse). */
+static void test_model_names(void **state) {
+  (void)state;
+  fbe_model m = FBE_MODEL_FINAL;
+  fbe_error err;
+  assert_int_equal(fbe_model_parse("standard", 8, &m, &err), FBE_OK);
+  assert_int_equal(m, FBE_MODEL_STANDARD);
+  assert_int_equal(fbe_model_parse("final", 5, &m, &err), FBE_OK);
+  assert_int_equal(m, FBE_MODEL_FINAL);
+  assert_int_equal(fbe_model_parse("finalx", 5, &m, &err), FBE_OK); /* the length counts, not a NUL */
+  assert_int_equal(fbe_model_parse("Final", 5, &m, &err), FBE_ERR_ARGUMENT);
+  assert_string_equal(err.message, "model must be \"standard\" or \"final\", not \"Final\"");
+  assert_int_equal(fbe_model_parse(NULL, 0, &m, &err), FBE_ERR_ARGUMENT);
+  assert_string_equal(err.message, "model must be \"standard\" or \"final\"");
+  assert_int_equal(m, FBE_MODEL_FINAL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_views_read_what_decode_reads),
       cmocka_unit_test(test_refused_bytes_give_verifys_error),
       cmocka_unit_test(test_missing_names_and_wrong_kinds),
+      cmocka_unit_test(test_model_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

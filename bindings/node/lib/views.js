@@ -7,7 +7,8 @@
 // classes, so a field of the same name hides it on the view (as on a value), while
 // `fbe.View.prototype.toValue.call(v)` and the like always reach it.
 const util = require('util');
-const { fbeError, codes } = require('./errors');
+const { fbeError } = require('./errors');
+const native = require('./native');
 
 // The one method a compiled class gives its base: v[OP](op, x) runs op on the view.
 const OP = Symbol('fbe.viewOp');
@@ -93,14 +94,20 @@ class MapView {
 }
 
 /** The model of a view's options: { model: 'standard' | 'final' } (or { final: true }, as
- * decode takes it). */
+ * decode takes it). The names are the core's (native modelParse: fbe_model_parse); a
+ * name once read is remembered (there are two). */
+const MODELS = new Map();
 function isFinal(o) {
   if (o === undefined || o === null) return false;
   if (o.model === undefined) return o.final === true;
-  if (o.model === 'final') return true;
-  if (o.model === 'standard') return false;
-  throw fbeError(`options.model must be 'standard' or 'final', not ${util.inspect(o.model)}`,
-    { status: codes.FBE_ERR_ARGUMENT });
+  let final = MODELS.get(o.model);
+  if (final === undefined) {
+    const [status, got] = native.modelParse(o.model);
+    if (status) throw fbeError(got, { status });
+    final = got === 1;
+    MODELS.set(o.model, final);
+  }
+  return final;
 }
 
 module.exports = { View, ListView, MapView, OP, ITEM, KEY, OP_VALUE, OP_TEXT, OP_JSON, OP_EQUAL, OP_OTHER, isFinal };

@@ -152,6 +152,7 @@ static inline int tapes_ready(napi_env env, nschema *ns) {
 CALLBACK(statuses_cb); CALLBACK(error_text_cb); CALLBACK(prepend_path_cb);                     /* errors.c */
 CALLBACK(range_text_cb); CALLBACK(depth_rule_cb); CALLBACK(last_error_cb); CALLBACK(input_error_cb);
 CALLBACK(type_not_found_cb);
+CALLBACK(model_parse_cb);
 CALLBACK(enum_parse_cb); CALLBACK(enum_text_cb);                                               /* convert.c */
 CALLBACK(codec_cb); CALLBACK(verify_cb); CALLBACK(to_json_cb); CALLBACK(from_json_cb);          /* ops.c */
 CALLBACK(to_text_cb); CALLBACK(pair_cb); CALLBACK(copy_cb);

@@ -180,6 +180,23 @@ napi_value type_not_found_cb(napi_env env, napi_callback_info info) {
   return (arr = array_of(env, items, 2)) ? arr : napi_failure(env, "typeNotFound");
 }
 
+/* modelParse(value) -> [0, model] or [status, message]: a model by name, by the core's
+ * rule and words (fbe_model_parse); a value that is not a string is not a name. */
+napi_value model_parse_cb(napi_env env, napi_callback_info info) {
+  ARGS(1, void, unused);
+  napi_valuetype t = napi_undefined;
+  if (argc >= 1) napi_typeof(env, argv[0], &t);
+  char name[64];
+  size_t len = 0;
+  if (t == napi_string && napi_get_value_string_utf8(env, argv[0], name, sizeof name, &len) != napi_ok)
+    return napi_failure(env, "modelParse");
+  fbe_model model = FBE_MODEL_STANDARD;
+  fbe_error err;
+  fbe_status s = fbe_model_parse(t == napi_string ? name : NULL, len, &model, &err);
+  napi_value arr, items[2] = {js_num(env, (double)s), s ? js_str(env, err.message) : js_num(env, (double)model)};
+  return (arr = array_of(env, items, 2)) ? arr : napi_failure(env, "modelParse");
+}
+
 /* rangeText(value, kind) -> "value 300 does not fit uint8": the core's words
  * (fbei_error_range) for a number lib/ finds out of range itself (bigints, 64-bit kinds). */
 napi_value range_text_cb(napi_env env, napi_callback_info info) {

@@ -42,7 +42,7 @@ NAPI_MODULE_INIT() {
       {"version", version_cb},      {"statuses", statuses_cb},          {"errorText", error_text_cb},
       {"prependPath", prepend_path_cb}, {"rangeText", range_text_cb},   {"depthRule", depth_rule_cb},
       {"utcNow", utc_now_cb},       {"uuid1", uuid1_cb},                {"uuid4", uuid4_cb},
-      {"memoryInUse", memory_in_use_cb}};
+      {"memoryInUse", memory_in_use_cb}, {"modelParse", model_parse_cb}};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
     napi_value fn;
     if (napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].cb, NULL, &fn) != napi_ok ||

@@ -141,18 +141,19 @@ static PyObject *from_json_run(PyObject *cls, PyObject *const *a) {
 
 /* view: the bytes opened in place (view.c); model "standard" or "final". */
 static PyObject *view_run(PyObject *cls, PyObject *const *a) {
-  int ordered, final = 0;
+  int ordered;
   fbe_limits limits;
   if (flag(a[2], &ordered) || pf_limits_from(a[3], &limits)) return NULL;
-  if (a[1] && (!PyUnicode_Check(a[1]) || ((final = PyUnicode_CompareWithASCIIString(a[1], "final") == 0) == 0 &&
-                                          PyUnicode_CompareWithASCIIString(a[1], "standard") != 0))) {
-    PyObject *r = PyObject_Repr(a[1]);
-    if (r) pf_raisef(FBE_ERR_ARGUMENT, "model must be \"standard\" or \"final\", not %s", PyUnicode_AsUTF8(r));
-    Py_XDECREF(r);
-    return NULL;
+  fbe_model model = FBE_MODEL_STANDARD;
+  if (a[1]) { /* the core's rule and words (fbe_model_parse) */
+    Py_ssize_t n = 0;
+    const char *name = PyUnicode_Check(a[1]) ? PyUnicode_AsUTF8AndSize(a[1], &n) : NULL;
+    fbe_error err;
+    if (PyErr_Occurred()) return NULL;
+    if (fbe_model_parse(name, (size_t)n, &model, &err)) return pf_raise(&err), NULL;
   }
   pf_struct *si = info_or_raise(cls);
-  return si ? pf_view_open(si, cls, a[0], final, ordered, &limits) : NULL;
+  return si ? pf_view_open(si, cls, a[0], model == FBE_MODEL_FINAL, ordered, &limits) : NULL;
 }
 
 /* from_dict: a dict of field values (nested dicts for structs) read by the input table

@@ -153,12 +153,24 @@ static void *open_part(void *arg) {
 
 /* Native.view(klass, data, final, limits) -> klass's View over data, verified first: bytes
  * verify rejects raise what decode raises for them. */
-static VALUE native_view(VALUE self, VALUE klass, VALUE data, VALUE final, VALUE limits) {
+/* model: nil (standard), or a Symbol or String the core reads (fbe_model_parse). */
+static fbe_model model_of(VALUE model) {
+  fbe_model out = FBE_MODEL_STANDARD;
+  if (NIL_P(model)) return out;
+  VALUE name = SYMBOL_P(model) ? rb_sym2str(model) : RB_TYPE_P(model, T_STRING) ? model : Qnil;
+  fbe_error err;
+  if (fbe_model_parse(NIL_P(name) ? NULL : RSTRING_PTR(name), NIL_P(name) ? 0 : (size_t)RSTRING_LEN(name), &out, &err))
+    rf_raise(&err);
+  return out;
+}
+
+static VALUE native_view(VALUE self, VALUE klass, VALUE data, VALUE model, VALUE limits) {
   rf_struct *si = rf_info_of(klass);
+  fbe_model m = model_of(model);
   rf_view root = {.si = si, .core = si->core, .core_obj = si->core->self};
   root.bytes = rf_input_of(data, "bytes", 1);
   rf_limits_get(limits, &root.limits);
-  view_open o = {si, RTEST(final) ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, (const uint8_t *)RSTRING_PTR(root.bytes),
+  view_open o = {si, m, (const uint8_t *)RSTRING_PTR(root.bytes),
                  (size_t)RSTRING_LEN(root.bytes), &root, {0}, FBE_OK};
   si->core->busy++; /* in flight (maybe without the GVL): close is refused */
   if (o.size >= FBE_RELEASE_LOCK_BYTES) rb_thread_call_without_gvl(open_part, &o, NULL, NULL);

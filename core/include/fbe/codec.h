@@ -18,6 +18,12 @@ typedef enum fbe_model {
   FBE_MODEL_FINAL = 1     /* compact: everything inline */
 } fbe_model;
 
+/* A model by its name, "standard" or "final" (what the bindings take as a view's or a
+ * stream's model): FBE_OK, or FBE_ERR_ARGUMENT 'model must be "standard" or "final", not
+ * "NAME"'. name NULL: the host gave something that is not a name (the message ends
+ * after "final"). */
+FBE_API fbe_status fbe_model_parse(const char *name, size_t length, fbe_model *out, fbe_error *err);
+
 #define FBE_DEFAULT_MAX_DEPTH 256u
 #define FBE_DEFAULT_MAX_MODEL_SIZE ((uint64_t)1 << 30)
 

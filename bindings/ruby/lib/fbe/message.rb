@@ -114,7 +114,7 @@ module FBE
     # keeps a frozen snapshot of data (data itself when frozen): changing data afterwards
     # changes nothing the view reads.
     def view(data, model: :standard, limits: nil)
-      Native.view(self, data, FBE.final_model?(model), limits)
+      Native.view(self, data, model, limits)
     end
 
     # true when data starts with a valid model of this struct.

@@ -109,7 +109,7 @@ module FBE
     end
 
     def view(type, data, model: :standard, limits: nil)
-      Native.view(struct(type), data, FBE.final_model?(model), limits)
+      Native.view(struct(type), data, model, limits)
     end
 
     def verify!(type, data, final: false, limits: nil)

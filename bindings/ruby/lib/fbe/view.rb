@@ -71,13 +71,4 @@ module FBE
     include Viewed
     include Enumerable
   end
-
-  # model: of view (:standard or :final, or their Strings) as final or not.
-  def self.final_model?(model)
-    case model
-    when :standard, "standard" then false
-    when :final, "final" then true
-    else raise ArgumentError.new("model: must be :standard or :final, not #{model.inspect}", Core::FBE_ERR_ARGUMENT)
-    end
-  end
 end
