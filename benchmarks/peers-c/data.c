@@ -14,7 +14,7 @@ static void fail(const char *what, const char *detail) {
   exit(1);
 }
 
-static char *read_file(const char *path, size_t *size) {
+char *b_read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f) fail("cannot open", path);
   fseek(f, 0, SEEK_END);
@@ -66,7 +66,7 @@ static fbe_ref load(const char *schemas_dir, const char *package, const char *ty
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", data_dir, workload);
   size_t size;
-  char *text = read_file(path, &size);
+  char *text = b_read_file(path, &size);
   fbe_msg *msg = NULL;
   fbe_error err;
   if (fbe_msg_from_json(st, text, size, fbe_arena_new(), &msg, &err) != FBE_OK) fail("bad data", path);

@@ -110,6 +110,9 @@ typedef struct b_case {
 void b_add(const char *impl, const char *workload, const char *model, size_t size, void *ctx, b_op encode,
            b_op decode, b_op decode_trusted, b_op decode_all);
 
+/* The whole file at path, NUL-terminated (malloc; the run stops when it cannot be read). */
+char *b_read_file(const char *path, size_t *size);
+
 /* Stops the run with a message: a failed round trip or a library error. */
 void b_die(const char *impl, const char *workload, const char *what);
 

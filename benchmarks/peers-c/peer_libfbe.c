@@ -125,19 +125,6 @@ static uint64_t small_name(fbe_view v) {
 
 static uint64_t large_ids(fbe_view v) { return fbe_view_count(fbe_view_field(v, 0)); }
 
-static char *read_text(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) b_die("libfbe", path, "cannot open");
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc((size_t)n + 1);
-  if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) b_die("libfbe", path, "cannot read");
-  fclose(f);
-  *size = (size_t)n;
-  return text;
-}
-
 static void add(const char *schemas_dir, const char *data_dir, const char *workload, const char *package,
                 const char *type_name) {
   const char *dirs[1] = {schemas_dir};
@@ -149,7 +136,7 @@ static void add(const char *schemas_dir, const char *data_dir, const char *workl
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", data_dir, workload);
   size_t size;
-  char *text = read_text(path, &size);
+  char *text = b_read_file(path, &size);
   fbe_msg *value = NULL;
   fbe_error err;
   if (!type || fbe_msg_from_json(type, text, size, fbe_arena_new(), &value, &err) != FBE_OK)

@@ -143,19 +143,6 @@ static uint64_t decode_all(void *p) {
   return c->fns->fold(c->out_value);
 }
 
-static char *read_text(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) b_die("libfbe-gen", path, "cannot open");
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc((size_t)n + 1);
-  if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) b_die("libfbe-gen", path, "cannot read");
-  fclose(f);
-  *size = (size_t)n;
-  return text;
-}
-
 static void add(const char *schemas_dir, const char *data_dir, const char *workload, const char *package,
                 const gen_fns *fns, const b_data *d) {
   const char *dirs[1] = {schemas_dir};
@@ -166,7 +153,7 @@ static void add(const char *schemas_dir, const char *data_dir, const char *workl
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", data_dir, workload);
   size_t size;
-  char *text = read_text(path, &size);
+  char *text = b_read_file(path, &size);
   void *value = calloc(1, fns->size);
   fbe_error err;
   if (!value || fns->from_json(value, schema, text, size, NULL, &err) != FBE_OK)
