@@ -293,6 +293,13 @@ static const char *join_path(fbe_arena *arena, const char *outer, const char *in
   return p;
 }
 
+/* Whether every step of a verify program is a string or bytes (fbe_struct.blobs_only). */
+static bool blobs_only(const fbei_op *ops, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (ops[i].check != FBE_CHECK_TEXT && ops[i].check != FBE_CHECK_BYTES) return false;
+  return true;
+}
+
 /* Builds the three programs of a struct (nested plain structs are built first). */
 static int build_ops(fbe_struct *st, layout_ctx *lx) {
   fbe_arena *arena = lx->arena;
@@ -374,6 +381,8 @@ static int build_ops(fbe_struct *st, layout_ctx *lx) {
     set_check(&op);
     st->ptr_ops[st->nptr_ops++] = op;
   }
+  st->blobs_only = blobs_only(st->ptr_ops, st->nptr_ops);
+  st->final_blobs_only = blobs_only(st->final_checks, st->nfinal_checks);
   st->ptr_ops[st->nptr_ops] = (fbei_op){.code = FBE_OP_END, .check = FBE_CHECK_END};
   return 0;
 }

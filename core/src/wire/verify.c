@@ -80,7 +80,11 @@ static const uint64_t ascii_tail[9] = {
  * string of up to 8 bytes is one load: the 8 bytes that end where it ends lie inside the
  * model (its length field and at least 4 bytes of header come before any string). */
 static inline int check_text(verifier *v, const uint8_t *s, uint32_t n) {
-  if (n <= 8 ? !(fbe_load64(s + n - 8) & ascii_tail[n]) : fbei_utf8_ascii(s, n)) return 0;
+  if (n <= 8) { /* two tests, not a merged ternary: the compiler made it a flag and a third */
+    if (!(fbe_load64(s + n - 8) & ascii_tail[n])) return 0;
+  } else if (fbei_utf8_ascii(s, n)) {
+    return 0;
+  }
   size_t ok = fbei_utf8_valid_prefix(s, n);
   return ok == n ? 0 : bad_text(v, s, n, ok);
 }
@@ -303,6 +307,22 @@ static int std_value(verifier *v, const fbe_type *t, uint64_t slot, uint64_t bas
   }
 }
 
+/* A struct slot whose struct holds only strings and bytes (fbe_struct.blobs_only): its
+ * header and blobs in one loop, with no frame of std_walk (most nested structs are so). */
+static inline ALWAYS_INLINE int std_blobs_struct(verifier *v, uint64_t slot, uint64_t base,
+                                                 const fbe_struct *st) {
+  uint64_t b = std_header(v, slot, base, st);
+  if (b == STD_REFUSED) return -1;
+  if (b == STD_SHORT) return 0;
+  for (const fbei_op *op = st->ptr_ops; op->check != FBE_CHECK_END; op++) {
+    if (std_blob(v, b + op->wire_offset, b, op->check == FBE_CHECK_TEXT, op->field)) {
+      fbei_error_prepend_field(v->err, op->path);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* std_walk's frames: a struct entered at step `op` of the one below: a plain struct, an
  * optional of one, or element count - 1 - left of a collection of them, whose slot is
  * `slot` (relative to b, the body below). Deeper nesting than STD_FRAMES goes on by calls. */
@@ -332,7 +352,7 @@ COLD static int std_walk_failed(verifier *v, const fbei_op *op, const std_frame 
 static inline ALWAYS_INLINE int std_walk_inline(verifier *v, const fbe_struct *st, uint64_t b) {
   std_frame stack[STD_FRAMES];
   uint32_t sp = 0, n = 0;
-  uint64_t at = 0, base = 0;
+  uint64_t at = 0, base = 0, q = 0; /* q: for calls, so that at's address is never taken */
   int rc;
   const fbei_op *op = st->ptr_ops;
   for (;;) {
@@ -347,6 +367,11 @@ static inline ALWAYS_INLINE int std_walk_inline(verifier *v, const fbe_struct *s
         op++;
         continue;
       case FBE_CHECK_STRUCT:
+        if (op->st->blobs_only) {
+          if (std_blobs_struct(v, slot, b, op->st)) goto failed;
+          op++;
+          continue;
+        }
         if (sp == STD_FRAMES) goto value;
         stack[sp++] = (std_frame){op, b, 0, 0, 0, 0};
         at = slot;
@@ -354,9 +379,16 @@ static inline ALWAYS_INLINE int std_walk_inline(verifier *v, const fbe_struct *s
         goto header;
       case FBE_CHECK_OPTIONAL_STRUCT:
         if (sp == STD_FRAMES) goto value;
-        rc = std_optional_open(v, op->type, slot, b, op->field, &at);
+        rc = std_optional_open(v, op->type, slot, b, op->field, &q);
+        at = q;
         if (rc < 0) goto failed;
         if (rc == 0) {
+          op++;
+          continue;
+        }
+        if (op->st->blobs_only) {
+          if (std_blobs_struct(v, at, at, op->st)) goto failed;
+          v->depth--;
           op++;
           continue;
         }
@@ -365,11 +397,21 @@ static inline ALWAYS_INLINE int std_walk_inline(verifier *v, const fbe_struct *s
         goto header;
       case FBE_CHECK_STRUCTS:
         if (sp == STD_FRAMES) goto value;
-        rc = std_count(v, op->type, slot, b, &at, &n);
+        rc = std_count(v, op->type, slot, b, &q, &n);
+        at = q;
         if (rc < 0) goto failed;
         if (rc == 0) {
           op++;
           continue;
+        }
+        if (op->st->blobs_only) {
+          for (uint32_t i = 0; i < n; i++) {
+            if (std_blobs_struct(v, at + (uint64_t)i * 4, b, op->st)) {
+              fbei_error_prepend_index(v->err, i);
+              goto failed;
+            }
+          }
+          n = 0;
         }
         if (n == 0) {
           v->depth--;
@@ -467,18 +509,21 @@ COLD static int fin_short(verifier *v, uint64_t pos, uint64_t n) {
   return fail(v, FBE_FAULT_BYTES_PAST_END, pos < v->end ? pos : v->end, U(n), "model");
 }
 
-/* `room`: the length field plus the fixed bytes right after the string; text: a string
- * (UTF-8 checked), else bytes. */
-static inline ALWAYS_INLINE int fin_blob(verifier *v, uint64_t *pos, uint32_t room, int text) {
-  if (*pos + 4 > v->end) return fin_short(v, *pos, 4);
-  uint32_t n = fbe_load32(v->p + *pos);
-  if (*pos + 4 + n > v->end) return bad_size(v, *pos); /* no wrap: pos < 2^32 here */
+/* A position of the final model's walk, or FIN_REFUSED (positions are under 2^33). */
+#define FIN_REFUSED UINT64_MAX
+
+/* The string or bytes at `pos` (text: UTF-8 checked): the position after it and the `room`
+ * (the length field plus the fixed bytes right after it), or FIN_REFUSED. Positions go
+ * in and out by value so that the walk keeps them in a register. */
+static inline ALWAYS_INLINE uint64_t fin_blob(verifier *v, uint64_t pos, uint32_t room, int text) {
+  if (pos + 4 > v->end) return fin_short(v, pos, 4), FIN_REFUSED;
+  uint32_t n = fbe_load32(v->p + pos);
+  if (pos + 4 + n > v->end) return bad_size(v, pos), FIN_REFUSED; /* no wrap: pos < 2^32 here */
   /* no body is shared in the final model: all strings together are at most its size,
    * so their charge is checked once, at the end (verify_final) */
   v->budget -= (int64_t)fbei_cost_bytes(n);
-  if (text && check_text(v, v->p + *pos + 4, n)) return -1;
-  *pos += (uint64_t)n + room;
-  return 0;
+  if (text && check_text(v, v->p + pos + 4, n)) return FIN_REFUSED;
+  return pos + n + room;
 }
 
 static int fin_walk(verifier *v, const fbe_struct *st, uint64_t *pos);
@@ -528,6 +573,20 @@ static int fin_structs(verifier *v, const fbe_type *t, const fbe_struct *st, uin
   return fin_count(v, t, st, pos, &n) ? -1 : fin_elements(v, st, n, pos);
 }
 
+/* A struct of the final model at *pos whose steps are all strings and bytes
+ * (fbe_struct.final_blobs_only): in one loop, with no frame of fin_walk. */
+static inline ALWAYS_INLINE uint64_t fin_blobs_struct(verifier *v, const fbe_struct *st, uint64_t pos) {
+  pos += st->final_lead;
+  for (const fbei_op *op = st->final_checks; op->check != FBE_CHECK_END; op++) {
+    pos = fin_blob(v, pos, op->room, op->check == FBE_CHECK_TEXT);
+    if (pos == FIN_REFUSED) {
+      fbei_error_prepend_field(v->err, op->path);
+      return FIN_REFUSED;
+    }
+  }
+  return pos;
+}
+
 /* fin_walk's frames: a struct program entered at step `op` of the one below (an optional
  * of a struct, or element count - 1 - left of a collection of them). Deeper nesting than
  * FIN_FRAMES goes on by calls. */
@@ -554,16 +613,17 @@ COLD static int fin_walk_failed(verifier *v, const fbei_op *op, const fin_frame 
 static inline ALWAYS_INLINE int fin_walk_inline(verifier *v, const fbe_struct *st, uint64_t *pos) {
   fin_frame stack[FIN_FRAMES];
   uint32_t sp = 0, n = 0;
-  uint64_t at = *pos + st->final_lead;
+  uint64_t at = *pos + st->final_lead, q; /* q: at's copy for calls, so that at's address is
+                                             never taken and it stays in a register */
   const fbei_op *op = st->final_checks;
   for (;;) {
     switch (op->check) {
       case FBE_CHECK_TEXT:
-        if (fin_blob(v, &at, op->room, 1)) goto failed;
+        if ((at = fin_blob(v, at, op->room, 1)) == FIN_REFUSED) goto failed;
         op++;
         continue;
       case FBE_CHECK_BYTES:
-        if (fin_blob(v, &at, op->room, 0)) goto failed;
+        if ((at = fin_blob(v, at, op->room, 0)) == FIN_REFUSED) goto failed;
         op++;
         continue;
       case FBE_CHECK_OPTIONAL_STRUCT:
@@ -577,8 +637,16 @@ static inline ALWAYS_INLINE int fin_walk_inline(verifier *v, const fbe_struct *s
           continue;
         }
         if (enter(v, at, fbei_cost_optional(op->type))) goto failed;
+        if (op->st->final_blobs_only) {
+          if ((at = fin_blobs_struct(v, op->st, at)) == FIN_REFUSED) goto failed;
+          v->depth--;
+          at += op->after;
+          op++;
+          continue;
+        }
         if (sp == FIN_FRAMES) {
-          int rc = fin_walk(v, op->st, &at);
+          int rc = fin_walk(v, op->st, (q = at, &q));
+          at = q;
           v->depth--;
           if (rc) goto failed;
           at += op->after;
@@ -590,9 +658,20 @@ static inline ALWAYS_INLINE int fin_walk_inline(verifier *v, const fbe_struct *s
         op = op->st->final_checks;
         continue;
       case FBE_CHECK_STRUCTS:
-        if (fin_count(v, op->type, op->st, &at, &n)) goto failed;
+        if (fin_count(v, op->type, op->st, (q = at, &q), &n)) goto failed;
+        at = q;
+        if (op->st->final_blobs_only) {
+          for (uint32_t i = 0; i < n; i++) {
+            if ((at = fin_blobs_struct(v, op->st, at)) == FIN_REFUSED) {
+              fbei_error_prepend_index(v->err, i);
+              goto failed;
+            }
+          }
+          n = 0;
+        }
         if (n == 0 || sp == FIN_FRAMES) {
-          if (fin_elements(v, op->st, n, &at)) goto failed;
+          if (fin_elements(v, op->st, n, (q = at, &q))) goto failed;
+          at = q;
           at += op->after;
           op++;
           continue;
@@ -602,7 +681,8 @@ static inline ALWAYS_INLINE int fin_walk_inline(verifier *v, const fbe_struct *s
         op = op->st->final_checks;
         continue;
       case FBE_CHECK_STRUCT: case FBE_CHECK_VALUE:
-        if (fin_value(v, op->type, &at)) goto failed;
+        if (fin_value(v, op->type, (q = at, &q))) goto failed;
+        at = q;
         at += op->after;
         op++;
         continue;
@@ -637,7 +717,9 @@ static int fin_walk(verifier *v, const fbe_struct *st, uint64_t *pos) {
 
 static int fin_value(verifier *v, const fbe_type *t, uint64_t *pos) {
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: return fin_blob(v, pos, 4, t->wire == FBE_KIND_STRING);
+    case FBE_KIND_STRING: case FBE_KIND_BYTES:
+      *pos = fin_blob(v, *pos, 4, t->wire == FBE_KIND_STRING);
+      return *pos == FIN_REFUSED ? -1 : 0;
     case FBE_KIND_STRUCT: return fin_walk(v, t->st, pos);
     case FBE_KIND_DECIMAL:
       if (*pos + 16 > v->end) return fin_short(v, *pos, 16);

@@ -201,6 +201,8 @@ struct fbe_struct {
   fbei_op *ops;               /* the codec program over all fields */
   uint32_t nptr_ops;
   fbei_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
+  bool blobs_only;           /* every step of ptr_ops is a string or bytes: verify checks
+                                such a nested body in one loop, with no frame of its walk */
   uint32_t nfinal_ops;
   fbei_op *final_ops;         /* final-model program: nested plain structs spliced in, since
                                 the final model writes them inline with no header */
@@ -210,6 +212,8 @@ struct fbe_struct {
                                 fixed runs between them are their `after` */
   uint32_t final_lead;       /* fixed bytes before the first of final_checks (all of them
                                 when there is none) */
+  bool final_blobs_only;     /* every step of final_checks is a string or bytes (as
+                                blobs_only, for the final model) */
 };
 
 struct fbe_package {
