@@ -41,6 +41,30 @@ static void same_steps(fbe_view v, const char *path) {
   if (i != fbe_view_count(v)) fail_msg("%s: %zu steps, %zu elements", path, i, fbe_view_count(v));
 }
 
+/* fbe_view_get_scalars spans exactly the elements fbe_view_at gives, for a collection
+ * of fixed-size scalars (in the bytes, or an empty default); FBE_ERR_TYPE otherwise. */
+static void same_scalars(fbe_view v, const char *path) {
+  const uint8_t *p = NULL;
+  size_t n = 0, w = 0, count = fbe_view_count(v);
+  fbe_status rc = fbe_view_get_scalars(v, &p, &n, &w);
+  fbe_kind k = count ? fbe_view_kind(fbe_view_at(v, 0)) : FBE_KIND_COUNT_;
+  int scalar = k < FBE_KIND_STRING || k == FBE_KIND_ENUM || k == FBE_KIND_FLAGS;
+  if (count && (!scalar || (v.image && count))) {
+    if (rc != FBE_ERR_TYPE) fail_msg("%s: scalars of %s elements", path, scalar ? "default" : "non-scalar");
+    return;
+  }
+  if (!count) {
+    if (rc == FBE_OK && n) fail_msg("%s: %zu scalars of no element", path, n);
+    return;
+  }
+  if (rc != FBE_OK || n != count) fail_msg("%s: scalars %d, %zu of %zu", path, rc, n, count);
+  for (size_t i = 0; i < n; i++) {
+    fbe_view e = fbe_view_at(v, i);
+    if (e.data + e.at != p + i * w) fail_msg("%s: scalar %zu is not element %zu", path, i, i);
+  }
+  assert_true(p >= v.data && p + n * w <= v.data + v.end);
+}
+
 static size_t leaves; /* scalars, strings and bytes compared: the walk reached the values */
 
 /* Asserts that view v reads the value ref r holds, at `path` (for the failure text). */
@@ -83,6 +107,7 @@ static void same(fbe_view v, fbe_ref r, const char *path) {
       assert_false(fbe_view_ok(fbe_view_at(v, n)));
       assert_false(fbe_view_ok(fbe_view_key_at(v, 0)));
       same_steps(v, path);
+      same_scalars(v, path);
       return;
     }
     case FBE_KIND_MAP: case FBE_KIND_HASH: {
@@ -371,6 +396,45 @@ static void test_missing_names_and_wrong_kinds(void **state) {
   fbe_schema_release(s);
 }
 
+/* fbe_view_get_scalars: a vector<int64> in place in both models, the other kinds
+ * refused, and a count changed after the open (past the model) refused, not read. */
+static void test_scalars_in_place(void **state) {
+  (void)state;
+  fbe_schema *s = t_load("bench/large.fbe");
+  const fbe_struct *large = t_struct(s, "large.Large");
+  static const char JSON[] = "{\"ids\":[1,-2,3000000000],\"names\":[\"a\"]}";
+  fbe_arena *arena = fbe_arena_new();
+  fbe_msg *msg = NULL;
+  assert_int_equal(fbe_msg_from_json(large, JSON, sizeof JSON - 1, arena, &msg, NULL), FBE_OK);
+  for (int model = 0; model < 2; model++) {
+    fbe_buffer b;
+    fbe_buffer_init(&b);
+    assert_int_equal(fbe_encode(msg, (fbe_model)model, &b, NULL), FBE_OK);
+    fbe_view root;
+    assert_int_equal(fbe_view_open(large, (fbe_model)model, b.data, b.size, NULL, &root, NULL), FBE_OK);
+    fbe_view ids = fbe_view_field(root, 0);
+    const uint8_t *p = NULL;
+    size_t n = 0, w = 0;
+    assert_int_equal(fbe_view_get_scalars(ids, &p, &n, &w), FBE_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(w, 8);
+    assert_int_equal((int64_t)fbe_load64(p), 1);
+    assert_int_equal((int64_t)fbe_load64(p + 8), -2);
+    assert_int_equal((int64_t)fbe_load64(p + 16), 3000000000LL);
+    assert_int_equal(fbe_view_get_scalars(fbe_view_field(root, 1), &p, &n, &w), FBE_ERR_TYPE); /* strings */
+    assert_int_equal(fbe_view_get_scalars(root, &p, &n, &w), FBE_ERR_TYPE);
+    assert_int_equal(fbe_view_get_scalars(fbe_view_at(ids, 0), &p, &n, &w), FBE_ERR_TYPE);
+    assert_int_equal(fbe_view_get_scalars(ids, NULL, &n, &w), FBE_ERR_TYPE);
+    /* the bytes change under the view: a count past the model is refused */
+    uint8_t *count = (uint8_t *)(uintptr_t)(p - 4);
+    count[3] = 0x7f;
+    assert_int_equal(fbe_view_get_scalars(ids, &p, &n, &w), FBE_ERR_TYPE);
+    fbe_buffer_free(&b);
+  }
+  fbe_arena_free(arena);
+  fbe_schema_release(s);
+}
+
 /* A model by name: the one rule of every binding's model= (fbe_model_parse). */
 static void test_model_names(void **state) {
   (void)state;
@@ -394,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_refused_bytes_give_verifys_error),
       cmocka_unit_test(test_missing_names_and_wrong_kinds),
       cmocka_unit_test(test_model_names),
+      cmocka_unit_test(test_scalars_in_place),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,9 @@
  * asset, orders; Balance: currency, amount; Order: id, symbol, side, type, price,
  * volume; small.Small: name, spouse, siblings, money, birthday; large.Large: ids,
  * names), every element in order with FOR_EACH(item, collection) (the includer's: by
- * index for fbe_ref, fbe_view_iterate for fbe_view, O(1) a step in both models); the
- * runner checks each fold against the data's. */
+ * index for fbe_ref, fbe_view_iterate for fbe_view, O(1) a step in both models), a
+ * collection of int64 with FOLD_INT64S(h, item, collection) (a view: the elements in
+ * place, fbe_view_get_scalars); the runner checks each fold against the data's. */
 #define FN_(v, name) v##_##name
 #define FN(v, name) FN_(v, name)
 #define FOLD(name) FN(FN(V, fold), name)
@@ -74,7 +75,7 @@ static uint64_t FOLD(large)(V l) {
   uint64_t h = B_FOLD_SEED;
   V ids = FIELD(l, 0), names = FIELD(l, 1), e;
   h = b_fold(h, FN(V, count)(ids));
-  FOR_EACH(e, ids) h = FOLD(int)(h, e);
+  FOLD_INT64S(h, e, ids);
   h = b_fold(h, FN(V, count)(names));
   FOR_EACH(e, names) h = FOLD(str)(h, e);
   return h;

@@ -4,11 +4,12 @@
  * value), a plain struct to copy freely, valid while the bytes are.
  *
  * Safety: fbe_view_open runs fbe_verify on the bytes first and refuses what it
- * refuses (same status and error). Every access afterwards still goes through the
- * field-model readers of fbe/field.h, which check each pointer, size and count against
- * the model before using it, so no access reads outside [data, data + size) even if
- * the bytes changed after the open; on verified bytes those checks never fail (an
- * access that fails them gives "no value": fbe_view_ok false, FBE_ERR_TYPE).
+ * refuses (same status and error). Every access afterwards still checks what it reads
+ * against the model before using it (the field-model readers of fbe/field.h for each
+ * pointer, size and count; a scalar's slot: one compare with the model's end), so no
+ * access reads outside [data, data + size) even if the bytes changed after the open;
+ * on verified bytes those checks never fail (an access that fails them gives "no
+ * value": fbe_view_ok false, FBE_ERR_TYPE).
  *
  * Values read as fbe_decode gives them: fields an older writer did not have (the
  * standard model's short bodies), null strings, bytes and optionals of a struct field
@@ -23,7 +24,8 @@
  * struct walks fields 0..i-1 and element i of a collection walks elements 0..i-1
  * (fixed-size elements: O(1)); the walk reads only counts and lengths, never the data.
  * Reading every element of a variable-size collection by index is quadratic there:
- * step through it with fbe_view_iterate / fbe_view_next instead (O(1) a step). */
+ * step through it with fbe_view_iterate / fbe_view_next instead (O(1) a step), and read
+ * a collection of fixed-size scalars in one call with fbe_view_get_scalars. */
 #ifndef FBE_VIEW_H
 #define FBE_VIEW_H
 
@@ -91,10 +93,21 @@ FBE_API fbe_view fbe_view_value_at(fbe_view v, size_t index);      /* map entry 
 typedef struct fbe_view_iter {
   fbe_view of;
   size_t index, count;
-  uint64_t pos; /* final model: where the next element starts */
+  uint64_t pos;    /* where the next element starts (standard: its slot) */
+  uint64_t stride; /* standard: from one element's (entry's) slot to the next's */
 } fbe_view_iter;
 FBE_API fbe_view_iter fbe_view_iterate(fbe_view v);
 FBE_API int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value);
+
+/* Every element of an array, vector, list or set of fixed-size scalars (bool .. uuid,
+ * enums, flags) in one call, borrowed in place: *count elements of *size bytes each from
+ * *data, as on the wire (little-endian; read element i with fbe_load16 / fbe_load32 /
+ * fbe_load64 / fbe_load_double ... of fbe/field.h at *data + i * *size), where
+ * fbe_view_iterate makes a view of each. The span was checked against the model: it
+ * stays inside it even if the bytes changed after the open. FBE_ERR_TYPE for another
+ * kind, or a non-empty schema default (an array field an older writer did not have:
+ * in memory, not on the wire; read it with fbe_view_at). */
+FBE_API fbe_status fbe_view_get_scalars(fbe_view v, const uint8_t **data, size_t *count, size_t *size);
 
 /* ---- optionals ---- */
 FBE_API int fbe_view_is_null(fbe_view v);      /* an optional that holds no value */

@@ -1,13 +1,17 @@
 /* Views (fbe/view.h): reading a verified model in place. Byte-level reads go through
- * the field-model readers of fbe/field.h; values that come from the schema's defaults
- * instead of the bytes, and every scalar conversion, go through fbe_ref (message.c),
- * so a view reads exactly what fbe_decode would. */
+ * the field-model readers of fbe/field.h (a scalar's slot: one compare with the model's
+ * end); values that come from the schema's defaults instead of the bytes, and every
+ * scalar conversion but the plain integer and float loads, go through fbe_ref
+ * (message.c), so a view reads exactly what fbe_decode would. */
 #include <string.h>
 #include "fbe/view.h"
 #include "fbe/field.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/kinds.h"
 #include "fbe/internal/value.h"
 
+/* Views are made whole, never a copy with some members changed: a copy patched member by
+ * member, then copied on as a whole (passed by value), stalls the CPU's store forwarding. */
 static const fbe_view no_value = {NULL, NULL, 0, 0, 0, NULL, FBE_MODEL_STANDARD};
 
 static fbe_reader reader(fbe_view v) {
@@ -23,10 +27,7 @@ static fbe_ref image_ref(fbe_view v) {
 /* A value held in memory (a schema default, or a part of one). */
 static fbe_view from_image(fbe_view parent, fbe_ref r) {
   if (!r.slot) return no_value;
-  fbe_view v = parent;
-  v.type = r.type;
-  v.image = r.slot;
-  v.at = v.base = 0;
+  fbe_view v = {r.type, parent.data, parent.end, 0, 0, r.slot, parent.model}; /* made whole (the top) */
   return v;
 }
 
@@ -54,9 +55,8 @@ static fbe_view std_value(fbe_view parent, const fbe_type *t, uint64_t slot, uin
     v.base = size;
     return v;
   }
-  v.at = slot;
-  v.base = base;
-  return v;
+  fbe_view s = {t, v.data, v.end, slot, base, NULL, v.model}; /* made whole (the top) */
+  return s;
 }
 
 /* Field i of a struct body: absent from a short body (an older writer) or null (a
@@ -66,20 +66,27 @@ static fbe_view std_field(fbe_view v, size_t i) {
   const fbe_struct *st = v.type->st;
   const fbe_field *f = &st->fields[i];
   const fbe_type *t = f->type;
-  fbe_ref dflt = {t, (void *)(uintptr_t)((const uint8_t *)st->defaults + f->mem_offset), NULL};
   uint64_t size = v.base, slot = v.at + f->wire_offset;
   if ((i < st->ninherited && st->base_body_size > size) || f->wire_offset + t->wire_size > size)
-    return from_image(v, dflt);
+    goto dflt;
+  if (is_scalar(t)) { /* the common case: inside the body (just checked), which is inside the model */
+    fbe_view r = {t, v.data, v.end, slot, v.at, NULL, v.model};
+    return r;
+  }
   switch (t->wire) {
     case FBE_KIND_STRING: case FBE_KIND_BYTES: case FBE_KIND_STRUCT:
-      if (fbe_load32(v.data + slot) == 0) return from_image(v, dflt);
+      if (fbe_load32(v.data + slot) == 0) goto dflt;
       break;
     case FBE_KIND_OPTIONAL:
-      if (v.data[slot] == 0 || fbe_load32(v.data + slot + 1) == 0) return from_image(v, dflt);
+      if (v.data[slot] == 0 || fbe_load32(v.data + slot + 1) == 0) goto dflt;
       break;
     default: break;
   }
   return std_value(v, t, slot, v.at);
+dflt: {
+    fbe_ref d = {t, (void *)(uintptr_t)((const uint8_t *)st->defaults + f->mem_offset), NULL};
+    return from_image(v, d);
+  }
 }
 
 /* ------------------------------------------------------------ final model */
@@ -122,6 +129,11 @@ static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
       uint32_t n;
       if (fbe_fin_read_count(r, pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n))
         return -1;
+      uint64_t each = fin_fixed(t->elem);
+      if (each && (!k || fin_fixed(k))) { /* fixed-size entries: the count was checked against the model */
+        *pos += (uint64_t)n * (each + (k ? fin_fixed(k) : 0));
+        return 0;
+      }
       for (uint32_t i = 0; i < n; i++)
         if ((k && fin_skip(r, k, pos)) || fin_skip(r, t->elem, pos)) return -1;
       return 0;
@@ -131,12 +143,14 @@ static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
 }
 
 static fbe_view fin_value(fbe_view parent, const fbe_type *t, uint64_t pos) {
-  fbe_view v = parent;
-  v.type = t;
-  v.image = NULL;
-  v.at = pos;
-  v.base = 0;
+  fbe_view v = {t, parent.data, parent.end, pos, 0, NULL, parent.model};
   return v;
+}
+
+/* *out = fin_value(*c, t, pos), set in place. */
+static void fin_item_at(fbe_view *out, const fbe_view *c, const fbe_type *t, uint64_t pos) {
+  fbe_view v = {t, c->data, c->end, pos, 0, NULL, c->model};
+  *out = v;
 }
 
 /* The position of element i (entry i: its key) of a vector or map view, after a walk
@@ -275,23 +289,62 @@ fbe_view fbe_view_at(fbe_view v, size_t index) { return item(v, index, 0); }
 fbe_view fbe_view_key_at(fbe_view v, size_t index) { return item(v, index, 1); }
 fbe_view fbe_view_value_at(fbe_view v, size_t index) { return item(v, index, 2); }
 
+/* Standard model: the slot of the first element (entry) and their stride. */
+static int std_items(fbe_view v, uint64_t *items, uint64_t *stride) {
+  const fbe_type *t = v.type, *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  fbe_reader r = reader(v);
+  uint32_t n;
+  *stride = (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0);
+  if (t->wire == FBE_KIND_ARRAY) {
+    *items = v.at;
+    return 0;
+  }
+  return fbe_std_read_sequence(&r, v.at, v.base, *stride, items, &n);
+}
+
 fbe_view_iter fbe_view_iterate(fbe_view v) {
-  fbe_view_iter it = {v, 0, fbe_view_count(v), v.at}; /* a final-model array's elements start at once */
-  if (it.count && !v.image && v.model == FBE_MODEL_FINAL && v.type->wire != FBE_KIND_ARRAY &&
-      fin_item(v, 0, &it.pos))
+  fbe_view_iter it = {v, 0, fbe_view_count(v), v.at, 0}; /* a final-model array's elements start at once */
+  if (!it.count || v.image) return it;
+  if (v.model == FBE_MODEL_STANDARD ? std_items(v, &it.pos, &it.stride)
+                                    : v.type->wire != FBE_KIND_ARRAY && fin_item(v, 0, &it.pos))
     it.count = 0;
   return it;
 }
 
-/* Final model: element i sits where element i-1 ended, so each step skips one value
- * (fin_skip reads only its lengths); the standard model and images index directly. */
+/* *out = std_value(*c, t, slot, c->base), set in place: only a struct needs resolving;
+ * the others are the slot, checked against the model's end. */
+static void std_item(fbe_view *out, const fbe_view *c, const fbe_type *t, uint64_t slot) {
+  if (t->wire == FBE_KIND_STRUCT) {
+    *out = std_value(*c, t, slot, c->base);
+  } else if (slot > c->end || t->wire_size > c->end - slot) {
+    *out = no_value;
+  } else {
+    fbe_view v = {t, c->data, c->end, slot, c->base, NULL, c->model}; /* made whole (the top) */
+    *out = v;
+  }
+}
+
+/* Standard model: element i's slot is element i-1's plus the stride. Final model:
+ * element i sits where element i-1 ended, so each step skips one value (fin_skip reads
+ * only its lengths). Images index directly. */
 int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value) {
   if (!it || it->index >= it->count) return 0;
   fbe_view v = it->of;
   const fbe_type *t = v.type;
   int map = t->wire == FBE_KIND_MAP;
   size_t i = it->index++;
-  if (v.image || v.model == FBE_MODEL_STANDARD) {
+  if (!v.image && v.model == FBE_MODEL_STANDARD) {
+    uint64_t slot = it->pos;
+    it->pos += it->stride;
+    if (map) {
+      if (item_or_key) std_item(item_or_key, &it->of, t->key, slot);
+      if (value) std_item(value, &it->of, t->elem, slot + t->key->wire_size);
+    } else if (item_or_key) {
+      std_item(item_or_key, &it->of, t->elem, slot);
+    }
+    return 1;
+  }
+  if (v.image) {
     if (map) {
       if (item_or_key) *item_or_key = fbe_view_key_at(v, i);
       if (value) *value = fbe_view_value_at(v, i);
@@ -302,11 +355,11 @@ int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value) {
   }
   fbe_reader r = reader(v);
   if (map) {
-    if (item_or_key) *item_or_key = fin_value(v, t->key, it->pos);
+    if (item_or_key) fin_item_at(item_or_key, &it->of, t->key, it->pos);
     if (fin_skip(&r, t->key, &it->pos)) goto outside;
-    if (value) *value = fin_value(v, t->elem, it->pos);
+    if (value) fin_item_at(value, &it->of, t->elem, it->pos);
   } else if (item_or_key) {
-    *item_or_key = fin_value(v, t->elem, it->pos);
+    fin_item_at(item_or_key, &it->of, t->elem, it->pos);
   }
   if (fin_skip(&r, t->elem, &it->pos)) goto outside;
   return 1;
@@ -375,17 +428,54 @@ static fbe_ref scalar_ref(fbe_view v, scalar_slot *slot) {
   return r;
 }
 
+/* The fast path of the getters: an integer-like scalar (not bool) in the bytes, as
+ * fbei_scalar_load gives it (sign-extended for signed kinds); 0 when v is something
+ * else (an image, another kind, outside the model), which the fbe_ref path handles. */
+static int wire_int(fbe_view v, uint64_t *bits) {
+  const fbe_type *t = v.type;
+  if (!t || v.image || t->wire == FBE_KIND_BOOL || (t->wire > FBE_KIND_UINT64 && t->wire != FBE_KIND_TIMESTAMP) ||
+      v.at > v.end || t->wire_size > v.end - v.at)
+    return 0;
+  const uint8_t *p = v.data + v.at;
+  switch (t->wire) {
+    case FBE_KIND_INT8: *bits = (uint64_t)(int64_t)(int8_t)*p; break;
+    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: *bits = *p; break;
+    case FBE_KIND_INT16: *bits = (uint64_t)(int64_t)(int16_t)fbe_load16(p); break;
+    case FBE_KIND_UINT16: *bits = fbe_load16(p); break;
+    case FBE_KIND_INT32: *bits = (uint64_t)(int64_t)(int32_t)fbe_load32(p); break;
+    case FBE_KIND_UINT32: case FBE_KIND_WCHAR: *bits = fbe_load32(p); break;
+    default: *bits = fbe_load64(p); break; /* int64, uint64, timestamp */
+  }
+  return 1;
+}
+
 fbe_status fbe_view_get_int(fbe_view v, int64_t *out) {
+  uint64_t x;
+  if (wire_int(v, &x) && (x <= (uint64_t)INT64_MAX || fbei_kind_is_signed(v.type->wire))) {
+    *out = (int64_t)x; /* an unsigned above INT64_MAX: the range error below */
+    return FBE_OK;
+  }
   scalar_slot s;
   return fbe_ref_get_int(scalar_ref(v, &s), out);
 }
 
 fbe_status fbe_view_get_uint(fbe_view v, uint64_t *out) {
+  uint64_t x;
+  if (wire_int(v, &x) && (int64_t)x >= 0) { /* a negative of a signed kind: the range error below */
+    *out = x;
+    return FBE_OK;
+  }
   scalar_slot s;
   return fbe_ref_get_uint(scalar_ref(v, &s), out);
 }
 
 fbe_status fbe_view_get_double(fbe_view v, double *out) {
+  const fbe_type *t = v.type;
+  if (t && !v.image && (t->wire == FBE_KIND_DOUBLE || t->wire == FBE_KIND_FLOAT) && v.at <= v.end &&
+      t->wire_size <= v.end - v.at) {
+    *out = t->wire == FBE_KIND_DOUBLE ? fbe_load_double(v.data + v.at) : (double)fbe_load_float(v.data + v.at);
+    return FBE_OK;
+  }
   scalar_slot s;
   return fbe_ref_get_double(scalar_ref(v, &s), out);
 }
@@ -403,6 +493,31 @@ fbe_status fbe_view_get_decimal(fbe_view v, fbe_decimal *out) {
 fbe_status fbe_view_get_uuid(fbe_view v, fbe_uuid *out) {
   scalar_slot s;
   return fbe_ref_get_uuid(scalar_ref(v, &s), out);
+}
+
+fbe_status fbe_view_get_scalars(fbe_view v, const uint8_t **data, size_t *count, size_t *size) {
+  const fbe_type *t = v.type;
+  if (!t || (t->wire != FBE_KIND_ARRAY && t->wire != FBE_KIND_VECTOR) || !is_scalar(t->elem) || !data || !count ||
+      !size)
+    return FBE_ERR_TYPE;
+  uint64_t w = t->elem->wire_size, at = v.at;
+  uint32_t n = 0;
+  if (v.image) { /* a schema default: in memory, not on the wire; an empty one is fine */
+    if (fbe_ref_count(image_ref(v))) return FBE_ERR_TYPE;
+    at = 0;
+  } else if (t->wire == FBE_KIND_ARRAY) {
+    n = t->array_size;
+    if (at > v.end || (uint64_t)n * w > v.end - at) return FBE_ERR_TYPE;
+  } else {
+    fbe_reader r = reader(v);
+    if (v.model == FBE_MODEL_STANDARD ? fbe_std_read_sequence(&r, v.at, v.base, w, &at, &n)
+                                      : fbe_fin_read_count(&r, &at, w, &n)) /* both check n * w */
+      return FBE_ERR_TYPE;
+  }
+  *data = n ? v.data + at : (const uint8_t *)"";
+  *count = n;
+  *size = (size_t)w;
+  return FBE_OK;
 }
 
 /* Null (pointer 0) reads as empty here: a field's null was turned into its default by
