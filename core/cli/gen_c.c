@@ -1663,6 +1663,12 @@ static void view_typedefs(const gen *g, const fbe_type *const *types, size_t nty
   fprintf(h, "\n");
 }
 
+/* Whether a collection's view has _data, its elements in place: a vector, list or set
+ * (not an array: a view of its slot) of fixed-size scalars. */
+static int has_scalar_data(const fbe_type *t) {
+  return t->kind != FBE_KIND_OPTIONAL && t->kind != FBE_KIND_ARRAY && t->wire == FBE_KIND_VECTOR && is_fixed(t->elem);
+}
+
 /* Header: the accessors of a compound's view. */
 static void compound_view_prototypes(const gen *g, const fbe_type *t) {
   char vt[NAME_MAX_LEN], et[NAME_MAX_LEN], kt[NAME_MAX_LEN];
@@ -1679,6 +1685,11 @@ static void compound_view_prototypes(const gen *g, const fbe_type *t) {
   } else {
     fprintf(h, "uint32_t %s_count(%s v);%s\n", vt, vt, t->kind == FBE_KIND_ARRAY ? "" : " /* elements as written */");
     fprintf(h, "%s %s_at(%s v, uint32_t i); /* zero past the end */\n", et, vt, vt);
+    if (has_scalar_data(t)) /* the span was checked against the model when the view was made */
+      fprintf(h, "/* The %s_count elements in place, %" PRIu32 " bytes each as on the wire (little-endian:\n"
+                 " * fbe/field.h's loads read element i at data + i * %" PRIu32 "); NULL when there are none. */\n"
+                 "static inline const uint8_t *%s_data(%s v) { return v.v.data && v.v.n ? v.v.data + v.v.at : NULL; }\n",
+              vt, t->elem->wire_size, t->elem->wire_size, vt, vt);
   }
 }
 
@@ -1884,6 +1895,11 @@ static void compound_view_source(const gen *g, const fbe_type *t) {
       put_equal_view(g, c, "    ", k, e, "b->data[i].key");
       snprintf(e, sizeof e, "%s_value_at(a, i)", vt);
       put_equal_view(g, c, "    ", el, e, "b->data[i].value");
+    } else if (has_scalar_data(t)) { /* through _data, which every such view test reads */
+      char p[EXPR_LEN];
+      snprintf(p, sizeof p, "%s_data(a) + (uint64_t)i * %" PRIu32, vt, el->wire_size);
+      load_expr(g, e, el, p);
+      put_equal_view(g, c, "    ", el, e, "b->data[i]");
     } else {
       snprintf(e, sizeof e, "%s_at(a, i)", vt);
       put_equal_view(g, c, "    ", el, e, "b->data[i]");
