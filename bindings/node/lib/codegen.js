@@ -280,6 +280,25 @@ function wstr(s) {
   const w = UB.utf8Write(s, p);
   F[n++] = w; p += w;
 }
+/* The L strings of array a (a list of them) in one UTF-8 write of their join, when
+ * every one is a string and all are ASCII (then the bytes written are the code units:
+ * each string's length is its byte length); else false with nothing written, and the
+ * caller writes them one by one (wstr, and a refusal in its words). One call into C
+ * for the lot instead of a loop of charCodeAt per string. */
+function wstrs(a, L) {
+  if (L < 2) return false;
+  let total = 0;
+  for (let i = 0; i < L; i++) { const s = a[i]; if (typeof s !== 'string') return false; total += s.length; }
+  if (total > 65536) return false;
+  if (p + total * 3 > PC) grow(L, total * 3);
+  const j = a.join('');
+  if (j.length !== total || UB.utf8Write(j, p) !== total) return false; /* (a changed array, or not ASCII) */
+  let t = 0; /* (the lengths read again: an array whose elements changed meanwhile falls back) */
+  for (let i = 0; i < L; i++) { const l = a[i].length; F[n + i] = l; t += l; }
+  if (t !== total) return false;
+  n += L; p += total;
+  return true;
+}
 /* Each UTF-16 code unit of s as UTF-8 would write it, pairs joined, lone ones alone. */
 function wunits(s) {
   if (p + s.length * 3 > PC) grow(1, s.length * 3);
@@ -520,11 +539,12 @@ function groupSource(desc, enums, group) {
       case 'enum':
         return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'i64':
-        return `I64[n++] = typeof ${x} === 'bigint' && ${x} >= INT64_MIN && ${x} <= INT64_MAX ? ${x} : rt.i64(${x}, ${path}, ${at});`;
+        // (asIntN(64, x) === x: x within int64, one builtin where two bigint comparisons cost twice as much)
+        return `I64[n++] = typeof ${x} === 'bigint' && BigInt.asIntN(64, ${x}) === ${x} ? ${x} : rt.i64(${x}, ${path}, ${at});`;
       case 'u64':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.u64(${x}, ${path}, ${at});`;
+        return `U64[n++] = typeof ${x} === 'bigint' && BigInt.asUintN(64, ${x}) === ${x} ? ${x} : rt.u64(${x}, ${path}, ${at});`;
       case 'ts':
-        return `U64[n++] = typeof ${x} === 'bigint' && ${x} >= 0n && ${x} <= UINT64_MAX ? ${x} : rt.timestamp(${x}, ${path}, ${at});`;
+        return `U64[n++] = typeof ${x} === 'bigint' && BigInt.asUintN(64, ${x}) === ${x} ? ${x} : rt.timestamp(${x}, ${path}, ${at});`;
       case 'ei64':
         return `I64[n++] = rt.enumBig(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'eu64':
@@ -563,8 +583,9 @@ function groupSource(desc, enums, group) {
         const e = down(r, 'e');
         return `if (!Array.isArray(${x})) throw rt.kindErr(${at}, ${path}, ${x}); ` +
           `{ ${enter(path, d, k)} const L${k} = ${x}.length; if (n + 1 + L${k} * ${per} > NC) growN(1 + L${k} * ${per}); ` +
-          `F[n++] = L${k}; let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
-          `${writer(t.elem, `e${k}`, "''", `d${k}`, e, siteRef(e))} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } }`;
+          `F[n++] = L${k}; ${classify(t.elem, enums) === 'string' ? `if (!wstrs(${x}, L${k})) ` : ''}` +
+          `{ let i${k} = 0; try { for (; i${k} < L${k}; i${k}++) { const e${k} = ${x}[i${k}]; ` +
+          `${writer(t.elem, `e${k}`, "''", `d${k}`, e, siteRef(e))} } } catch (e) { throw rt.prefixPath(e, ${path}, i${k}); } } }`;
       }
       case 'set': {
         const k = tmp++;

@@ -467,6 +467,25 @@ test('a string with a lone surrogate is refused by the core, never written as U+
   assert.equal(p.fromJsonString('Account', '{"name":"\ufffd"}').name, '\ufffd');
 });
 
+test('a list of strings: ASCII, non-ASCII, lone surrogates and non-strings as one string at a time gives', () => {
+  // (encode writes an all-ASCII list in one go: its bytes must be the core's (from JSON),
+  // its refusals and paths those of the one-by-one writer)
+  const s = fbe.load(path.join(schemas, 'bench', 'large.fbe'));
+  for (const final of [false, true]) {
+    for (const names of [['a', 'bc', ''], ['EURUSD', '', 'abc'], ['ascii', 'héllo', 'ф😀'], ['', ''],
+      ['x'.repeat(60000), 'yz'], ['x'.repeat(70000), 'y']]) {
+      const bytes = s.encode('Large', { names }, { final });
+      assert.deepEqual(s.Large.decode(bytes, { final }).names, names);
+      assert.deepEqual(bytes, s.fromJsonString('Large', JSON.stringify({ names })).encode({ final }));
+    }
+    const e = throwsFbe(() => s.encode('Large', { names: ['ok', 'ab\udfff', 'c'] }, { final }),
+      'FBE_ERR_ARGUMENT', 'names[1]');
+    assert.equal(e.reason, 'string is not valid UTF-8: a UTF-16 surrogate (U+DFFF) at byte 2 of 5');
+    const t = throwsFbe(() => s.encode('Large', { names: ['ok', 7, 'c'] }, { final }), 'FBE_ERR_TYPE', 'names[1]');
+    assert.match(t.message, /expected string, got an integer/);
+  }
+});
+
 /** Final-model bytes of `struct N { int32 v; N? next; }` nested `levels` optionals deep:
  * encoded up to 256, one level more added by hand (v, then flag 1). */
 function chainFinal(s, levels) {
