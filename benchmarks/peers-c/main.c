@@ -15,7 +15,12 @@
  * every other round backwards, so a drift within a cell cancels out); a
  * figure is the median over the rounds, spread_pct = (max - min) / median, and "rounds"
  * in the JSON lists every round's figure. --quick: 3 rounds of 0.05 s; --smoke: one
- * round of a few operations, to prove every peer works. */
+ * round of a few operations, to prove every peer works.
+ *
+ * --instructions N: no timing; under callgrind (benchmarks/peers-c/instructions.sh),
+ * every op of every case once to warm it, then N times between a zeroing of the counters
+ * and a dump named "impl workload model op N": instructions per operation with no
+ * machine noise, for the cells whose times the noise hides. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +62,13 @@ static double now_ns(void) {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define PEERS_CALLGRIND 1
+#endif
+#endif
+
 static uint64_t repeat(b_op op, void *ctx, uint64_t n) {
   uint64_t acc = 0;
   for (uint64_t i = 0; i < n; i++) acc += op(ctx);
@@ -93,8 +105,41 @@ static void summarize(double *xs, int n, double *median, double *spread) {
   *spread = (xs[n - 1] - xs[0]) / *median * 100.0;
 }
 
+typedef struct sched_entry {
+  size_t c; /* the case */
+  int o;    /* its op */
+} sched_entry;
+
+/* --instructions: each op once (warm caches and lazy setup), then n times between a
+ * zeroing and a dump of callgrind's counters, the dump named after the cell. */
+static int count_instructions(const sched_entry *sched, size_t nsched, uint64_t n, const char *const *op_names) {
+#ifdef PEERS_CALLGRIND
+  if (!RUNNING_ON_VALGRIND) {
+    fprintf(stderr, "fbe_peers: --instructions runs under callgrind (benchmarks/peers-c/instructions.sh)\n");
+    return 2;
+  }
+  for (size_t i = 0; i < nsched; i++) {
+    const b_case *k = &g_cases[sched[i].c];
+    b_op op = k->op[sched[i].o];
+    char name[160];
+    snprintf(name, sizeof name, "%s %s %s %s %llu", k->impl, k->workload, k->model, op_names[sched[i].o],
+             (unsigned long long)n);
+    g_sink += op(k->ctx);
+    CALLGRIND_ZERO_STATS;
+    g_sink += repeat(op, k->ctx, n);
+    CALLGRIND_DUMP_STATS_AT(name);
+  }
+  return 0;
+#else
+  (void)sched, (void)nsched, (void)n, (void)op_names;
+  fprintf(stderr, "fbe_peers: built without <valgrind/callgrind.h>: no --instructions\n");
+  return 2;
+#endif
+}
+
 int main(int argc, char **argv) {
   int runs = 7, json = 0, smoke = 0;
+  long instructions = 0;
   double min_time = 0.2;
   const char *schemas = PEERS_SCHEMAS_DIR, *data = PEERS_DATA_DIR;
   for (int i = 1; i < argc; i++) {
@@ -104,11 +149,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
     else if (!strcmp(a, "--min-time") && i + 1 < argc) min_time = atof(argv[++i]);
+    else if (!strcmp(a, "--instructions") && i + 1 < argc) instructions = atol(argv[++i]);
     else if (!strcmp(a, "-I") && i + 1 < argc) schemas = argv[++i];
     else if (!strcmp(a, "-D") && i + 1 < argc) data = argv[++i];
     else {
-      fprintf(stderr, "usage: fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [-I SCHEMAS_DIR] "
-                      "[-D DATA_DIR]\n");
+      fprintf(stderr, "usage: fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [--instructions N] "
+                      "[-I SCHEMAS_DIR] [-D DATA_DIR]\n");
       return strcmp(a, "--help") ? 2 : 0;
     }
   }
@@ -138,15 +184,14 @@ int main(int argc, char **argv) {
 
   /* The schedule of one round: cell by cell (workload, then op), every implementation
    * of a cell back to back, so the figures a ratio compares are measured moments apart. */
-  static struct {
-    size_t c;
-    int o;
-  } sched[MAX_CASES * B_NOPS];
+  static sched_entry sched[MAX_CASES * B_NOPS];
   size_t nsched = 0;
   for (size_t w = 0; w < sizeof WORKLOADS / sizeof WORKLOADS[0]; w++)
     for (int o = 0; o < B_NOPS; o++)
       for (size_t c = 0; c < g_ncases; c++)
         if (g_cases[c].op[o] && !strcmp(g_cases[c].workload, WORKLOADS[w])) sched[nsched].c = c, sched[nsched++].o = o;
+
+  if (instructions > 0) return count_instructions(sched, nsched, (uint64_t)instructions, op_names);
 
   static uint64_t batch[MAX_CASES][B_NOPS];
   static double per_op[MAX_CASES][B_NOPS][MAX_RUNS];

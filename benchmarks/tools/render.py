@@ -11,7 +11,7 @@ from the harnesses that measure in interleaved rounds "rounds" (ns per operation
 each round, in round order) and, where one language has two harnesses, "harness".
 
 The report opens with the cells: per language x workload x op (encode, decode,
-decode_all), libfbe's best form (the fastest of libfbe, libfbe-view and libfbe-gen,
+decode_all), libfbe's best form (the fastest of libfbe, libfbe-view, libfbe-gen and libfbe-gen-view,
 named) against the best peer (the fastest other implementation), and their ratio: the
 form's time over the peer's in the same round, median over the rounds and its spread
 (max - min) / median. Noise that slows a whole round moves both and so leaves the
@@ -39,7 +39,7 @@ TRUSTED = "decode_trusted"  # libfbe's decode without the verify: a column besid
 COLUMNS = ("encode", "decode", TRUSTED, "decode_all")  # the ops of the per-language tables
 LABELS = {"encode": "encode", "decode": "decode", TRUSTED: "trusted decode", "decode_all": "decode + read all"}
 LANGS = ("c", "python", "node", "ruby", "java")  # the order of the sections; others follow
-FORMS = ("libfbe", "libfbe-view", "libfbe-gen")  # libfbe's forms, in the order of the rows
+FORMS = ("libfbe", "libfbe-view", "libfbe-gen", "libfbe-gen-view")  # libfbe's forms, in the order of the rows
 
 Key = Tuple[str, str]  # (impl, model)
 
