@@ -11,6 +11,10 @@
 //            (v[ID] === i) as it is, anything else through PKi: a plain object's names
 //            checked (NKi), other values by runtime.js structValue
 //   RDi()    builds a struct value from the tape (C wrote it)
+//   FRi()    builds it from a final model's bytes on the byte tape at q, verified by the
+//            core first (FDi: a verifying final-model decode of up to FAST_MAX bytes, of a
+//            struct whose fields are all of kinds FRi reads to RDi's values; the rest,
+//            and trusted or standard-model decodes, go through the native decode)
 //   Ki       the raw constructor RDi uses: every field in one call, one hidden class
 //   MKi(o)   a new value from a plain object with defaults (what `new Ci(o)` returns;
 //            unknown names refused at once)
@@ -48,6 +52,11 @@ const STRUCT_ID = Symbol('fbe.structIndex');
 // What a struct class's constructor passes to the one it extends.
 const SUBCLASS = Symbol('fbe.subclass');
 
+// Whether small final-model decodes build their values from the verified bytes in
+// JavaScript (FDi) rather than from the native decode's tape, for schemas loaded from
+// now on: on, but for the tests, which compare the two (setFastDecode).
+let FAST_DECODE = true;
+
 const INITIAL_SLOTS = 2048;
 // rascii's cases: fromCharCode of 1 .. RASCII_MAX bytes (a small decode's strings, names
 // and symbols, are mostly this short)
@@ -55,6 +64,12 @@ const RASCII_MAX = 16;
 const RASCII_CASES = Array.from({ length: RASCII_MAX }, (_, k) =>
   `    case ${k + 1}: return fcc(${Array.from({ length: k + 1 }, (__, j) => (j ? `U8[a + ${j}]` : 'U8[a]')).join(', ')});`)
   .join('\n');
+// fascii's cases: the same, when every byte is ASCII (undefined otherwise)
+const FASCII_CASES = Array.from({ length: RASCII_MAX }, (_, k) => {
+  const c = Array.from({ length: k + 1 }, (__, j) => `c${j}`);
+  const loads = c.map((v, j) => `${v} = U8[a${j ? ` + ${j}` : ''}]`).join(', ');
+  return `    case ${k + 1}: { const ${loads}; return (${c.join(' | ')}) < 128 ? fcc(${c.join(', ')}) : undefined; }`;
+}).join('\n');
 const INITIAL_BYTES = 16384;
 
 /** The tape class of a type: how one value of it is stored. */
@@ -127,8 +142,10 @@ const EMPTY = Object.freeze({});
 const hasOwn = Object.prototype.hasOwnProperty, OBJECT = Object.prototype;
 function OWN(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 const fcc = String.fromCharCode;
-let F, I64, U64, U8, UB, G, NC = 0, PC = 0, n = 0, p = 0;
-/* The compiled codecs, by struct index: {WR, PK, CK, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+let F, I64, U64, U8, UB, DV, G, NC = 0, PC = 0, n = 0, p = 0;
+/* Where a final-model reader (FRi, below) is on the byte tape. */
+let q = 0;
+/* The compiled codecs, by struct index: {WR, PK, CK, RD, FR, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
 const X = [];
 
 /* Evaluates a group's source here: its functions see this scope's variables as
@@ -143,7 +160,7 @@ function compileGroup(source, consts) {
 
 function setTapes(nb, bb, gb) {
   F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb);
-  U8 = new Uint8Array(bb); UB = Buffer.from(bb); G = new Int32Array(gb);
+  U8 = new Uint8Array(bb); UB = Buffer.from(bb); DV = new DataView(bb); G = new Int32Array(gb);
   NC = F.length; PC = U8.length;
   NAT.setTape(0, nb); NAT.setTape(1, bb); NAT.setTape(2, gb);
 }
@@ -349,6 +366,66 @@ function rstrs(L) {
   p += total;
   return r;
 }
+/* The final model's string at q (verified: a u32 length, then that many bytes of UTF-8):
+ * a short ASCII one by rascii, any other through Buffer's UTF-8 reader. */
+function fstr() {
+  const L = DV.getUint32(q, true);
+  const a = q + 4;
+  q = a + L;
+  if (L <= ${RASCII_MAX}) {
+    const r = fascii(a, L);
+    if (r !== undefined) return r;
+  }
+  return UB.utf8Slice(a, q);
+}
+/* Up to RASCII_MAX bytes at a as one String.fromCharCode when all are ASCII, else
+ * undefined (they are UTF-8 then: fstr decodes them as such). */
+function fascii(a, L) {
+  switch (L) {
+    case 0: return '';
+${FASCII_CASES}
+    default: return undefined;
+  }
+}
+/* The final model's 64-bit integers at q: on a little-endian host through an aligned
+ * scratch (a DataView's bigint getter is a call V8 does not inline), else DataView. */
+const S8 = new Uint8Array(8), SU64 = new BigUint64Array(S8.buffer), SI64 = new BigInt64Array(S8.buffer);
+const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+function scratch8(a) {
+  S8[0] = U8[a]; S8[1] = U8[a + 1]; S8[2] = U8[a + 2]; S8[3] = U8[a + 3];
+  S8[4] = U8[a + 4]; S8[5] = U8[a + 5]; S8[6] = U8[a + 6]; S8[7] = U8[a + 7];
+}
+function fu64() {
+  const a = q;
+  q = a + 8;
+  if (!LE) return DV.getBigUint64(a, true);
+  scratch8(a);
+  return SU64[0];
+}
+function fi64() {
+  const a = q;
+  q = a + 8;
+  if (!LE) return DV.getBigInt64(a, true);
+  scratch8(a);
+  return SI64[0];
+}
+function fbytes() {
+  const L = DV.getUint32(q, true);
+  const b = Buffer.allocUnsafe(L);
+  b.set(U8.subarray(q + 4, q + 4 + L));
+  q += 4 + L;
+  return b;
+}
+/* Input of a final-model decode that builds its value in JavaScript (FDi): copied onto
+ * the byte tape at p, where the core verifies it (native vfy) and FRi reads it. Up to
+ * FAST_MAX bytes; bigger inputs take the native decode (a copy would cost more than it
+ * saves). */
+const FAST_MAX = 4096;
+function onTape(b, L) {
+  if (p + L > PC) grow(0, L);
+  if (L !== 0) U8.set(b, p); /* (a detached buffer has length 0: nothing to copy) */
+  G[1] = p; G[10] = L;
+}
 function rbytes() {
   const L = F[n++];
   const b = Buffer.allocUnsafe(L);
@@ -446,7 +523,7 @@ return { compileGroup, X, send, feed, nativeError, text, pair, copyOf };`
  * The source of one group: the codecs of `group` (struct indexes), which reach only
  * each other and structs compiled before (in X).
  */
-function groupSource(desc, enums, group) {
+function groupSource(desc, enums, group, fastDecode) {
   const structs = desc.structs;
   const inGroup = new Set(group);
   const consts = []; // values the code refers to by index (Buffers of defaults)
@@ -656,6 +733,54 @@ function groupSource(desc, enums, group) {
     }
   }
 
+  // ---- final-model readers straight from verified bytes on the byte tape (FRi, at q):
+  // for structs whose every field is of a kind read here to the same value the native
+  // decode gives (scalars, enums, flags, strings, bytes, structs of such, optionals,
+  // arrays, vectors and lists of them); decimals, uuids (text made by C), sets, maps
+  // and hashes (duplicate keys collapsed by the core) keep the native decode
+  const fastMemo = new Map(); // struct index -> whether it has a final reader
+  function fastStruct(j) {
+    if (fastMemo.has(j)) return fastMemo.get(j);
+    fastMemo.set(j, true); // (a struct reaching itself: decided by its other fields)
+    const ok = structs[j].fields.every((f) => fastable(f.type));
+    fastMemo.set(j, ok);
+    return ok;
+  }
+  function fastable(t) {
+    switch (classify(t, enums)) {
+      case 'decimal': case 'uuid': case 'set': case 'map': case 'hash': return false;
+      case 'struct': return fastStruct(t.struct);
+      case 'optional': case 'array': case 'vector': case 'list': return fastable(t.elem);
+      default: return true;
+    }
+  }
+  const FIXED_GET = {
+    byte: 'U8[q++]', char: 'U8[q++]', uint8: 'U8[q++]', int8: 'DV.getInt8(q++)',
+    int16: 'DV.getInt16((q += 2) - 2, true)', uint16: 'DV.getUint16((q += 2) - 2, true)',
+    int32: 'DV.getInt32((q += 4) - 4, true)', uint32: 'DV.getUint32((q += 4) - 4, true)',
+    wchar: 'DV.getUint32((q += 4) - 4, true)', float: 'DV.getFloat32((q += 4) - 4, true)',
+    double: 'DV.getFloat64((q += 8) - 8, true)', int64: 'fi64()', uint64: 'fu64()', timestamp: 'fu64()',
+  };
+  function freader(t) {
+    const c = classify(t, enums);
+    switch (c) {
+      case 'bool': return '(U8[q++] !== 0)';
+      case 'enum': case 'ei64': case 'eu64': return FIXED_GET[enums[t.enum].$info.base];
+      case 'string': return 'fstr()';
+      case 'bytes': return 'fbytes()';
+      case 'struct': return `FR${ref(t.struct)}()`;
+      case 'optional': return `(U8[q++] !== 0 ? ${freader(t.elem)} : null)`;
+      case 'array':
+        return helper(`farray:${t.size}:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const a = new Array(${t.size}); for (let i = 0; i < ${t.size}; i++) a[i] = ${freader(t.elem)}; return a; }`);
+      case 'vector': case 'list':
+        return helper(`fvector:${JSON.stringify(t.elem)}`, (name) =>
+          `function ${name}() { const L = DV.getUint32(q, true); q += 4; const a = new Array(L); ` +
+          `for (let i = 0; i < L; i++) a[i] = ${freader(t.elem)}; return a; }`);
+      default: return FIXED_GET[t.kind];
+    }
+  }
+
   // the name of a function returning reader(t)'s value (a view's toValue reads with it)
   function readerFn(t) {
     const call = helper(`read:${JSON.stringify(t)}`, (name) => `function ${name}() { return ${reader(t)}; }`);
@@ -803,6 +928,8 @@ function VW${i}(b, o) {
     const assign = fields.map((f, j) => store('this', f.name, `a${j}`));
     out.push(`function K${i}(${args.join(', ')}) { ${assign.join(' ')} }\nK${i}.prototype = C${i}.prototype;`);
     out.push(`function RD${i}() { return new K${i}(${fields.map((f) => reader(f.type)).join(', ')}); }`);
+    const fast = fastDecode && fastStruct(i);
+    if (fast) out.push(`function FR${i}() { return new K${i}(${fields.map((f) => freader(f.type)).join(', ')}); }`);
     // plain object -> instance: names the struct does not have are refused at once, the
     // values when encoded; a nested value's refusal names its field
     const mk = [`function MK${i}(o) {`,
@@ -833,6 +960,23 @@ function VW${i}(b, o) {
     out.push(`function AS${i}(v) { return v instanceof C${i} || v === null || typeof v !== 'object' || Array.isArray(v) ? v : MK${i}(v); }`);
     // entry points: one native call each
     for (const m of [0, 1]) {
+      // a final-model decode of a few KiB that verifies: the core verifies the bytes on
+      // the tape (its errors, paths and offsets are decode's: fbe_decode verifies first
+      // and reports what verify reports), then FRi builds the value from them (FDi)
+      const viaJs = fast && m === 1;
+      if (viaJs) {
+        out.push(`const NV${i} = NAT.codec(${i * 2 + 1})[2];
+function FD${i}(b, L, limits) {
+  const lim = limits === undefined ? undefined : rt.limits(limits); /* (user getters run before the copy) */
+  onTape(b, L);
+  if (lim === undefined) NV${i}(); else NV${i}(lim);
+  if (G[2] !== 0) throw nativeError();
+  q = p + 8;
+  const r = FR${i}();
+  if (NC > BIG_SLOTS || PC > BIG_BYTES) relax(0, G[10]);
+  return r;
+}`);
+      }
       out.push(`const [NE${i}_${m}, ND${i}_${m}] = NAT.codec(${i * 2 + m});
 function EN${i}_${m}(v) {
   if (v == null || v[ID] !== ${i}) PK${i}(v, T${i}.site, '');
@@ -846,7 +990,8 @@ function EN${i}_${m}(v) {
   return b === undefined ? take() : b;
 }
 function DE${i}_${m}(b, trusted, limits) {
-  if (!(b instanceof Uint8Array)) b = rt.input(b);
+  if (!(b instanceof Uint8Array)) b = rt.input(b);${viaJs ? `
+  if (!trusted) { const L = U8LEN.call(b); if (L <= FAST_MAX) return FD${i}(b, L, limits); }` : ''}
   G[0] = n; G[1] = p; G[5] = trusted ? 1 : 0;
   if (limits === undefined) ND${i}_${m}(b); else ND${i}_${m}(b, rt.limits(limits));
   if (G[2] !== 0) { settle(); return DE${i}_${m}(b, trusted, limits); }
@@ -863,7 +1008,7 @@ function DE${i}_${m}(b, trusted, limits) {
       `G[0] = n; G[1] = p; NAT.fromJson(${i}, rt.jsonText(text), rt.limits(limits), ignore === true); if (G[2] !== 0) { settle(); return FJ${i}(text, limits, ignore); } ` +
       `const n0 = n, p0 = p; const r = RD${i}(); n = n0; p = p0; return r; }`);
     out.push(structView(i));
-    out.push(`X[${i}] = { WR: WR${i}, PK: PK${i}, CK: CK${i}, RD: RD${i}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
+    out.push(`X[${i}] = { WR: WR${i}, PK: PK${i}, CK: CK${i}, RD: RD${i}, FR: ${fast ? `FR${i}` : 'null'}, MK: MK${i}, AS: AS${i}, EN0: EN${i}_0, EN1: EN${i}_1, ` +
       `DE0: DE${i}_0, DE1: DE${i}_1, TJ: TJ${i}, FJ: FJ${i}, V: V${i}, VW: VW${i} };`);
   }
 
@@ -875,7 +1020,7 @@ function DE${i}_${m}(b, trusted, limits) {
     head.push(`const ${name} = rt.site(NAT, ${si}, ${fi}, '${steps}');`);
   }
   for (const j of imported) { // compiled before (compileGroup put every other one in the group)
-    head.push(`const WR${j} = X[${j}].WR, PK${j} = X[${j}].PK, RD${j} = X[${j}].RD, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS, V${j} = X[${j}].V, ` +
+    head.push(`const WR${j} = X[${j}].WR, PK${j} = X[${j}].PK, RD${j} = X[${j}].RD, FR${j} = X[${j}].FR, MK${j} = X[${j}].MK, AS${j} = X[${j}].AS, V${j} = X[${j}].V, ` +
       `C${j} = GEN.classOf(${j}), T${j} = GEN.shape(${j});`);
   }
   const source = `const CONST = CONSTS;
@@ -910,7 +1055,7 @@ function compileGroup(gen, i) {
       }
     }
   }
-  const { source, consts } = groupSource(desc, gen.enums, group);
+  const { source, consts } = groupSource(desc, gen.enums, group, gen.fastDecode);
   try {
     shared.compileGroup(source, consts);
   } catch (e) {
@@ -1031,6 +1176,7 @@ class Codegen {
     this.classes = [];
     this.classCount = 0;
     this.compiled = 0;
+    this.fastDecode = FAST_DECODE; // (every group of the schema alike: FRi call each other)
     try {
       this.shared = new Function('env', SHARED)({ // eslint-disable-line no-new-func
         NAT: nat, native, rt, Buffer, ENUMS: enums, GEN: this, DESC: desc, ID: STRUCT_ID, VIEWS: views,
@@ -1041,7 +1187,7 @@ class Codegen {
     }
   }
 
-  /** The codec of struct i: {WR, PK, CK, RD, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
+  /** The codec of struct i: {WR, PK, CK, RD, FR, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
   codec(i) {
     return this.shared.X[i] || compileGroup(this, i);
   }
@@ -1096,4 +1242,10 @@ class Codegen {
   }
 }
 
-module.exports = { Codegen };
+/** Tests only: whether schemas loaded from now on take the JavaScript final-model
+ * decode (FAST_DECODE). */
+function setFastDecode(on) {
+  FAST_DECODE = Boolean(on);
+}
+
+module.exports = { Codegen, setFastDecode };

@@ -29,7 +29,9 @@ enum {
                      when the bytes went there, 0 when a Buffer was returned instead */
   REG_N1 = 8,     /* JS -> C: where a second value starts (pair); C -> JS: where a copy starts */
   REG_P1 = 9,
-  REG_COUNT = 10
+  REG_LEN = 10,   /* JS -> C: the length of the bytes lib/ copied onto the byte tape at
+                     REG_P0 for verify-on-tape (ops.c vfy_cb) */
+  REG_COUNT = 11
 };
 #define REG_NEED_SPACE (-1)
 

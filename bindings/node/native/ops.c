@@ -123,17 +123,43 @@ static napi_value dec_cb(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* codec(k) -> [encode, decode], the functions of struct k >> 1 in model k & 1, made when
- * lib/ first needs them (lib/codegen.js compiles a struct's codec on first use): a
- * schema of 10^5 structs makes none of them at load. */
+/* vfy([limits]): the core's fbe_verify (what fbe_decode runs first: its status and
+ * error are decode's) of the REG_LEN bytes lib/ copied onto the byte tape at REG_P0,
+ * within the limits; REG_STATUS 0 and REG_SIZE = model size when they are valid. A
+ * small final-model decode (lib/codegen.js FDi) then builds the value from those bytes
+ * itself: no message, no second pass over the tape, and no typed array to look up. */
+static napi_value vfy_cb(napi_env env, napi_callback_info info) {
+  ARGS(1, codec, c);
+  size_t model_size = 0;
+  nschema *ns = c->ns;
+  if (!tapes_ready(env, ns)) return NULL;
+  fbe_limits storage;
+  const fbe_limits *limits = NULL;
+  if (argc >= 1 && arg_limits(env, argv[0], &storage, &limits, &ns->err)) return set_status(ns, ns->err.code), NULL;
+  int32_t p0 = ns->regs[REG_P0], len = ns->regs[REG_LEN];
+  if (p0 < 0 || len < 0 || (uint64_t)p0 + (uint64_t)len > ns->tape.bytes_cap)
+    return throw_type(env, "fbe addon: bytes to verify outside the byte tape");
+  static const uint8_t empty[1] = {0};
+  fbe_status s = fbe_verify(c->st, c->model, len ? ns->tape.bytes + p0 : empty, (size_t)len, limits, &model_size,
+                            &ns->err);
+  if (s != FBE_OK) return set_status(ns, s), NULL;
+  ns->regs[REG_SIZE] = model_size > INT32_MAX ? INT32_MAX : (int32_t)model_size;
+  ns->regs[REG_STATUS] = 0;
+  return NULL;
+}
+
+/* codec(k) -> [encode, decode, verify], the functions of struct k >> 1 in model k & 1,
+ * made when lib/ first needs them (lib/codegen.js compiles a struct's codec on first
+ * use): a schema of 10^5 structs makes none of them at load. */
 napi_value codec_cb(napi_env env, napi_callback_info info) {
   ARGS(1, nschema, ns);
   int32_t k = argc >= 1 ? arg_int(env, argv[0]) : -1;
   if (k < 0 || (uint32_t)k >= 2 * ns->nstructs) return throw_type(env, "bad codec index");
-  napi_value fns[2] = {make_fn(env, ns, "encode", enc_cb, &ns->codecs[k]), NULL};
+  napi_value fns[3] = {make_fn(env, ns, "encode", enc_cb, &ns->codecs[k]), NULL, NULL};
   fns[1] = fns[0] ? make_fn(env, ns, "decode", dec_cb, &ns->codecs[k]) : NULL;
-  napi_value pair = fns[1] ? array_of(env, fns, 2) : NULL;
-  return pair ? pair : napi_failure(env, "codec");
+  fns[2] = fns[1] ? make_fn(env, ns, "verify", vfy_cb, &ns->codecs[k]) : NULL;
+  napi_value all = fns[2] ? array_of(env, fns, 3) : NULL;
+  return all ? all : napi_failure(env, "codec");
 }
 
 /* verify(typeIndex, final, bytes[, limits]) -> model size, -1 when the bytes are not
