@@ -135,10 +135,11 @@ static const char *pair_at(VALUE list, long i, VALUE *value) {
   return StringValueCStr(name);
 }
 
-/* Native.bind(swig_schema, [[full_name, klass, view_klass], ...], [[full_name, module], ...])
- * -> core. Every struct and enum of the schema must be in the lists; classes with fields
- * must be Struct subclasses with the fields in schema order; view_klass is the struct's
- * FBE::View subclass. (The modules are the Ruby side's.) */
+/* Native.bind(swig_schema, [[full_name, klass], ...], [[full_name, module], ...]) -> core.
+ * Every struct and enum of the schema must be in the lists; classes with fields must be
+ * Struct subclasses with the fields in schema order. (The modules are the Ruby side's; a
+ * struct's FBE::View subclass is asked of it, klass.view_class, the first time a view
+ * needs it: view.c.) */
 static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
   Check_Type(structs, T_ARRAY);
   Check_Type(enums, T_ARRAY);
@@ -170,9 +171,7 @@ static VALUE native_bind(VALUE self, VALUE swig, VALUE structs, VALUE enums) {
     Check_Type(klass, T_CLASS);
     int is_rstruct = RTEST(rb_class_inherited_p(klass, rb_cStruct));
     if (st->nfields && !is_rstruct) rb_raise(rb_eTypeError, "class for %s must be a Struct", st->full_name);
-    VALUE view_klass = rb_ary_entry(rb_ary_entry(structs, i), 2);
-    Check_Type(view_klass, T_CLASS);
-    c->structs[fbe_struct_index(st)] = (rf_struct){st, klass, view_klass, c, is_rstruct, NULL, NULL};
+    c->structs[fbe_struct_index(st)] = (rf_struct){st, klass, Qnil, c, is_rstruct, NULL, NULL};
   }
   for (size_t i = 0; i < c->nstructs; i++) {
     rf_struct *si = &c->structs[i];

@@ -47,7 +47,7 @@ typedef struct rf_field {
 struct rf_struct {
   const fbe_struct *st;
   VALUE klass;
-  VALUE view_klass; /* its FBE::View subclass (view.c) */
+  VALUE view_klass; /* its FBE::View subclass once one was needed, else nil (view.c) */
   rf_core *core;
   int is_rstruct; /* a Struct subclass; else a class without fields */
   rf_field *fields;

@@ -48,6 +48,15 @@ static const rf_view *open_view(VALUE self) {
   return rv;
 }
 
+static ID id_view_class;
+
+/* A struct's View class (Account::View): the Ruby side makes it the first time one is
+ * needed (klass.view_class), so a schema of 10^5 structs makes only those it views. */
+static VALUE view_class(rf_struct *si) {
+  if (NIL_P(si->view_klass)) si->view_klass = rb_funcall(si->klass, id_view_class, 0);
+  return si->view_klass;
+}
+
 static VALUE new_view(VALUE klass, const rf_view *from, fbe_view v, const rf_struct *si, const rf_type *t) {
   rf_view *rv;
   VALUE obj = TypedData_Make_Struct(klass, rf_view, &view_type, rv);
@@ -118,7 +127,7 @@ static VALUE value_of(const rf_view *from, fbe_view v, const rf_type *t) {
     case FBE_KIND_BYTES:
       CHECK(fbe_view_get_bytes(v, &p, &n));
       return rb_str_new((const char *)p, (long)n);
-    case FBE_KIND_STRUCT: return new_view(t->st->view_klass, from, v, t->st, NULL);
+    case FBE_KIND_STRUCT: return new_view(view_class(t->st), from, v, t->st, NULL);
     case FBE_KIND_OPTIONAL: return fbe_view_is_null(v) ? Qnil : value_of(from, fbe_view_deref(v), t->elem);
     case FBE_KIND_MAP: case FBE_KIND_HASH: return new_view(cMapView, from, v, NULL, t);
     case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_LIST: case FBE_KIND_SET:
@@ -177,7 +186,7 @@ static VALUE native_view(VALUE self, VALUE klass, VALUE data, VALUE model, VALUE
   else open_part(&o);
   si->core->busy--;
   if (o.status) rf_raise(&o.err);
-  VALUE view = new_view(si->view_klass, &root, root.v, si, NULL);
+  VALUE view = new_view(view_class(si), &root, root.v, si, NULL);
   RB_GC_GUARD(root.bytes);
   return view;
 }
@@ -432,6 +441,7 @@ static VALUE native_view_to_json(VALUE self, VALUE view, VALUE pretty) {
 static VALUE native_view_equal(VALUE self, VALUE view, VALUE other) { return call(VOP_EQUAL, view, other, 0); }
 
 void rf_init_view(VALUE native, VALUE fbe) {
+  id_view_class = rb_intern("view_class");
   VALUE view = rb_define_class_under(fbe, "View", rb_cObject);
   cListView = rb_define_class_under(fbe, "ListView", rb_cObject);
   cMapView = rb_define_class_under(fbe, "MapView", rb_cObject);

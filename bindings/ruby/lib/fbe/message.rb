@@ -99,6 +99,16 @@ module FBE
       @message
     end
 
+    # The FBE::View subclass of this struct (Account::View), made the first time it is
+    # needed.
+    def view_class
+      @schema.__view_class__(self)
+    end
+
+    def const_missing(name)
+      name == :View ? view_class : super
+    end
+
     # Decodes a model (a String of bytes), verified first: bytes verify rejects raise
     # verify's FBE::Error (message, path, offset). trusted: true decodes without verifying,
     # for bytes you trust (e.g. a sibling type of another schema version). ordered: true
