@@ -8,7 +8,7 @@ public final class Field {
   private final boolean key;
 
   Field(String name, int index, FieldType type, boolean key) {
-    this.name = name;
+    this.name = name.intern(); // the JVM's copy: a lookup by a literal name (the same object) hits by identity
     this.index = index;
     this.type = type;
     this.key = key;

@@ -102,6 +102,13 @@ public final class Message implements Comparable<Message> {
     return values()[index];
   }
 
+  /*
+   * The typed getters: the field's value read once, and returned as it is when it holds
+   * the getter's own canonical class (what decode and set() give); anything else (null,
+   * another class, a value out of the getter's range) goes the general way (as, number),
+   * which gives the same values and throws the same errors as before.
+   */
+
   private <T> T as(String field, Class<T> cls) {
     Object v = get(field);
     if (v == null || cls.isInstance(v)) return cls.cast(v);
@@ -119,6 +126,16 @@ public final class Message implements Comparable<Message> {
 
   /** Integer fields of 32 bits or less (int8..int32, byte, uint8, uint16, char, wchar, enums). */
   public int getInt(String field) {
+    Object v = get(field);
+    if (v instanceof Integer) return (Integer) v;
+    if (v instanceof EnumValue) {
+      long x = ((EnumValue) v).value;
+      if (x == (int) x) return (int) x;
+    }
+    return intOf(field);
+  }
+
+  private int intOf(String field) {
     Number n = number(field);
     long x = n.longValue();
     if (n instanceof Double || n instanceof Float || n instanceof BigDecimal || x != (int) x)
@@ -128,6 +145,13 @@ public final class Message implements Comparable<Message> {
 
   /** Any integer field, timestamps (ns) included; uint64 as its 64 bits. */
   public long getLong(String field) {
+    Object v = get(field);
+    if (v instanceof Long) return (Long) v;
+    if (v instanceof Integer) return (Integer) v;
+    return longOf(field);
+  }
+
+  private long longOf(String field) {
     Number n = number(field);
     if (n instanceof Double || n instanceof Float || n instanceof BigDecimal)
       throw new FbeException(Status.TYPE, "value " + n + " is not an integer", field, -1, List.of());
@@ -135,57 +159,83 @@ public final class Message implements Comparable<Message> {
   }
 
   public double getDouble(String field) {
+    Object v = get(field);
+    if (v instanceof Double) return (Double) v;
     return number(field).doubleValue();
   }
 
   public float getFloat(String field) {
+    Object v = get(field);
+    if (v instanceof Float) return (Float) v;
     return as(field, Float.class);
   }
 
   public boolean getBoolean(String field) {
+    Object v = get(field);
+    if (v instanceof Boolean) return (Boolean) v;
     return as(field, Boolean.class);
   }
 
   public char getChar(String field) {
+    Object v = get(field);
+    if (v instanceof Character) return (Character) v;
     return as(field, Character.class);
   }
 
   public String getString(String field) {
+    Object v = get(field);
+    if (v instanceof String) return (String) v;
     return as(field, String.class);
   }
 
   public byte[] getBytes(String field) {
+    Object v = get(field);
+    if (v instanceof byte[]) return (byte[]) v;
     return as(field, byte[].class);
   }
 
   public BigDecimal getDecimal(String field) {
+    Object v = get(field);
+    if (v instanceof BigDecimal) return (BigDecimal) v;
     return as(field, BigDecimal.class);
   }
 
   public UUID getUuid(String field) {
+    Object v = get(field);
+    if (v instanceof UUID) return (UUID) v;
     return as(field, UUID.class);
   }
 
   public EnumValue getEnum(String field) {
+    Object v = get(field);
+    if (v instanceof EnumValue) return (EnumValue) v;
     return as(field, EnumValue.class);
   }
 
   public Message getMessage(String field) {
+    Object v = get(field);
+    if (v instanceof Message) return (Message) v;
     return as(field, Message.class);
   }
 
   @SuppressWarnings("unchecked")
   public <T> List<T> getList(String field) {
+    Object v = get(field);
+    if (v instanceof List) return (List<T>) v;
     return as(field, List.class);
   }
 
   @SuppressWarnings("unchecked")
   public <T> Set<T> getSet(String field) {
+    Object v = get(field);
+    if (v instanceof Set) return (Set<T>) v;
     return as(field, Set.class);
   }
 
   @SuppressWarnings("unchecked")
   public <K, V> Map<K, V> getMap(String field) {
+    Object v = get(field);
+    if (v instanceof Map) return (Map<K, V>) v;
     return as(field, Map.class);
   }
 

@@ -490,6 +490,9 @@ final class Tape {
         case K_INT64: case K_UINT64: case K_TIMESTAMP: values[i] = slotAt(); break;
         case K_DOUBLE: values[i] = Double.longBitsToDouble(slotAt()); break;
         case K_STRING: values[i] = getString(); break;
+        case K_BOOL: values[i] = slotAt() != 0; break;
+        case K_ENUM: case K_FLAGS: values[i] = getEnum(t.enumType()); break;
+        case K_STRUCT: values[i] = getMessage(t.struct()); break;
         default: values[i] = get(t); break;
       }
     }
@@ -501,6 +504,45 @@ final class Tape {
     String s = new String(buf, base + p, len, StandardCharsets.UTF_8);
     p += len;
     return s;
+  }
+
+  /**
+   * count elements of e as get(e) makes each; the commonest element kinds in a loop of
+   * their own (the same values, without a switch per element).
+   */
+  private List<Object> getItems(FieldType e, int count) {
+    List<Object> out = new ArrayList<>(count);
+    switch (e.code) {
+      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_UINT32:
+        for (int i = 0; i < count; i++) out.add(slotAt());
+        break;
+      case K_INT32: case K_UINT16: case K_WCHAR:
+        for (int i = 0; i < count; i++) out.add((int) slotAt());
+        break;
+      case K_DOUBLE:
+        for (int i = 0; i < count; i++) out.add(Double.longBitsToDouble(slotAt()));
+        break;
+      case K_STRING:
+        for (int i = 0; i < count; i++) out.add(getString());
+        break;
+      case K_STRUCT: {
+        StructType st = e.struct();
+        for (int i = 0; i < count; i++) out.add(getMessage(st));
+        break;
+      }
+      default:
+        for (int i = 0; i < count; i++) out.add(get(e));
+        break;
+    }
+    return out;
+  }
+
+  private EnumValue getEnum(EnumType e) {
+    long x = slotAt();
+    EnumValue[] dense = e.dense;
+    long k = x - e.denseLo;
+    if (dense != null && k >= 0 && k < dense.length && dense[(int) k] != null) return dense[(int) k];
+    return e.of(x);
   }
 
   private Object get(FieldType t) {
@@ -530,21 +572,12 @@ final class Tape {
         p += len;
         return b;
       }
-      case K_ENUM: case K_FLAGS: {
-        EnumType e = t.enumType();
-        long x = slotAt();
-        EnumValue[] dense = e.dense;
-        long k = x - e.denseLo;
-        if (dense != null && k >= 0 && k < dense.length && dense[(int) k] != null) return dense[(int) k];
-        return e.of(x);
-      }
+      case K_ENUM: case K_FLAGS: return getEnum(t.enumType());
       case K_STRUCT: return getMessage(t.struct());
       case K_OPTIONAL: return slotAt() != 0 ? get(t.element()) : null;
       case K_ARRAY: case K_VECTOR: case K_LIST: {
         int count = t.code == K_ARRAY ? t.arraySize() : (int) slotAt();
-        List<Object> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) out.add(get(t.element()));
-        return out;
+        return getItems(t.element(), count);
       }
       case K_SET: {
         int count = (int) slotAt();
