@@ -3,8 +3,13 @@
  * gives (each scalar, string, optional and collection, recursively); a newer reader's
  * view of an older writer's bytes reads the missing fields as their defaults, as
  * decode does; bytes verify refuses are refused with verify's error; and a name or
- * index that is not there gives no value. */
+ * index that is not there gives no value. A lazy view (fbe_view_open_lazy) reads the
+ * same values as a verified one, and on bytes verify refuses, reading all of it finds
+ * no value somewhere (but where verify's rule is about the whole model), never reading
+ * outside the bytes: every record of the conformance files, each byte changed, each
+ * prefix. */
 #include "fbe_test.h"
+#include "view_walk.h"
 
 /* The quoted string value of "key":"..." in a conformance record line (the last one:
  * a record's own keys are plain, the value's JSON comes before "hex"). */
@@ -20,6 +25,19 @@ static int record_field(const char *line, const char *key, char *out, size_t cap
   memcpy(out, at, (size_t)(end - at));
   out[end - at] = 0;
   return 0;
+}
+
+/* A record's hex as exactly its bytes (malloc'd: a read past them is caught by ASan). */
+static uint8_t *record_bytes(const char *hex, size_t *size) {
+  *size = strlen(hex) / 2;
+  uint8_t *bytes = malloc(*size ? *size : 1);
+  assert_non_null(bytes);
+  for (size_t k = 0; k < *size; k++) {
+    unsigned byte;
+    assert_int_equal(sscanf(hex + 2 * k, "%2x", &byte), 1);
+    bytes[k] = (uint8_t)byte;
+  }
+  return bytes;
 }
 
 static int same_place(fbe_view a, fbe_view b) {
@@ -235,6 +253,10 @@ static int check_view(const fbe_struct *st, fbe_model model, const uint8_t *byte
   if (drc == FBE_OK) {
     same(v, fbe_msg_ref(m), what);
     same_as_value(v, m, what);
+    fbe_view lazy;
+    assert_int_equal(fbe_view_open_lazy(st, model, bytes, size, NULL, &lazy, NULL), FBE_OK);
+    assert_true(lazy.lazy && !v.lazy);
+    same(lazy, fbe_msg_ref(m), what);
   } else { /* refused with verify's error, as decode */
     assert_false(fbe_view_ok(v));
     assert_string_equal(verr.message, derr.message);
@@ -245,6 +267,49 @@ static int check_view(const fbe_struct *st, fbe_model model, const uint8_t *byte
 }
 
 static const char *NAMES[] = {"proto", "protoex", "test", "enums"};
+
+static size_t lazy_checked, lazy_refused;
+
+/* A lazy view of bytes against verify: refused at the open with verify's error, or
+ * read whole without a fault when verify accepts them (and materialized as decode's
+ * value), and with one when it refuses them for a value; fbe_view_fault, and
+ * materializing the root, then say what verify says. */
+static void check_lazy(const fbe_struct *st, fbe_model model, const uint8_t *bytes, size_t size, const char *what,
+                       int original) {
+  fbe_error verr, lerr;
+  fbe_status vrc = fbe_verify(st, model, bytes, size, NULL, NULL, &verr);
+  fbe_view v;
+  fbe_status lrc = fbe_view_open_lazy(st, model, bytes, size, NULL, &v, &lerr);
+  lazy_checked++;
+  if (lrc != FBE_OK) {
+    if (vrc == FBE_OK) fail_msg("%s: the lazy open refused bytes verify accepts: %s", what, lerr.message);
+    assert_int_equal(lrc, vrc);
+    assert_string_equal(lerr.message, verr.message);
+    assert_int_equal(lerr.offset, verr.offset);
+    assert_false(fbe_view_ok(v));
+    lazy_refused++;
+    return;
+  }
+  size_t bad = t_view_walk(v, 1000);
+  fbe_arena *arena = fbe_arena_new();
+  fbe_msg *m = NULL;
+  if (vrc == FBE_OK) {
+    if (bad) fail_msg("%s: %zu faults reading bytes verify accepts", what, bad);
+    assert_int_equal(fbe_decode(st, model, bytes, size, arena, NULL, &m, NULL, NULL), FBE_OK);
+    if (original) same_as_value(v, m, what); /* (a changed body may miss a field whose default is "utc": two decodes differ) */
+    else assert_int_equal(fbe_view_to_msg(v, arena, NULL, &m, NULL), FBE_OK);
+  } else if (!t_whole_model_rule(&verr)) {
+    if (!bad) fail_msg("%s: read whole without a fault, but verify refuses it: %s", what, verr.message);
+    lazy_refused++;
+    assert_int_equal(fbe_view_fault(st, v, &lerr), vrc);
+    assert_string_equal(lerr.message, verr.message);
+    assert_int_equal(fbe_view_to_msg(v, arena, NULL, &m, &lerr), vrc);
+    if (strcmp(lerr.message, verr.message) || lerr.offset != verr.offset)
+      fail_msg("%s: materialized: %s at %zu, verify: %s at %zu", what, lerr.message, lerr.offset, verr.message,
+               verr.offset);
+  }
+  fbe_arena_free(arena);
+}
 
 static void test_views_read_what_decode_reads(void **state) {
   (void)state;
@@ -270,14 +335,8 @@ static void test_views_read_what_decode_reads(void **state) {
     assert_true(i < 4);
     snprintf(full, sizeof full, "%s.%s", schema, type);
     fbe_model model = strcmp(format, "final") ? FBE_MODEL_STANDARD : FBE_MODEL_FINAL;
-    size_t size = strlen(hex) / 2;
-    uint8_t *bytes = malloc(size ? size : 1); /* exactly the bytes: a read past them is caught by ASan */
-    assert_non_null(bytes);
-    for (size_t k = 0; k < size; k++) {
-      unsigned byte;
-      assert_int_equal(sscanf(hex + 2 * k, "%2x", &byte), 1);
-      bytes[k] = (uint8_t)byte;
-    }
+    size_t size;
+    uint8_t *bytes = record_bytes(hex, &size);
     assert_true(check_view(t_struct(schemas[i], full), model, bytes, size, full));
     count[model]++;
     /* a newer reader (protoex) of an older writer's bytes (proto): the standard model's
@@ -452,6 +511,65 @@ static void test_model_names(void **state) {
   assert_int_equal(m, FBE_MODEL_FINAL);
 }
 
+/* Every record of the conformance files through lazy views, as it is and mutated: every
+ * byte changed (every 7th of a record over 256 bytes; every third also one up) and every
+ * other prefix. */
+static void test_lazy_views_refuse_what_verify_refuses(void **state) {
+  (void)state;
+  fbe_schema *schemas[4];
+  for (int i = 0; i < 4; i++) {
+    char file[32];
+    snprintf(file, sizeof file, "%s.fbe", NAMES[i]);
+    schemas[i] = t_load(file);
+  }
+  static const char *FILES[] = {"vectors.jsonl", "malformed.jsonl", "malformed-extra.jsonl"};
+  static char line[1 << 17], hex[1 << 16];
+  char schema[64], type[128], format[32], full[256], path[512], what[400];
+  lazy_checked = lazy_refused = 0;
+  for (size_t f = 0; f < sizeof FILES / sizeof FILES[0]; f++) {
+    snprintf(path, sizeof path, "%s/conformance/%s", FBE_TESTS_DIR, FILES[f]);
+    FILE *in = fopen(path, "rb");
+    assert_non_null(in);
+    while (fgets(line, sizeof line, in)) {
+      if (record_field(line, "schema", schema, sizeof schema) || record_field(line, "type", type, sizeof type) ||
+          record_field(line, "format", format, sizeof format) || record_field(line, "hex", hex, sizeof hex))
+        continue; /* (frames, and records without bytes) */
+      if (strcmp(format, "standard") && strcmp(format, "final")) continue;
+      int i = 0;
+      while (i < 4 && strcmp(NAMES[i], schema)) i++;
+      assert_true(i < 4);
+      snprintf(full, sizeof full, "%s.%s", schema, type);
+      const fbe_struct *st = t_struct(schemas[i], full);
+      fbe_model model = strcmp(format, "final") ? FBE_MODEL_STANDARD : FBE_MODEL_FINAL;
+      size_t size;
+      uint8_t *bytes = record_bytes(hex, &size);
+      snprintf(what, sizeof what, "%s %s %s", FILES[f], full, format);
+      check_lazy(st, model, bytes, size, what, 1);
+      size_t step = size > 256 ? 7 : 1;
+      for (size_t k = 0; k < size; k += step) {
+        uint8_t *m = t_dup(bytes, size); /* exactly the bytes: a read past them is caught by ASan */
+        m[k] ^= 0xff;
+        check_lazy(st, model, m, size, what, 0);
+        if (k % 3 == 0) { /* a count or size one more */
+          m[k] = (uint8_t)(bytes[k] + 1);
+          check_lazy(st, model, m, size, what, 0);
+        }
+        free(m);
+        if (k % 2 == 0) {
+          uint8_t *part = t_dup(bytes, k);
+          check_lazy(st, model, part, k, what, 0);
+          free(part);
+        }
+      }
+      free(bytes);
+    }
+    fclose(in);
+  }
+  printf("lazy views: %zu inputs, %zu refused\n", lazy_checked, lazy_refused);
+  assert_true(lazy_checked > 20000 && lazy_refused > 5000);
+  for (int i = 0; i < 4; i++) fbe_schema_release(schemas[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_views_read_what_decode_reads),
@@ -459,6 +577,7 @@ int main(void) {
       cmocka_unit_test(test_missing_names_and_wrong_kinds),
       cmocka_unit_test(test_model_names),
       cmocka_unit_test(test_scalars_in_place),
+      cmocka_unit_test(test_lazy_views_refuse_what_verify_refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,8 @@ from the harnesses that measure in interleaved rounds "rounds" (ns per operation
 each round, in round order) and, where one language has two harnesses, "harness".
 
 The report opens with the cells: per language x workload x op (encode, decode,
-decode_all), libfbe's best form (the fastest of libfbe, libfbe-view, libfbe-gen and libfbe-gen-view,
-named) against the best peer (the fastest other implementation), and their ratio: the
+decode_all), libfbe's best form (the fastest of libfbe, libfbe-view, libfbe-view-lazy,
+libfbe-gen and libfbe-gen-view, named) against the best peer (the fastest other implementation), and their ratio: the
 form's time over the peer's in the same round, median over the rounds and its spread
 (max - min) / median. Noise that slows a whole round moves both and so leaves the
 ratio; where the two figures were not measured in the same rounds (another harness, no
@@ -39,7 +39,7 @@ TRUSTED = "decode_trusted"  # libfbe's decode without the verify: a column besid
 COLUMNS = ("encode", "decode", TRUSTED, "decode_all")  # the ops of the per-language tables
 LABELS = {"encode": "encode", "decode": "decode", TRUSTED: "trusted decode", "decode_all": "decode + read all"}
 LANGS = ("c", "python", "node", "ruby", "java")  # the order of the sections; others follow
-FORMS = ("libfbe", "libfbe-view", "libfbe-gen", "libfbe-gen-view")  # libfbe's forms, in the order of the rows
+FORMS = ("libfbe", "libfbe-view", "libfbe-view-lazy", "libfbe-gen", "libfbe-gen-view")  # libfbe's forms, in the order of the rows
 
 Key = Tuple[str, str]  # (impl, model)
 

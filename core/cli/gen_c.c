@@ -2045,10 +2045,11 @@ static void struct_view_source(const gen *g, const fbe_struct *st) {
 
   fprintf(c, "fbe_status %s_open_view(%s_view *view, fbe_model model, const uint8_t *data, size_t size,\n"
              "                        size_t *model_size, fbe_error *err) {\n", n, n);
-  fprintf(c, "  size_t end = 0;\n  view->v = fbe_gen_view_none();\n");
-  fprintf(c, "  fbe_status rc = %s_verify(model, data, size, &end, err);\n  if (rc) return rc;\n", n);
-  fprintf(c, "  fbe_gen_view root = fbe_gen_view_none();\n  root.data = data;\n  root.end = end;\n  root.model = model;\n");
-  fprintf(c, "  if (model == FBE_MODEL_FINAL) view->v = fbe_gen_view_make(&root, 8, 0, 0);\n");
+  fprintf(c, "  size_t end = 0;\n");
+  fprintf(c, "  fbe_status rc = %s_verify(model, data, size, &end, err);\n", n);
+  fprintf(c, "  if (rc) {\n    view->v = fbe_gen_view_none();\n    return rc;\n  }\n");
+  fprintf(c, "  fbe_gen_view root = {data, end, 8, 0, 0, model}; /* final: the fields from 8 */\n");
+  fprintf(c, "  if (model == FBE_MODEL_FINAL) view->v = root;\n");
   fprintf(c, "  else *view = %s_std_view_(&root, 4, 0); /* the root pointer, base 0 */\n", n);
   fprintf(c, "  if (model_size) *model_size = end;\n  return FBE_OK;\n}\n\n");
 

@@ -10,6 +10,7 @@
 #include "fbe/internal/cost.h"         /* the memory budget's charges, to compare verify's and decode's */
 #include "fbe/internal/utf8.h"         /* the JSON writer's own idea of well-formed UTF-8 */
 #include "fbe/internal/value.h"        /* in-memory slots, for the standard model's equality */
+#include "../view_walk.h"                /* reading a whole view, for lazy views */
 
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...) {
   va_list ap;
@@ -376,6 +377,37 @@ void fuzz_check_message(const fbe_msg *msg, fuzz_origin origin) {
   check_json(msg);
 }
 
+/* A lazy view (fbe_view_open_lazy) of the same bytes: refused at the open with verify's
+ * very error; else, read whole, it finds no fault when verify accepts the bytes (and
+ * materializes), and a fault when verify refuses them for a value (not a rule of the
+ * whole model), materializing with verify's error then. */
+static void fuzz_check_lazy_view(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
+                                 const fbe_limits *limits, fbe_status vrc, const fbe_error *verr, fbe_arena *arena) {
+  const char *name = fbe_struct_full_name(type);
+  fbe_view v;
+  fbe_error lerr;
+  fbe_status lrc = fbe_view_open_lazy(type, model, data, size, limits, &v, &lerr);
+  if (lrc) {
+    FUZZ_CHECK(lrc == vrc && lerr.offset == verr->offset && !strcmp(lerr.message, verr->message),
+               "lazy open of %s: %s '%s', verify: %s '%s'", name, fbe_status_name(lrc), lerr.message,
+               fbe_status_name(vrc), verr->message);
+    return;
+  }
+  size_t bad = t_view_walk(v, 64);
+  fbe_msg *m = NULL;
+  fbe_status mrc = fbe_view_to_msg(v, arena, limits, &m, &lerr);
+  if (vrc == FBE_OK) {
+    FUZZ_CHECK(!bad && mrc == FBE_OK, "a lazy view of %s that verifies: %zu faults, materialized: %s", name, bad,
+               fbe_status_name(mrc));
+  } else if (!t_whole_model_rule(verr)) {
+    FUZZ_CHECK(bad > 0, "a lazy view of %s read whole without a fault; verify: %s", name, verr->message);
+    FUZZ_CHECK(mrc == vrc && !strcmp(lerr.message, verr->message) && lerr.offset == verr->offset,
+               "a lazy view of %s materialized: %s '%s', verify: '%s'", name, fbe_status_name(mrc), lerr.message,
+               verr->message);
+  }
+  fbe_arena_reset(arena);
+}
+
 void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits) {
   const char *name = fbe_struct_full_name(type);
@@ -405,6 +437,7 @@ void fuzz_check_bytes(const fbe_struct *type, fbe_model model, const uint8_t *da
 
   fbe_arena *arena = fbe_arena_new();
   FUZZ_CHECK(arena != NULL, "out of memory");
+  fuzz_check_lazy_view(type, model, data, size, limits, vrc, &verr, arena);
   /* The default decode gives verify's verdict, and verify's very error when it refuses. */
   fbe_msg *checked = NULL;
   fbe_error cerr;

@@ -18,7 +18,7 @@ static void unpin(JNIEnv *env, jbyteArray data, uint8_t *p) {
 /* The cursor Java passes, back into an fbe_view over the pinned bytes p. */
 static fbe_view cursor(const uint8_t *p, jlong end, jint model, jlong type, jlong at, jlong base, jlong image) {
   fbe_view v = {(const fbe_type *)(intptr_t)type, p, (uint64_t)end, (uint64_t)at, (uint64_t)base,
-                (const void *)(intptr_t)image, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD};
+                (const void *)(intptr_t)image, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, 0};
   return v;
 }
 

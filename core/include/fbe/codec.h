@@ -69,6 +69,13 @@ FBE_API fbe_limits fbe_limits_default(void);
  * it is 0 (or limits is NULL) FBE_DEFAULT_MEMORY_FACTOR x input_size + FLOOR. */
 FBE_API uint64_t fbe_limits_memory(const fbe_limits *limits, uint64_t input_size);
 
+/* fbe_limits_memory(NULL, input_size), inline (generated code's entry points):
+ * FBE_DEFAULT_MEMORY_FACTOR x input_size + FBE_DEFAULT_MEMORY_FLOOR, saturating. */
+static inline uint64_t fbe_limits_memory_default(uint64_t input_size) {
+  if (input_size > (UINT64_MAX - FBE_DEFAULT_MEMORY_FLOOR) / FBE_DEFAULT_MEMORY_FACTOR) return UINT64_MAX;
+  return FBE_DEFAULT_MEMORY_FACTOR * input_size + FBE_DEFAULT_MEMORY_FLOOR;
+}
+
 /* Sets one member of *limits by name, the one way every binding takes limits from its
  * users (so the names, ranges and error texts are the same in every language). name is
  * "max_depth", "max_model_size" or "max_memory" (or the camelCase "maxDepth",

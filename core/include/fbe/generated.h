@@ -81,11 +81,21 @@ static inline void *fbe_gen_take(fbe_gen_reader *g, size_t n) {
 /* Starts reading a standard (final: fbe_fin_open) model; FBE_ERR_MALFORMED naming
  * the header problem otherwise. Both have fbe_decode's default memory budget
  * (fbe_limits_memory(NULL, model size)): fbe_gen_open for decoding (with an allocator),
- * fbe_gen_open_verify for verifying. */
+ * fbe_gen_open_verify for verifying (inline: a small model's verify is mostly this). */
 FBE_API fbe_status fbe_gen_open(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
                                 size_t size, const fbe_allocator *a, fbe_error *err);
-FBE_API fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
-                                       size_t size, fbe_error *err);
+static inline fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data,
+                                             size_t size, fbe_error *err) {
+  g->a = NULL;
+  g->depth = 0;
+  g->err = err;
+  g->next = g->end = NULL;
+  if (!data || size < 4 || fbe_load32(data) > FBE_DEFAULT_MAX_MODEL_SIZE ||
+      (model == FBE_MODEL_FINAL ? fbe_fin_open(data, size, &g->r) : fbe_std_open(data, size, &g->r)))
+    return fbe_gen_open(g, model, data, size, NULL, err); /* its refusal, in its words */
+  g->budget = fbe_limits_memory_default(g->r.end);
+  return FBE_OK;
+}
 
 /* Fails a decode/verify: sets err (code, offset, message) and returns -1. */
 FBE_API int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);

@@ -52,6 +52,7 @@ typedef struct fbe_view {
                            body size) */
   const void *image;    /* not NULL: a schema default in memory (fbe_ref's layout) */
   fbe_model model;
+  uint32_t lazy;        /* 1: opened by fbe_view_open_lazy (each read checks its value) */
 } fbe_view;
 
 /* Verifies data[0..size) as a model of `type` (fbe_verify, with limits; NULL allowed)
@@ -60,6 +61,22 @@ typedef struct fbe_view {
 FBE_API fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const void *data,
                                  size_t size, const fbe_limits *limits, fbe_view *out,
                                  fbe_error *err);
+
+/* Opens a view without verifying the bytes first, for reading a few fields of a large
+ * model (Cap'n Proto's way, where fbe_view_open is FlatBuffers'): only the model's
+ * header and the root struct's are checked here (O(1)), with verify's words when they
+ * are refused. Every read then checks what it reads against what verify requires of
+ * that value: bounds, a struct's header (size, type id, a pointer of 0), an optional's
+ * pointer, a string's UTF-8 (fbe_view_get_bytes), a decimal (fbe_view_get_decimal);
+ * a read that fails gives no value (or FBE_ERR_MALFORMED from a getter), and
+ * fbe_view_fault says why in verify's words. What is never read is never checked, nor
+ * are the whole-model rules (depth, memory budget, the final model's exact end), so a
+ * model that reads fine here may still be refused by fbe_verify. Materializing a lazy
+ * view (fbe_view_copy, _to_msg, _value, _to_text, _to_json, _equal) verifies the
+ * viewed value's bytes first, within limits (NULL: the defaults), as decode would. */
+FBE_API fbe_status fbe_view_open_lazy(const fbe_struct *type, fbe_model model, const void *data,
+                                      size_t size, const fbe_limits *limits, fbe_view *out,
+                                      fbe_error *err);
 
 /* Points *v (and so every view taken from it afterwards) at the same model at another
  * address: for a host whose buffer may move between calls (a garbage collector). size is

@@ -64,13 +64,6 @@ void fbe_gen_view_reader_open(fbe_gen_reader *g, const fbe_gen_view *x, const fb
   g->budget = fbe_limits_memory(NULL, x->end);
 }
 
-fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model, const uint8_t *data, size_t size,
-                               fbe_error *err) {
-  fbe_status rc = gen_open(g, model, data, size, NULL, err);
-  if (rc == FBE_OK) g->budget = fbe_limits_memory(NULL, g->r.end);
-  return rc;
-}
-
 int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset) {
   fbei_fault_set(g->err, FBE_FAULT_OVER_BUDGET, (size_t)offset,
                 (unsigned long long)fbe_limits_memory(NULL, g->r.end));

@@ -14,6 +14,7 @@
 #include "fbe/internal/faults.h"
 #include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
+#include "wire/verify_at.h"
 
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
@@ -824,4 +825,28 @@ fbe_status fbei_verify_report(const fbe_struct *type, fbe_model model, const uin
 fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *data, size_t size,
                       const fbe_limits *limits, size_t *model_size, fbe_error *err) {
   return verify_model(type, model, data, size, limits, model_size, NULL, err);
+}
+
+/* ------------------------------------------------------------ one value (verify_at.h) */
+
+fbe_status fbei_verify_at(const fbe_type *t, fbe_model model, const uint8_t *data, uint64_t end,
+                          uint64_t at, uint64_t base, const fbe_limits *limits, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  verifier v = {data, end, 0, fbei_limits_depth(limits), first_budget(limits, (uint32_t)end), 0, limits, err};
+  int rc;
+  if (model == FBE_MODEL_FINAL) {
+    uint64_t pos = at;
+    rc = t->wire == FBE_KIND_STRUCT ? charge(&v, at, t->st->root_cost) || fin_walk(&v, t->st, &pos)
+                                    : fin_value(&v, t, &pos);
+    if (!rc && pos > end) rc = fin_short(&v, end, pos - end); /* (fixed steps advance unchecked) */
+    if (!rc && v.budget < 0) rc = over_budget(&v, at);         /* the strings (fin_blob) */
+  } else if (t->wire == FBE_KIND_STRUCT) { /* at: the body, base: its size */
+    const fbe_struct *st = t->st;
+    rc = charge(&v, at, st->root_cost) ||
+         (base >= st->body_size ? std_walk(&v, st, at) : std_short_body(&v, st, at, (uint32_t)base));
+  } else {
+    rc = std_value(&v, t, at, base, NULL);
+  }
+  return rc ? err->code : FBE_OK;
 }

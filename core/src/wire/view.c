@@ -6,13 +6,16 @@
 #include <string.h>
 #include "fbe/view.h"
 #include "fbe/field.h"
+#include "fbe/internal/cost.h"
+#include "fbe/internal/decimal.h"
 #include "fbe/internal/error.h"
 #include "fbe/internal/kinds.h"
+#include "fbe/internal/utf8.h"
 #include "fbe/internal/value.h"
 
 /* Views are made whole, never a copy with some members changed: a copy patched member by
  * member, then copied on as a whole (passed by value), stalls the CPU's store forwarding. */
-static const fbe_view no_value = {NULL, NULL, 0, 0, 0, NULL, FBE_MODEL_STANDARD};
+static const fbe_view no_value = {NULL, NULL, 0, 0, 0, NULL, FBE_MODEL_STANDARD, 0};
 
 static fbe_reader reader(fbe_view v) {
   fbe_reader r = {v.data, v.end};
@@ -27,18 +30,47 @@ static fbe_ref image_ref(fbe_view v) {
 /* A value held in memory (a schema default, or a part of one). */
 static fbe_view from_image(fbe_view parent, fbe_ref r) {
   if (!r.slot) return no_value;
-  fbe_view v = {r.type, parent.data, parent.end, 0, 0, r.slot, parent.model}; /* made whole (the top) */
+  fbe_view v = {r.type, parent.data, parent.end, 0, 0, r.slot, parent.model, parent.lazy}; /* made whole (the top) */
   return v;
 }
 
 /* Scalars (bool .. uuid on the wire): one fixed-size slot in both models. */
 static int is_scalar(const fbe_type *t) { return t->wire < FBE_KIND_STRING; }
 
+/* A lazy view's bound on a final-model count (elements can be 0 bytes there: an empty
+ * struct): a collection whose own charge is over the default budget of the model is
+ * refused, as verify refuses it, before anything walks its elements. */
+static int lazy_count_over(const fbe_type *t, uint32_t n, uint64_t end) {
+  return fbei_cost_sequence(t, n) > fbe_limits_memory_default(end);
+}
+
+/* A lazy view's check of a vector's or map's header as it is reached (its pointer and
+ * count, as verify checks them), so that a collection verify refuses is no value rather
+ * than an empty one: 1 when v is such a collection and verify would refuse it. */
+static int lazy_sequence_refused(fbe_view v);
+static inline int lazy_bad_sequence(fbe_view v) {
+  return v.lazy && (v.type->wire == FBE_KIND_VECTOR || v.type->wire == FBE_KIND_MAP) && lazy_sequence_refused(v);
+}
+static int lazy_sequence_refused(fbe_view v) {
+  const fbe_type *t = v.type;
+  const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
+  fbe_reader r = reader(v);
+  uint32_t n;
+  uint64_t at = v.at;
+  if (v.model == FBE_MODEL_FINAL)
+    return fbe_fin_read_count(&r, &at, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n) ||
+           lazy_count_over(t, n, v.end);
+  if (at > v.end || 4 > v.end - at) return 1;
+  if (fbe_load32(v.data + at) == 0) return 0; /* reads as empty */
+  return fbe_std_read_sequence(&r, at, v.base, (uint64_t)t->elem->wire_size + (k ? k->wire_size : 0), &at, &n) != 0;
+}
+
 /* ------------------------------------------------------------ standard model */
 
 /* The value of type t whose slot is at `slot` (pointers relative to base). A struct is
- * resolved to its body at once; a null struct pointer (verify refuses one at a field,
- * decode reads it as the default struct) reads as the struct's defaults. */
+ * resolved to its body at once; a null struct pointer (verify refuses one, decode
+ * reads it as the default struct) reads as the struct's defaults, but in a lazy view,
+ * which refuses what verify refuses, as it does a body of another type. */
 static fbe_view std_value(fbe_view parent, const fbe_type *t, uint64_t slot, uint64_t base) {
   fbe_view v = parent;
   v.type = t;
@@ -48,15 +80,17 @@ static fbe_view std_value(fbe_view parent, const fbe_type *t, uint64_t slot, uin
     fbe_reader r = reader(v);
     uint32_t size = 0;
     if (fbe_load32(v.data + slot) == 0) {
+      if (v.lazy) return no_value;
       fbe_ref d = {t, (void *)(uintptr_t)t->st->defaults, NULL};
       return from_image(parent, d);
     }
     if (fbe_std_read_struct(&r, slot, base, &v.at, &size)) return no_value;
+    if (v.lazy && fbe_load32(v.data + v.at + 4) != t->st->type_id) return no_value;
     v.base = size;
     return v;
   }
-  fbe_view s = {t, v.data, v.end, slot, base, NULL, v.model}; /* made whole (the top) */
-  return s;
+  fbe_view s = {t, v.data, v.end, slot, base, NULL, v.model, v.lazy}; /* made whole (the top) */
+  return lazy_bad_sequence(s) ? no_value : s;
 }
 
 /* Field i of a struct body: absent from a short body (an older writer) or null (a
@@ -70,15 +104,22 @@ static fbe_view std_field(fbe_view v, size_t i) {
   if ((i < st->ninherited && st->base_body_size > size) || f->wire_offset + t->wire_size > size)
     goto dflt;
   if (is_scalar(t)) { /* the common case: inside the body (just checked), which is inside the model */
-    fbe_view r = {t, v.data, v.end, slot, v.at, NULL, v.model};
+    fbe_view r = {t, v.data, v.end, slot, v.at, NULL, v.model, v.lazy};
     return r;
   }
   switch (t->wire) {
-    case FBE_KIND_STRING: case FBE_KIND_BYTES: case FBE_KIND_STRUCT:
+    case FBE_KIND_STRING: case FBE_KIND_BYTES:
       if (fbe_load32(v.data + slot) == 0) goto dflt;
       break;
+    case FBE_KIND_STRUCT: /* (lazy: std_value refuses pointer 0, as verify does) */
+      if (!v.lazy && fbe_load32(v.data + slot) == 0) goto dflt;
+      break;
     case FBE_KIND_OPTIONAL:
-      if (v.data[slot] == 0 || fbe_load32(v.data + slot + 1) == 0) goto dflt;
+      if (v.data[slot] == 0) goto dflt;
+      if (fbe_load32(v.data + slot + 1) == 0) {
+        if (v.lazy) return no_value; /* present with pointer 0: verify refuses it */
+        goto dflt;
+      }
       break;
     default: break;
   }
@@ -98,8 +139,9 @@ static uint64_t fin_fixed(const fbe_type *t) {
   return 0;
 }
 
-/* Moves *pos past the value of type t: reads only counts, lengths and flags. */
-static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
+/* Moves *pos past the value of type t: reads only counts, lengths and flags (lazy: the
+ * view's, whose counts were not verified). */
+static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos, int lazy) {
   uint64_t fixed = fin_fixed(t);
   if (fixed) {
     if (fbe_fin_need(r, *pos, fixed)) return -1;
@@ -114,20 +156,21 @@ static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
     }
     case FBE_KIND_STRUCT:
       for (uint32_t i = 0; i < t->st->nfields; i++)
-        if (fin_skip(r, t->st->fields[i].type, pos)) return -1;
+        if (fin_skip(r, t->st->fields[i].type, pos, lazy)) return -1;
       return 0;
     case FBE_KIND_OPTIONAL: {
       int present = fbe_fin_read_flag(r, pos);
-      return present < 0 ? -1 : present ? fin_skip(r, t->elem, pos) : 0;
+      return present < 0 ? -1 : present ? fin_skip(r, t->elem, pos, lazy) : 0;
     }
     case FBE_KIND_ARRAY:
       for (uint32_t i = 0; i < t->array_size; i++)
-        if (fin_skip(r, t->elem, pos)) return -1;
+        if (fin_skip(r, t->elem, pos, lazy)) return -1;
       return 0;
     case FBE_KIND_VECTOR: case FBE_KIND_MAP: {
       const fbe_type *k = t->wire == FBE_KIND_MAP ? t->key : NULL;
       uint32_t n;
-      if (fbe_fin_read_count(r, pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n))
+      if (fbe_fin_read_count(r, pos, (uint64_t)t->elem->final_min + (k ? k->final_min : 0), &n) ||
+          (lazy && lazy_count_over(t, n, r->end)))
         return -1;
       uint64_t each = fin_fixed(t->elem);
       if (each && (!k || fin_fixed(k))) { /* fixed-size entries: the count was checked against the model */
@@ -135,7 +178,7 @@ static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
         return 0;
       }
       for (uint32_t i = 0; i < n; i++)
-        if ((k && fin_skip(r, k, pos)) || fin_skip(r, t->elem, pos)) return -1;
+        if ((k && fin_skip(r, k, pos, lazy)) || fin_skip(r, t->elem, pos, lazy)) return -1;
       return 0;
     }
     default: return 0; /* every scalar is fixed */
@@ -143,14 +186,14 @@ static int fin_skip(const fbe_reader *r, const fbe_type *t, uint64_t *pos) {
 }
 
 static fbe_view fin_value(fbe_view parent, const fbe_type *t, uint64_t pos) {
-  fbe_view v = {t, parent.data, parent.end, pos, 0, NULL, parent.model};
-  return v;
+  fbe_view v = {t, parent.data, parent.end, pos, 0, NULL, parent.model, parent.lazy};
+  return lazy_bad_sequence(v) ? no_value : v;
 }
 
 /* *out = fin_value(*c, t, pos), set in place. */
 static void fin_item_at(fbe_view *out, const fbe_view *c, const fbe_type *t, uint64_t pos) {
-  fbe_view v = {t, c->data, c->end, pos, 0, NULL, c->model};
-  *out = v;
+  fbe_view v = {t, c->data, c->end, pos, 0, NULL, c->model, c->lazy};
+  *out = lazy_bad_sequence(v) ? no_value : v;
 }
 
 /* The position of element i (entry i: its key) of a vector or map view, after a walk
@@ -169,7 +212,7 @@ static int fin_item(fbe_view v, size_t i, uint64_t *pos) {
     return 0;
   }
   for (size_t j = 0; j < i; j++)
-    if ((k && fin_skip(&r, k, pos)) || fin_skip(&r, t->elem, pos)) return -1;
+    if ((k && fin_skip(&r, k, pos, v.lazy)) || fin_skip(&r, t->elem, pos, v.lazy)) return -1;
   return 0;
 }
 
@@ -185,11 +228,44 @@ fbe_status fbe_view_open(const fbe_struct *type, fbe_model model, const void *da
   size_t model_size = 0;
   fbe_status rc = fbe_verify(type, model, data, size, limits, &model_size, err);
   if (rc) return rc;
-  fbe_view v = {type->self_type, data, model_size, 0, 0, NULL, model};
+  fbe_view v = {type->self_type, data, model_size, 0, 0, NULL, model, 0};
   /* the root: standard, a struct pointer at 4 (base 0); final, fields from 8 */
   *out = model == FBE_MODEL_FINAL ? fin_value(v, type->self_type, 8) : std_value(v, type->self_type, 4, 0);
   if (!fbe_view_ok(*out)) return fbei_error_set(err, FBE_ERR_MALFORMED, 4, "the root struct is not in the model");
   return FBE_OK;
+}
+
+/* fbe_view_open_lazy's refusal: verify says why (it refuses these bytes at the header
+ * or the root). Out of line: the open itself keeps no error on its stack. */
+static fbe_status lazy_refused(const fbe_struct *type, fbe_model model, const void *data, size_t size,
+                               const fbe_limits *limits, fbe_view *out, fbe_error *err) {
+  fbe_error local;
+  if (!err) err = &local;
+  if (out) *out = no_value;
+  if (!type || !out || (!data && size))
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "missing type, output or data");
+  fbe_status rc = fbe_verify(type, model, data, size, limits, NULL, err);
+  return rc ? rc : fbei_error_set(err, FBE_ERR_MALFORMED, 4, "the root struct is not in the model");
+}
+
+fbe_status fbe_view_open_lazy(const fbe_struct *type, fbe_model model, const void *data, size_t size,
+                              const fbe_limits *limits, fbe_view *out, fbe_error *err) {
+  /* verify's first checks: the header (the model's size within the buffer and the
+   * limit; the final model's type id), then the root struct (std_value: its pointer,
+   * size and type id) */
+  const uint8_t *p = data;
+  int final = model == FBE_MODEL_FINAL;
+  uint64_t total = size >= 4 ? fbe_load32(p) : 0, least = final ? 8 : 16;
+  if (type && out && p && size >= least && total >= least && total <= size && total <= fbei_limits_size(limits) &&
+      (!final || fbe_load32(p + 4) == type->type_id)) {
+    fbe_view v = {type->self_type, p, total, 8, 0, NULL, model, 1}; /* final: the fields from 8 */
+    if (!final) v = std_value(v, type->self_type, 4, 0);            /* standard: the root pointer at 4 */
+    if (fbe_view_ok(v)) {
+      *out = v;
+      return FBE_OK;
+    }
+  }
+  return lazy_refused(type, model, data, size, limits, out, err);
 }
 
 fbe_status fbe_view_rebind(fbe_view *v, const void *data, size_t size, fbe_error *err) {
@@ -219,7 +295,7 @@ fbe_view fbe_view_field(fbe_view v, size_t index) {
   fbe_reader r = reader(v);
   uint64_t pos = v.at;
   for (size_t i = 0; i < index; i++)
-    if (fin_skip(&r, v.type->st->fields[i].type, &pos)) return no_value;
+    if (fin_skip(&r, v.type->st->fields[i].type, &pos, v.lazy)) return no_value;
   return fin_value(v, v.type->st->fields[index].type, pos);
 }
 
@@ -265,7 +341,7 @@ static fbe_view item(fbe_view v, size_t i, int part) {
     uint64_t pos = v.at, fixed = fin_fixed(e);
     if (fixed) return fin_value(v, e, pos + fixed * i); /* inside: verify read the whole array */
     for (size_t j = 0; j < i; j++)
-      if (fin_skip(&r, e, &pos)) return no_value;
+      if (fin_skip(&r, e, &pos, v.lazy)) return no_value;
     return fin_value(v, e, pos);
   }
   if (v.model == FBE_MODEL_STANDARD) {
@@ -280,7 +356,7 @@ static fbe_view item(fbe_view v, size_t i, int part) {
   if (fin_item(v, i, &pos)) return no_value;
   if (part == 2) {
     fbe_reader r = reader(v);
-    if (fin_skip(&r, k, &pos)) return no_value;
+    if (fin_skip(&r, k, &pos, v.lazy)) return no_value;
   }
   return fin_value(v, e, pos);
 }
@@ -319,8 +395,8 @@ static void std_item(fbe_view *out, const fbe_view *c, const fbe_type *t, uint64
   } else if (slot > c->end || t->wire_size > c->end - slot) {
     *out = no_value;
   } else {
-    fbe_view v = {t, c->data, c->end, slot, c->base, NULL, c->model}; /* made whole (the top) */
-    *out = v;
+    fbe_view v = {t, c->data, c->end, slot, c->base, NULL, c->model, c->lazy}; /* made whole (the top) */
+    *out = lazy_bad_sequence(v) ? no_value : v;
   }
 }
 
@@ -356,12 +432,12 @@ int fbe_view_next(fbe_view_iter *it, fbe_view *item_or_key, fbe_view *value) {
   fbe_reader r = reader(v);
   if (map) {
     if (item_or_key) fin_item_at(item_or_key, &it->of, t->key, it->pos);
-    if (fin_skip(&r, t->key, &it->pos)) goto outside;
+    if (fin_skip(&r, t->key, &it->pos, v.lazy)) goto outside;
     if (value) fin_item_at(value, &it->of, t->elem, it->pos);
   } else if (item_or_key) {
     fin_item_at(item_or_key, &it->of, t->elem, it->pos);
   }
-  if (fin_skip(&r, t->elem, &it->pos)) goto outside;
+  if (fin_skip(&r, t->elem, &it->pos, v.lazy)) goto outside;
   return 1;
 outside: /* only bytes changed after the open get here */
   it->count = it->index;
@@ -384,6 +460,8 @@ static int optional(fbe_view v, fbe_view *value) {
   const fbe_type *e = v.type->elem;
   if (v.model == FBE_MODEL_STANDARD) {
     uint64_t at;
+    if (v.lazy && v.at < v.end && v.end - v.at >= 5 && v.data[v.at] && !fbe_load32(v.data + v.at + 1))
+      return -1; /* present with pointer 0: verify refuses it */
     int present = fbe_std_read_optional(&r, v.at, v.base, e->wire_size, &at);
     if (present == 1) *value = std_value(v, e, at, at); /* the value's pointers are relative to its slot */
     return present;
@@ -487,7 +565,10 @@ fbe_status fbe_view_get_bool(fbe_view v, int *out) {
 
 fbe_status fbe_view_get_decimal(fbe_view v, fbe_decimal *out) {
   scalar_slot s;
-  return fbe_ref_get_decimal(scalar_ref(v, &s), out);
+  fbe_ref r = scalar_ref(v, &s);
+  if (v.lazy && r.slot && !v.image && v.type->wire == FBE_KIND_DECIMAL && fbei_decimal_bad(v.data + v.at))
+    return FBE_ERR_MALFORMED; /* verify refuses it */
+  return fbe_ref_get_decimal(r, out);
 }
 
 fbe_status fbe_view_get_uuid(fbe_view v, fbe_uuid *out) {
@@ -534,6 +615,8 @@ fbe_status fbe_view_get_bytes(fbe_view v, const uint8_t **data, size_t *size) {
     uint64_t pos = v.at;
     if (fbe_fin_read_blob(&r, &pos, &p, &n)) return FBE_ERR_TYPE;
   }
+  if (v.lazy && v.type->wire == FBE_KIND_STRING && !fbei_utf8_valid(p, n))
+    return FBE_ERR_MALFORMED; /* verify refuses it */
   *data = p ? p : (const uint8_t *)"";
   *size = n;
   return FBE_OK;

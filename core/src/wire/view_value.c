@@ -6,6 +6,7 @@
 #include "fbe/internal/error.h"
 #include "fbe/internal/value.h"
 #include "wire/decode_at.h"
+#include "wire/verify_at.h"
 
 /* The viewed value, decoded (or copied from its image) into `slot` (mem_size bytes). */
 static fbe_status materialize(fbe_view v, fbe_arena *arena, const fbe_limits *limits, void *slot,
@@ -15,7 +16,12 @@ static fbe_status materialize(fbe_view v, fbe_arena *arena, const fbe_limits *li
                ? FBE_OK
                : fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   fbe_error local;
-  return fbei_decode_at(v.type, v.model, v.data, v.end, v.at, v.base, arena, limits, slot, err ? err : &local);
+  if (!err) err = &local;
+  if (v.lazy) { /* unverified bytes: verify's rules on this value first */
+    fbe_status rc = fbei_verify_at(v.type, v.model, v.data, v.end, v.at, v.base, limits, err);
+    if (rc) return rc;
+  }
+  return fbei_decode_at(v.type, v.model, v.data, v.end, v.at, v.base, arena, limits, slot, err);
 }
 
 static void *new_slot(const fbe_type *t, fbe_arena *arena) {

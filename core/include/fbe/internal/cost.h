@@ -30,7 +30,7 @@ static inline uint64_t fbei_limits_size(const fbe_limits *l) {
 
 /* fbe_limits_memory, inline for the codecs' entry points. */
 static inline uint64_t fbei_limits_budget(const fbe_limits *l, uint64_t input_size) {
-  return l && l->max_memory ? l->max_memory : fbei_cost_scale(FBE_DEFAULT_MEMORY_FACTOR, input_size);
+  return l && l->max_memory ? l->max_memory : fbe_limits_memory_default(input_size);
 }
 
 /* The message header and the root struct's slot and values. */
