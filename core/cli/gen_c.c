@@ -1435,7 +1435,10 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (rc) {\n    memset(v, 0, sizeof *v);\n    return rc;\n  }\n");
   fprintf(c, "  return %s_decode_trusted(v, model, data, size, a, model_size, err);\n}\n\n", n);
 
-  fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
+  /* the verifies' bodies are static inline, so that open_view inlines them (its
+   * verify is most of what a small struct's view costs) */
+  fprintf(c, "static inline fbe_status %s_verify_standard_(const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                                            fbe_error *err) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_STANDARD, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
@@ -1443,7 +1446,8 @@ static void struct_source(gen *g, const fbe_struct *st) {
           fbei_cost_root(st), n);
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
-  fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n", n);
+  fprintf(c, "static inline fbe_status %s_verify_final_(const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                                         fbe_error *err) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_FINAL, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
@@ -1457,10 +1461,14 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, pos, \"fields end before the model size\");\n    return err->code;\n  }\n");
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
+  fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n"
+             "  return %s_verify_standard_(data, size, model_size, err);\n}\n\n", n, n);
+  fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n"
+             "  return %s_verify_final_(data, size, model_size, err);\n}\n\n", n, n);
   fprintf(c, "fbe_status %s_verify(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,\n"
              "                    fbe_error *err) {\n", n);
-  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_verify_final(data, size, model_size, err)\n"
-             "                                  : %s_verify_standard(data, size, model_size, err);\n}\n\n", n, n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_verify_final_(data, size, model_size, err)\n"
+             "                                  : %s_verify_standard_(data, size, model_size, err);\n}\n\n", n, n);
 
   fprintf(c, "fbe_status %s_to_json(const %s *v, const fbe_schema *schema, int pretty, fbe_buffer *out,\n"
              "                     fbe_error *err) {\n", n, n);
@@ -1962,8 +1970,19 @@ static void field_accessor(const gen *g, FILE *o, const fbe_struct *st, uint32_t
   vtype(g, vt, t);
   fprintf(o, "%s%s %s_view_%s(%s_view view) {\n  const fbe_gen_view *x = &view.v;\n", in_header ? "static inline " : "",
           vt, n, ident(f->name), n);
-  fprintf(o, "  if (x->data) {\n    if (x->model == FBE_MODEL_FINAL) {\n      uint64_t pos = 0;\n");
-  fprintf(o, "      if (!%s_fin_field_(x, %" PRIu32 ", %" PRIu32 ", &pos)) ", n, i, is_fixed(t) ? t->wire_size : 0);
+  /* final: after fields of fixed sizes only, the field is at a constant offset (no walk) */
+  uint64_t prefix = 0;
+  uint32_t j = 0;
+  while (j < i && is_fixed(st->fields[j].type)) prefix += st->fields[j++].type->wire_size;
+  fprintf(o, "  if (x->data) {\n    if (x->model == FBE_MODEL_FINAL) {\n");
+  if (j == i && is_fixed(t))
+    fprintf(o, "      uint64_t pos = x->at + %" PRIu64 "u;\n      if (pos <= x->end && %" PRIu32 "u <= x->end - pos) ",
+            prefix, t->wire_size);
+  else if (j == i)
+    fprintf(o, "      uint64_t pos = x->at + %" PRIu64 "u;\n      if (pos <= x->end) ", prefix);
+  else
+    fprintf(o, "      uint64_t pos = 0;\n      if (!%s_fin_field_(x, %" PRIu32 ", %" PRIu32 ", &pos)) ", n, i,
+            is_fixed(t) ? t->wire_size : 0);
   if (t->kind == FBE_KIND_STRUCT) {
     fprintf(o, "{\n        %s r;\n        r.v = fbe_gen_view_make(x, pos, 0, 0);\n        return r;\n      }\n", vt);
   } else {
@@ -2320,7 +2339,7 @@ static void use_package(name_table *t, const fbe_package *pkg) {
       "_encode", "_encode_any", "_encode_final", "_encode_standard", "_equal_", "_field_default", "_free",
       "_free_any", "_from_json", "_from_json_any", "_get_fin_", "_get_short", "_get_std_", "_init",
       "_init_any", "_key_equal_", "_key_hash_", "_put_fin_", "_put_std_", "_to_json", "_to_json_any", "_verify",
-      "_verify_final", "_verify_standard", "_view", "_open_view", "_open_view_any", "_from_view",
+      "_verify_final", "_verify_standard", "_verify_final_", "_verify_standard_", "_view", "_open_view", "_open_view_any", "_from_view",
       "_from_view_any", "_equal_view_", "_equal_view_any", "_std_view_", "_skip_fin_", "_get_body_",
       "_fin_field_"};
   char prefix[NAME_MAX_LEN], n[NAME_MAX_LEN * 2];

@@ -16,4 +16,12 @@
 #define FBE_API
 #endif
 
+/* A function that only reports a failure: callers' paths to it are cold (the compiler
+ * keeps them out of the hot code, and small callers stay small enough to inline). */
+#if defined(__GNUC__)
+#define FBE_COLD __attribute__((cold))
+#else
+#define FBE_COLD
+#endif
+
 #endif

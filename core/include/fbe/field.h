@@ -100,7 +100,7 @@ static inline void fbe_copy_small(uint8_t *d, const uint8_t *s, size_t n) {
  * 16 bytes. The fast path of the UTF-8 check every string gets (fbe_utf8_check). */
 static inline int fbe_is_ascii(const uint8_t *s, size_t n) {
   uint64_t acc;
-  if (n >= 8) {
+  if (n > 16) {
     uint64_t w;
     acc = 0;
     for (size_t i = 0; i + 8 < n; i += 8) {
@@ -109,6 +109,11 @@ static inline int fbe_is_ascii(const uint8_t *s, size_t n) {
     }
     memcpy(&w, s + n - 8, 8);
     acc |= w;
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    acc = a | b;
   } else if (n >= 4) {
     uint32_t a, b;
     memcpy(&a, s, 4);

@@ -98,13 +98,13 @@ static inline fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model,
 }
 
 /* Fails a decode/verify: sets err (code, offset, message) and returns -1. */
-FBE_API int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);
+FBE_API FBE_COLD int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);
 /* Adds a path component while unwinding: a field name, or an element index. */
-FBE_API void fbe_gen_path_field(fbe_gen_reader *g, const char *name);
-FBE_API void fbe_gen_path_index(fbe_gen_reader *g, size_t index);
+FBE_API FBE_COLD void fbe_gen_path_field(fbe_gen_reader *g, const char *name);
+FBE_API FBE_COLD void fbe_gen_path_index(fbe_gen_reader *g, size_t index);
 
 /* FBE_ERR_LIMIT naming the memory budget (max_memory); returns -1. */
-FBE_API int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset);
+FBE_API FBE_COLD int fbe_gen_over_budget(fbe_gen_reader *g, uint64_t offset);
 
 /* Takes n bytes from the memory budget; -1 with err set beyond it. */
 static inline int fbe_gen_charge(fbe_gen_reader *g, uint64_t offset, uint64_t n) {
@@ -158,13 +158,13 @@ static inline int fbe_gen_copy_blob(fbe_gen_reader *g, uint64_t offset, const ui
 }
 
 /* The usual failures, with their messages; each returns -1. */
-FBE_API int fbe_gen_oom(fbe_gen_reader *g, uint64_t offset);
-FBE_API int fbe_gen_short(fbe_gen_reader *g, uint64_t offset);        /* final: past the end */
-FBE_API int fbe_gen_bad_pointer(fbe_gen_reader *g, uint64_t slot);    /* standard: pointer */
-FBE_API int fbe_gen_bad_struct(fbe_gen_reader *g, uint64_t body);     /* standard: body size */
-FBE_API int fbe_gen_bad_sequence(fbe_gen_reader *g, uint64_t slot);   /* standard: elements */
-FBE_API int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset);    /* final: elements */
-FBE_API int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot);       /* string/bytes size */
+FBE_API FBE_COLD int fbe_gen_oom(fbe_gen_reader *g, uint64_t offset);
+FBE_API FBE_COLD int fbe_gen_short(fbe_gen_reader *g, uint64_t offset);        /* final: past the end */
+FBE_API FBE_COLD int fbe_gen_bad_pointer(fbe_gen_reader *g, uint64_t slot);    /* standard: pointer */
+FBE_API FBE_COLD int fbe_gen_bad_struct(fbe_gen_reader *g, uint64_t body);     /* standard: body size */
+FBE_API FBE_COLD int fbe_gen_bad_sequence(fbe_gen_reader *g, uint64_t slot);   /* standard: elements */
+FBE_API FBE_COLD int fbe_gen_bad_count(fbe_gen_reader *g, uint64_t offset);    /* final: elements */
+FBE_API FBE_COLD int fbe_gen_bad_blob(fbe_gen_reader *g, uint64_t slot);       /* string/bytes size */
 
 /* Adds a field name (fbe_gen_in) or an element index (fbe_gen_at) to the error path
  * and passes rc through: `return fbe_gen_in(g, "orders", -1);`. */
@@ -209,8 +209,8 @@ static inline int fbe_gen_fin_check_blob(fbe_gen_reader *g, uint64_t *pos) {
 /* The value rules of fbe_verify, with its words and offsets: a string is UTF-8
  * (fbe_utf8_check), a decimal has scale 0..28 and no reserved bit set (FORMAT.md 3.2).
  * Generated verify and decode (trusted too) apply both. Each returns 0 or -1 with err set. */
-FBE_API int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size);
-FBE_API int fbe_gen_bad_decimal(fbe_gen_reader *g, uint64_t offset);
+FBE_API FBE_COLD int fbe_gen_text_slow(fbe_gen_reader *g, const uint8_t *data, uint32_t size);
+FBE_API FBE_COLD int fbe_gen_bad_decimal(fbe_gen_reader *g, uint64_t offset);
 static inline int fbe_gen_check_text(fbe_gen_reader *g, const uint8_t *data, uint32_t size) {
   return fbe_is_ascii(data, size) ? 0 : fbe_gen_text_slow(g, data, size); /* ASCII inline */
 }
