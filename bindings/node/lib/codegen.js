@@ -142,7 +142,7 @@ const EMPTY = Object.freeze({});
 const hasOwn = Object.prototype.hasOwnProperty, OBJECT = Object.prototype;
 function OWN(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 const fcc = String.fromCharCode;
-let F, I64, U64, U8, UB, DV, G, NC = 0, PC = 0, n = 0, p = 0;
+let F, I64, U64, U32, U8, UB, DV, G, NC = 0, PC = 0, n = 0, p = 0;
 /* Where a final-model reader (FRi, below) is on the byte tape. */
 let q = 0;
 /* The compiled codecs, by struct index: {WR, PK, CK, RD, FR, MK, AS, EN0, EN1, DE0, DE1, TJ, FJ}. */
@@ -159,7 +159,7 @@ function compileGroup(source, consts) {
 }
 
 function setTapes(nb, bb, gb) {
-  F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb);
+  F = new Float64Array(nb); I64 = new BigInt64Array(nb); U64 = new BigUint64Array(nb); U32 = new Uint32Array(nb);
   U8 = new Uint8Array(bb); UB = Buffer.from(bb); DV = new DataView(bb); G = new Int32Array(gb);
   NC = F.length; PC = U8.length;
   NAT.setTape(0, nb); NAT.setTape(1, bb); NAT.setTape(2, gb);
@@ -283,6 +283,14 @@ function copyOf(i, v) {
  * string with a lone surrogate has no UTF-8 form (the writer would put U+FFFD in its
  * place): its code units go on the tape as they stand (ED A0 80 for U+D800), and the
  * core's check refuses them with the words every binding uses. */
+/* A safe-integer number (|x| <= 2^53 - 1) into a 64-bit slot as its two's-complement
+ * bits, in two 32-bit halves: the slot an int64 or uint64 bigint of the same value
+ * writes, without making the bigint. */
+function wn64(x) {
+  const i = n++ * 2;
+  U32[i + (LE ? 0 : 1)] = x >>> 0;
+  U32[i + (LE ? 1 : 0)] = Math.floor(x / 4294967296) >>> 0;
+}
 function wstr(s) {
   const L = s.length;
   if (L < 64) {
@@ -617,9 +625,12 @@ function groupSource(desc, enums, group, fastDecode) {
         return `F[n++] = typeof ${x} === 'number' ? ${x} : rt.enumNum(${enumRef(t.enum)}, ${x}, ${path}, ${at});`;
       case 'i64':
         // (asIntN(64, x) === x: x within int64, one builtin where two bigint comparisons cost twice as much)
-        return `I64[n++] = typeof ${x} === 'bigint' && BigInt.asIntN(64, ${x}) === ${x} ? ${x} : rt.i64(${x}, ${path}, ${at});`;
+        // a safe-integer number: its bits in two halves (wn64), no bigint made
+        return `if (typeof ${x} === 'bigint' && BigInt.asIntN(64, ${x}) === ${x}) I64[n++] = ${x}; ` +
+          `else if (Number.isSafeInteger(${x})) wn64(${x}); else I64[n++] = rt.i64(${x}, ${path}, ${at});`;
       case 'u64':
-        return `U64[n++] = typeof ${x} === 'bigint' && BigInt.asUintN(64, ${x}) === ${x} ? ${x} : rt.u64(${x}, ${path}, ${at});`;
+        return `if (typeof ${x} === 'bigint' && BigInt.asUintN(64, ${x}) === ${x}) U64[n++] = ${x}; ` +
+          `else if (Number.isSafeInteger(${x}) && ${x} >= 0) wn64(${x}); else U64[n++] = rt.u64(${x}, ${path}, ${at});`;
       case 'ts':
         return `U64[n++] = typeof ${x} === 'bigint' && BigInt.asUintN(64, ${x}) === ${x} ? ${x} : rt.timestamp(${x}, ${path}, ${at});`;
       case 'ei64':
