@@ -816,6 +816,20 @@ static void test_equal(void **state) {
   assert_false(fbe_msg_equal(a, ma));
   fbe_msg *o = t_new(f->arena, f->optional);
   assert_false(fbe_msg_equal(a, o));
+
+  /* two fields declared alike have two type nodes: their values compare by value */
+  fbe_schema *twin = t_load_text("package twin struct T { int32[] a; int32[] b; int64[] c; int32[2] d; int32[2] e; }",
+                                 "twin.fbe");
+  fbe_msg *t = t_new(f->arena, t_struct(twin, "twin.T"));
+  fbe_ref rt = fbe_msg_ref(t);
+  assert_true(fbe_ref_equal(t_path(rt, "a"), t_path(rt, "b")));  /* both empty */
+  assert_false(fbe_ref_equal(t_path(rt, "a"), t_path(rt, "c"))); /* int32[] and int64[] */
+  assert_true(fbe_ref_equal(t_path(rt, "d"), t_path(rt, "e")));
+  t_set_int(fbe_ref_append(t_path(rt, "a")), "", 5);
+  assert_false(fbe_ref_equal(t_path(rt, "a"), t_path(rt, "b")));
+  t_set_int(fbe_ref_append(t_path(rt, "b")), "", 5);
+  assert_true(fbe_ref_equal(t_path(rt, "a"), t_path(rt, "b")));
+  fbe_schema_release(twin);
 }
 
 int main(void) {

@@ -144,12 +144,17 @@ int fbei_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b)
   return value_equal(t, a, b);
 }
 
+int fbei_type_same(const fbe_type *a, const fbe_type *b) {
+  if (a == b) return 1;
+  if (a->kind != b->kind || a->wire != b->wire || a->array_size != b->array_size || a->st != b->st ||
+      a->enm != b->enm || !a->elem != !b->elem || !a->key != !b->key)
+    return 0;
+  return (!a->elem || fbei_type_same(a->elem, b->elem)) && (!a->key || fbei_type_same(a->key, b->key));
+}
+
 int fbe_ref_equal(fbe_ref a, fbe_ref b) {
   if (!a.slot || !b.slot) return 0;
-  /* distinct type nodes may describe the same struct */
-  if (a.type != b.type && !(a.type->kind == FBE_KIND_STRUCT && b.type->kind == FBE_KIND_STRUCT &&
-                            a.type->st == b.type->st))
-    return 0;
+  if (!fbei_type_same(a.type, b.type)) return 0; /* (distinct type nodes may describe one type) */
   return value_equal(a.type, a.slot, b.slot);
 }
 

@@ -8,6 +8,7 @@
 #include "tools/dump_text.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
+#include "fbe/internal/value.h"
 
 /* ------------------------------------------------------------ paths */
 
@@ -70,15 +71,6 @@ block_key fbei_dump_key_of(const uint8_t *p, uint8_t kind, const fbe_type *t, ui
   return k;
 }
 
-/* Whether values of a and b are read alike (two fields declared `Order[]` have two
- * type nodes). */
-static int same_type(const fbe_type *a, const fbe_type *b) {
-  if (a == b) return 1;
-  if (a->kind != b->kind || a->wire != b->wire || a->array_size != b->array_size ||
-      a->st != b->st || a->enm != b->enm || !a->elem != !b->elem || !a->key != !b->key)
-    return 0;
-  return (!a->elem || same_type(a->elem, b->elem)) && (!a->key || same_type(a->key, b->key));
-}
 
 const fbe_type *fbei_dump_step_type(const fbe_type *in, uint8_t step, uint32_t arg) {
   switch (step) {
@@ -97,7 +89,7 @@ static int key_match(const void *items, uint32_t i, const void *key) {
   const seen *a = (const seen *)items + i;
   const block_key *b = key;
   if (a->off != b->off || a->base != b->base || a->kind != b->kind) return 0;
-  if (a->kind == B_SLOT || a->kind == B_SEQUENCE) return same_type(a->reader, b->reader);
+  if (a->kind == B_SLOT || a->kind == B_SEQUENCE) return fbei_type_same(a->reader, b->reader);
   return a->reader == b->reader;
 }
 

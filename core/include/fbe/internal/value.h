@@ -70,6 +70,10 @@ int fbei_field_dynamic_default(const fbe_field *f, void *slot, fbe_arena *arena)
 
 /* Deep equality of two slots of type t (equal.c: floats by bits, decimals by value). */
 int fbei_value_slot_equal(const fbe_type *t, const uint8_t *a, const uint8_t *b);
+
+/* Whether values of types a and b are alike (two fields declared `Order[]` have two
+ * type nodes): the same kind, wire form, array size, struct, enum, element and key. */
+int fbei_type_same(const fbe_type *a, const fbe_type *b);
 /* Two decimals (16 wire bytes each) by numeric value: 1.5 equals 1.50, -0 equals 0. */
 int fbei_decimal_value_equal(const uint8_t *a, const uint8_t *b);
 
