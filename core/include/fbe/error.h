@@ -26,7 +26,10 @@ extern "C" {
   X(FBE_ERR_JSON, 8, "invalid JSON", "JSONError", FBE_OK)                             \
   X(FBE_ERR_LIMIT, 9, "resource limit exceeded", "LimitError", FBE_OK)                \
   X(FBE_ERR_IO, 10, "input/output error", "StreamError", FBE_OK)                      \
-  X(FBE_ERR_UNKNOWN_FIELD, 11, "unknown field", "UnknownFieldError", FBE_ERR_NOT_FOUND)
+  X(FBE_ERR_UNKNOWN_FIELD, 11, "unknown field", "UnknownFieldError", FBE_ERR_NOT_FOUND) \
+  X(FBE_ERR_REJECTED, 12, "request rejected", "RejectedError", FBE_OK)                \
+  X(FBE_ERR_TIMEOUT, 13, "request timed out", "TimeoutError", FBE_OK)                 \
+  X(FBE_ERR_RESET, 14, "client reset", "ResetError", FBE_OK)
 
 typedef enum fbe_status {
 #define FBE_STATUS_ENUM_(name, value, text, cls, parent) name = value,
@@ -55,7 +58,7 @@ FBE_API const char *fbe_status_name(fbe_status code);
 FBE_API const char *fbe_status_class(fbe_status code);
 FBE_API fbe_status fbe_status_parent(fbe_status code);
 /* How many status codes there are: they are 0 .. FBE_STATUS_COUNT - 1. */
-#define FBE_STATUS_COUNT 12
+#define FBE_STATUS_COUNT 15
 
 /* The one text of an error in every language: "message at 'path' (offset N)", the
  * path and the offset only when set (always NUL-terminated). Bindings show it as is. */

@@ -16,6 +16,7 @@
 #include "fbe/json.h"
 #include "fbe/text.h"
 #include "fbe/protocol.h"
+#include "fbe/client.h"
 #include "fbe/dump.h"
 #include "fbe/compat.h"
 #include "fbe/field.h"

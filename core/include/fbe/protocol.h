@@ -73,6 +73,31 @@ FBE_API size_t fbe_receiver_pending(const fbe_receiver *receiver);
 FBE_API uint64_t fbe_receiver_received(const fbe_receiver *receiver);
 FBE_API uint64_t fbe_receiver_skipped(const fbe_receiver *receiver);
 
+/* ---- logging (FORMAT.md 9.5): every message sent or received reported as its text
+ * form (fbe/text.h), the same in every language. `msg` and `text` (not NUL-terminated)
+ * are valid during the call. A sender reports a message once it is encoded, before the
+ * sink takes it; a receiver once it is decoded, before its handler. fn NULL: off. */
+typedef void (*fbe_log_fn)(void *ctx, const fbe_msg *msg, const char *text, size_t size);
+FBE_API void fbe_sender_set_log(fbe_sender *sender, fbe_log_fn fn, void *ctx);
+FBE_API void fbe_receiver_set_log(fbe_receiver *receiver, fbe_log_fn fn, void *ctx);
+
+/* ---- proxy (FORMAT.md 9.5): a receiver that hands every frame over undecoded, for a
+ * router or gateway that forwards, filters or logs messages without decoding them.
+ * Called once per frame in stream order with its type id, the message type when the
+ * protocol knows the id (else NULL: unknown frames are handed over too, so a proxy
+ * forwards a stream byte for byte), and the whole frame (its size field included),
+ * valid during the call. Return 0 to go on, non-zero to stop, as fbe_handler_fn. */
+typedef int (*fbe_frame_fn)(void *ctx, uint32_t type_id, const fbe_struct *type, const uint8_t *frame,
+                            size_t size);
+
+/* A receiver in proxy mode: frames are reassembled and checked as fbe_receiver_feed
+ * checks them (size, limit, root pointer); with verify non-zero, a frame of a known
+ * type is also verified (fbe_verify, limits) and a bad one is the same error as a
+ * receiver's. Fed, reset and freed as any receiver (fbe_receiver_feed ...); no log. */
+FBE_API fbe_receiver *fbe_proxy_new(fbe_schema *schema, const char *package, fbe_model model,
+                                    const fbe_limits *limits, int verify, fbe_frame_fn handler,
+                                    void *handler_ctx);
+
 /* The message type of a protocol with this type id (the package's own first, then its
  * imports in import order), or NULL. */
 FBE_API const fbe_struct *fbe_protocol_find(const fbe_schema *schema, const char *package,

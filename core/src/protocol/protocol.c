@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fbe/protocol.h"
+#include "fbe/text.h"
 #include "fbe/internal/endian.h"
 #include "fbe/internal/error.h"
 #include "fbe/internal/value.h"
@@ -29,7 +30,17 @@ struct fbe_sender {
   void *sink_ctx;
   fbe_buffer buf; /* one message at a time, reused */
   uint64_t bytes;
+  fbe_log_fn log;
+  void *log_ctx;
+  fbe_buffer text; /* the logged text form, reused */
 };
+
+/* The text form of msg to a log hook (fbe_log_fn), through a reused buffer. */
+static void log_message(fbe_log_fn log, void *ctx, fbe_buffer *text, const fbe_msg *msg) {
+  fbe_buffer_reset(text);
+  fbe_msg_to_text(msg, text, NULL); /* (never fails on a message: an invalid value prints as such) */
+  log(ctx, msg, (const char *)text->data, text->size);
+}
 
 fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model model,
                            fbe_sink_fn sink, void *sink_ctx) {
@@ -50,12 +61,19 @@ fbe_sender *fbe_sender_new(fbe_schema *schema, const char *package, fbe_model mo
 void fbe_sender_free(fbe_sender *s) {
   if (!s) return;
   fbe_buffer_free(&s->buf);
+  fbe_buffer_free(&s->text);
   fbei_protocol_index_free(&s->proto);
   fbe_schema_release(s->schema);
   fbei_mem_free(s);
 }
 
 uint64_t fbe_sender_bytes(const fbe_sender *s) { return s ? s->bytes : 0; }
+
+void fbe_sender_set_log(fbe_sender *s, fbe_log_fn fn, void *ctx) {
+  if (!s) return;
+  s->log = fn;
+  s->log_ctx = ctx;
+}
 
 fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
   if (!s || !msg) return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "no sender or message");
@@ -67,6 +85,7 @@ fbe_status fbe_sender_send(fbe_sender *s, const fbe_msg *msg, fbe_error *err) {
   fbe_buffer_reset(&s->buf);
   fbe_status rc = fbe_encode(msg, s->model, &s->buf, err);
   if (rc) return rc;
+  if (s->log) log_message(s->log, s->log_ctx, &s->text, msg);
   if (s->sink(s->sink_ctx, s->buf.data, s->buf.size))
     return fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "the sink refused %zu bytes", s->buf.size);
   s->bytes += s->buf.size;
@@ -80,8 +99,13 @@ struct fbe_receiver {
   fbei_protocol_index proto;
   fbe_model model;
   fbe_limits limits;
-  fbe_handler_fn handler;
+  fbe_handler_fn handler;  /* decoded messages; NULL in proxy mode */
+  fbe_frame_fn frames;     /* proxy mode: undecoded frames */
+  int verify_frames;       /* proxy mode: verify frames of known types */
   void *handler_ctx;
+  fbe_log_fn log;
+  void *log_ctx;
+  fbe_buffer text;         /* the logged text form, reused */
   fbe_buffer pending; /* the start of a frame not yet complete */
   fbe_buffer held;    /* bytes not looked at yet: the rest of a chunk when the handler
                          stopped the feed (the next feed reads them first) */
@@ -91,10 +115,10 @@ struct fbe_receiver {
   uint64_t received, skipped;
 };
 
-fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_model model,
-                               const fbe_limits *limits, fbe_handler_fn handler,
-                               void *handler_ctx) {
-  if (!handler) return NULL;
+static fbe_receiver *receiver_new(fbe_schema *schema, const char *package, fbe_model model,
+                                  const fbe_limits *limits, fbe_handler_fn handler, fbe_frame_fn frames,
+                                  int verify_frames, void *handler_ctx) {
+  if (!handler == !frames) return NULL;
   fbe_receiver *r = fbei_mem_calloc(1, sizeof *r);
   if (!r) return NULL;
   if (fbei_protocol_index_init(&r->proto, schema, package) || !(r->arena = fbe_arena_new())) {
@@ -106,14 +130,33 @@ fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_mode
   r->model = model;
   r->limits = limits ? *limits : fbe_limits_default();
   r->handler = handler;
+  r->frames = frames;
+  r->verify_frames = verify_frames;
   r->handler_ctx = handler_ctx;
   return r;
+}
+
+fbe_receiver *fbe_receiver_new(fbe_schema *schema, const char *package, fbe_model model,
+                               const fbe_limits *limits, fbe_handler_fn handler, void *handler_ctx) {
+  return receiver_new(schema, package, model, limits, handler, NULL, 0, handler_ctx);
+}
+
+fbe_receiver *fbe_proxy_new(fbe_schema *schema, const char *package, fbe_model model,
+                            const fbe_limits *limits, int verify, fbe_frame_fn handler, void *handler_ctx) {
+  return receiver_new(schema, package, model, limits, NULL, handler, verify, handler_ctx);
+}
+
+void fbe_receiver_set_log(fbe_receiver *r, fbe_log_fn fn, void *ctx) {
+  if (!r) return;
+  r->log = fn;
+  r->log_ctx = ctx;
 }
 
 void fbe_receiver_free(fbe_receiver *r) {
   if (!r) return;
   fbe_buffer_free(&r->pending);
   fbe_buffer_free(&r->held);
+  fbe_buffer_free(&r->text);
   fbe_arena_free(r->arena);
   fbei_protocol_index_free(&r->proto);
   fbe_schema_release(r->schema);
@@ -162,6 +205,18 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
   }
   uint32_t type_id = fbe_load32(frame + type_at);
   const fbe_struct *st = fbei_protocol_index_find(&r->proto, type_id);
+  if (r->frames) { /* proxy: the frame as it is (verified when asked and its type is known) */
+    fbe_status rc = st && r->verify_frames ? fbe_verify(st, r->model, frame, size, &r->limits, NULL, err) : FBE_OK;
+    if (rc) {
+      if (err && err->offset != FBE_NO_OFFSET) err->offset += (size_t)r->offset;
+      return rc;
+    }
+    if (st) r->received++;
+    else r->skipped++;
+    if (r->frames(r->handler_ctx, type_id, st, frame, size))
+      return fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "stopped by the handler");
+    return FBE_OK;
+  }
   if (!st) { /* not for this protocol (FORMAT.md 9.3) */
     r->skipped++;
     return FBE_OK;
@@ -176,6 +231,7 @@ static fbe_status deliver(fbe_receiver *r, const uint8_t *frame, uint32_t size, 
     return rc;
   }
   r->received++;
+  if (r->log) log_message(r->log, r->log_ctx, &r->text, msg);
   if (r->handler(r->handler_ctx, msg))
     return fbei_error_set(err, FBE_ERR_IO, FBE_NO_OFFSET, "stopped by the handler");
   return FBE_OK;
