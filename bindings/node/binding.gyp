@@ -15,7 +15,7 @@
       "sources": [
         "<!@(node scripts/core-dir.js --sources)",
         "native/bind.c", "native/convert.c", "native/errors.c", "native/module.c",
-        "native/ops.c", "native/protocol.c", "native/view.c"
+        "native/ops.c", "native/protocol.c", "native/rpc.c", "native/view.c"
       ],
       "include_dirs": ["<(fbe_core)/include", "<(fbe_core)/src"],
       "defines": ["NAPI_VERSION=8", "FBE_STATIC"],

@@ -3,7 +3,9 @@
 // The Node testee of the cross-language conformance runner: one JSON request per stdin
 // line, one JSON response per stdout line (docs/TESTEE.md): load, encode (from JSON, or
 // with "native": true through the classes' constructors), decode, text, verify,
-// stream-encode, stream-decode ("view": true on decode and text: through a view). A thin loop over the public API of fbe, through the
+// stream-encode, stream-decode ("view": true on decode and text: through a view), and the
+// conversations' sessions (client, request, feed, watchdog, reset, server, serve, reply,
+// send, proxy, close: testee_session.js). A thin loop over the public API of fbe, through the
 // calls no schema name can shadow (README.md, "Names"): the Schema's
 // encode/decode/validate/toJsonString/fromJsonString with the type's full name, never
 // the methods of values and classes, which a field or type of the same name hides.
@@ -17,6 +19,7 @@ const path = require('path');
 const readline = require('readline');
 const fbe = require('./index.js');
 const native = require('./testee_native.js');
+const { Sessions } = require('./testee_session.js');
 
 // The raw text of member `name` of the top-level object in `line`, or undefined.
 function rawMember(line, name) {
@@ -58,6 +61,7 @@ function rawMember(line, name) {
 
 let include = [];
 let schemas = new Map();
+const sessions = new Sessions(fbe, (pkg) => schemaFor(pkg), rawMember);
 
 // The schema texts of a load ("packages": {name: text}) as NAME.fbe files in a fresh
 // temporary directory, where the loader finds them and their imports by name.
@@ -88,6 +92,7 @@ function handle(line) {
   const req = JSON.parse(line);
   switch (req.op) {
     case 'load': // "packages" (schema texts) are found first, then "include"
+      sessions.closeAll(); // (they hold the schemas of the load)
       schemas = new Map();
       removePackages();
       include = (req.packages !== undefined ? [writePackages(req.packages)] : []).concat(req.include || []);
@@ -154,6 +159,7 @@ function handle(line) {
       return `{"ok":true,"messages":[${out.join(',')}],"pending":${receiver.pending}}`;
     }
     default:
+      if (sessions.has(req.op)) return sessions.handle(req, line);
       return JSON.stringify({ ok: false, error: `unknown op ${JSON.stringify(req.op)}` });
   }
 }
@@ -198,17 +204,21 @@ function rawItems(text) {
   return items;
 }
 
+// One request at a time, in order: a session's answer may wait for promises to settle.
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
+let queue = Promise.resolve();
 rl.on('line', (line) => {
   if (!line.trim()) return;
-  let response;
-  try {
-    if (JSON.parse(line).op === 'quit') { rl.close(); return; }
-    response = handle(line);
-  } catch (e) {
-    // an fbe error: its status name and the core's text; anything else is a bug here
-    response = e instanceof fbe.FbeError ? JSON.stringify({ ok: false, status: e.code, error: e.message })
-      : JSON.stringify({ ok: false, error: `${e && e.name}: ${e && e.message}` });
-  }
-  process.stdout.write(response + '\n');
+  queue = queue.then(async () => {
+    let response;
+    try {
+      if (JSON.parse(line).op === 'quit') { rl.close(); return; }
+      response = await handle(line);
+    } catch (e) {
+      // an fbe error: its status name and the core's text; anything else is a bug here
+      response = e instanceof fbe.FbeError ? JSON.stringify({ ok: false, status: e.code, error: e.message })
+        : JSON.stringify({ ok: false, error: `${e && e.name}: ${e && e.message}` });
+    }
+    process.stdout.write(response + '\n');
+  });
 });

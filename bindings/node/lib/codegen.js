@@ -442,19 +442,20 @@ function rbytes() {
   return b;
 }
 
-/* Protocol: send flattens then one native call; receive's deliver builds the value. */
-function send(snat, i, v) {
+/* Protocol: send flattens then one native call; receive's deliver builds the value.
+ * log: the log hook's function(text), when it is on. */
+function send(snat, i, v, log) {
   flatten((X[i] || GEN.codec(i)).WR, i, v);
   G[7] = op;
-  const frame = snat.send(i);
+  const frame = log === undefined ? snat.send(i) : snat.send(i, log);
   if (G[2] !== 0) throw nativeError();
   return frame === undefined ? take() : frame;
 }
-function feed(rnat, b, onMessage) {
+function feed(rnat, b, onMessage, log) {
   G[0] = n; G[1] = p;
   const n0 = n, p0 = p;
   let delivered = 0;
-  rnat.feed(b, (i) => {
+  const deliver = (i) => {
     if (G[2] === -1) { grow(G[3], G[4]); return true; }
     const v = (X[i] || GEN.codec(i)).RD();
     n = n0; p = p0;
@@ -462,10 +463,42 @@ function feed(rnat, b, onMessage) {
     onMessage(v, i);
     G[0] = n0; G[1] = p0;
     return false;
-  });
+  };
+  if (log === undefined) rnat.feed(b, deliver);
+  else rnat.feed(b, deliver, log);
   if (G[2] !== 0) throw nativeError();
   return delivered;
 }
+
+/* The peers' (lib/client.js, native/rpc.c) crossing: put/put2 flatten the value(s) a
+ * native call reads (at G[0]/G[1], the second at G[8]/G[9]); mark() says where the
+ * callbacks of a call find their messages (the caller's place, again after each
+ * callback, whose code may have used the tape); got(i) reads such a message, or
+ * undefined after growing the tapes when C asked for room (C then writes it again). */
+const PEER = {
+  put(i, v) { flatten((X[i] || GEN.codec(i)).WR, i, v); },
+  put2(i, a, j, b) {
+    const ca = X[i] || GEN.codec(i), cb = X[j] || GEN.codec(j);
+    ca.CK(a);
+    cb.CK(b);
+    const n0 = n, p0 = p;
+    let at = a, k = i;
+    try {
+      ca.WR(a, 0);
+      G[8] = n; G[9] = p;
+      at = b; k = j;
+      cb.WR(b, 0);
+    } catch (e) { n = n0; p = p0; throw rt.outerError(e, DESC, k, at); }
+    G[0] = n0; G[1] = p0; n = n0; p = p0;
+  },
+  mark() { G[0] = n; G[1] = p; },
+  got(i) {
+    if (G[2] === -1) { grow(G[3], G[4]); return undefined; }
+    const n0 = n, p0 = p;
+    try { return (X[i] || GEN.codec(i)).RD(); } finally { n = n0; p = p0; }
+  },
+  status() { return G[2]; },
+};
 
 /* Views (lib/views.js, native/view.c): the view registers, the token only the compiled
  * classes pass to a view constructor (so no other code makes a view of its own numbers),
@@ -525,7 +558,7 @@ function vequal(x, b, t, e, m, a, s, g, d) {
   return r === 1;
 }
 
-return { compileGroup, X, send, feed, nativeError, text, pair, copyOf };`
+return { compileGroup, X, send, feed, nativeError, text, pair, copyOf, PEER };`
 
 /**
  * The source of one group: the codecs of `group` (struct indexes), which reach only
@@ -1241,9 +1274,12 @@ class Codegen {
     return own !== undefined && own.gen === this ? own.index : -1;
   }
 
-  send(snat, i, v) { return this.shared.send(snat, i, v); }
+  send(snat, i, v, log) { return this.shared.send(snat, i, v, log); }
 
-  feed(rnat, b, onMessage) { return this.shared.feed(rnat, b, onMessage); }
+  feed(rnat, b, onMessage, log) { return this.shared.feed(rnat, b, onMessage, log); }
+
+  /** The crossing of the client, server and proxy (lib/client.js). */
+  get peer() { return this.shared.PEER; }
 
   nativeError() { return this.shared.nativeError(); }
 

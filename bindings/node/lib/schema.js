@@ -168,6 +168,10 @@ function decorate(schema, cls, i) {
     packageName: { value: s.package },
     typeId: { value: s.typeId },
     isMessage: { value: s.message },
+    isRequest: { value: s.request },
+    // [response(...)] and [reject(...)] of a request: classes, made when asked for
+    responseType: { get() { return s.response < 0 ? null : schema._fbe.gen.classOf(s.response); } },
+    rejectTypes: { get() { return s.rejects.map((j) => schema._fbe.gen.classOf(j)); } },
     fields: {
       value: Object.freeze(s.fields.map((f) => Object.freeze({
         name: f.name, key: f.key, type: describeType(desc, f.type),

@@ -216,19 +216,28 @@ static napi_value field_item(napi_env env, const void *st, size_t i) {
   return field_desc(env, st, fbe_struct_field_at(st, i));
 }
 
+static napi_value reject_item(napi_env env, const void *st, size_t i) {
+  /* (no public call lists a request's annotations) */
+  return js_num(env, (double)fbe_struct_index(((const fbe_struct *)st)->rejects[i]));
+}
+
 /* {name, fullName, package, typeId, message, base (-1: none), inherited (how many of
- * the fields come from bases: the first ones), fields} */
+ * the fields come from bases: the first ones), fields, request ([request]), response
+ * (its [response(...)]'s index, -1: none), rejects (its [reject(...)]'s indexes)} */
 static napi_value struct_item(napi_env env, const void *schema, size_t i) {
-  static const char *const keys[] = {"name", "fullName", "package", "typeId",
-                                     "message", "base", "inherited", "fields"};
+  static const char *const keys[] = {"name",   "fullName", "package", "typeId",   "message", "base",
+                                     "inherited", "fields", "request", "response", "rejects"};
   const fbe_struct *st = fbe_schema_struct_at(schema, i), *base = fbe_struct_base(st);
-  napi_value v[8] = {js_str(env, fbe_struct_name(st)), js_str(env, fbe_struct_full_name(st)),
-                     js_str(env, fbe_package_name(st->pkg)), js_num(env, fbe_struct_type_id(st)),
-                     js_bool(env, fbe_struct_is_message(st)),
-                     js_num(env, base ? (double)fbe_struct_index(base) : -1),
-                     js_num(env, (double)fbe_struct_inherited_count(st)),
-                     list(env, fbe_struct_field_count(st), field_item, st)};
-  return object_of(env, keys, v, 8);
+  napi_value v[11] = {js_str(env, fbe_struct_name(st)), js_str(env, fbe_struct_full_name(st)),
+                      js_str(env, fbe_package_name(st->pkg)), js_num(env, fbe_struct_type_id(st)),
+                      js_bool(env, fbe_struct_is_message(st)),
+                      js_num(env, base ? (double)fbe_struct_index(base) : -1),
+                      js_num(env, (double)fbe_struct_inherited_count(st)),
+                      list(env, fbe_struct_field_count(st), field_item, st),
+                      js_bool(env, st->is_request),
+                      js_num(env, st->response ? (double)fbe_struct_index(st->response) : -1),
+                      list(env, st->nrejects, reject_item, st)};
+  return object_of(env, keys, v, 11);
 }
 
 /* [name, value]: a number, a bigint on a 64-bit base */
@@ -277,6 +286,8 @@ static napi_value schema_object(napi_env env, fbe_schema *schema, napi_value war
                                    {"enumParse", enum_parse_cb},  {"enumText", enum_text_cb},
                                    {"typeNotFound", type_not_found_cb},
                                    {"sender", sender_new_cb},     {"receiver", receiver_new_cb},
+                                   {"client", client_new_cb},     {"server", server_new_cb},
+                                   {"proxy", proxy_new_cb},
                                    {"viewOpeners", view_openers_cb},  {"viewGet", view_get_cb},
                                    {"viewCount", view_count_cb},  {"viewType", view_type_cb},
                                    {"viewValue", view_value_cb},  {"viewText", view_text_cb},

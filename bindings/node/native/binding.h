@@ -125,6 +125,8 @@ const fbe_enum *arg_enum(napi_env env, nschema *ns, napi_value v);
 
 /* ops.c: the value on the tape <-> a message; encoded bytes out */
 fbe_msg *msg_from_tape(nschema *ns, const fbe_struct *st);
+fbe_msg *msg_from_tape_in(nschema *ns, const fbe_struct *st, int rn, int rp, fbe_arena *arena, uint32_t *n,
+                          uint32_t *p);
 void msg_to_tape(nschema *ns, const fbe_msg *m);
 void ref_to_tape(nschema *ns, fbe_ref r);
 napi_value hand_out(napi_env env, nschema *ns, const uint8_t *data, size_t size);
@@ -159,6 +161,7 @@ CALLBACK(enum_parse_cb); CALLBACK(enum_text_cb);                                
 CALLBACK(codec_cb); CALLBACK(verify_cb); CALLBACK(to_json_cb); CALLBACK(from_json_cb);          /* ops.c */
 CALLBACK(to_text_cb); CALLBACK(pair_cb); CALLBACK(copy_cb);
 CALLBACK(sender_new_cb); CALLBACK(receiver_new_cb);                                            /* protocol.c */
+CALLBACK(client_new_cb); CALLBACK(server_new_cb); CALLBACK(proxy_new_cb);                      /* rpc.c */
 CALLBACK(load_file_cb); CALLBACK(load_string_cb); CALLBACK(load_package_cb);                    /* bind.c */
 CALLBACK(view_openers_cb); CALLBACK(view_get_cb); CALLBACK(view_count_cb); CALLBACK(view_type_cb);   /* view.c */
 CALLBACK(view_value_cb); CALLBACK(view_text_cb); CALLBACK(view_equal_cb);

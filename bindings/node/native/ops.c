@@ -12,10 +12,17 @@
 /* A message of st in the schema's arena, read from the tape at the positions in
  * registers rn and rp; *n and *p: where it ends. */
 static fbe_msg *read_at(nschema *ns, const fbe_struct *st, int rn, int rp, uint32_t *n, uint32_t *p) {
+  return msg_from_tape_in(ns, st, rn, rp, ns->arena, n, p);
+}
+
+/* A message of st in `arena` (not reset), read from the tape at the positions in
+ * registers rn and rp (rpc.c: a peer's messages live in its own arena). */
+fbe_msg *msg_from_tape_in(nschema *ns, const fbe_struct *st, int rn, int rp, fbe_arena *arena, uint32_t *n,
+                          uint32_t *p) {
   int32_t n0 = ns->regs[rn], p0 = ns->regs[rp];
   *n = n0 < 0 ? UINT32_MAX : (uint32_t)n0;
   *p = p0 < 0 ? UINT32_MAX : (uint32_t)p0;
-  fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, n, p, ns->arena, &ns->err);
+  fbe_msg *m = fbei_tape_read(ns->progs, &ns->tape, st, n, p, arena, &ns->err);
   if (!m) set_status(ns, ns->err.code);
   return m;
 }
