@@ -88,7 +88,7 @@ export interface PackageInfo {
 export type StatusName =
   | 'FBE_OK' | 'FBE_ERR_NOMEM' | 'FBE_ERR_ARGUMENT' | 'FBE_ERR_SCHEMA' | 'FBE_ERR_NOT_FOUND'
   | 'FBE_ERR_TYPE' | 'FBE_ERR_RANGE' | 'FBE_ERR_MALFORMED' | 'FBE_ERR_JSON' | 'FBE_ERR_LIMIT'
-  | 'FBE_ERR_IO' | 'FBE_ERR_UNKNOWN_FIELD';
+  | 'FBE_ERR_IO' | 'FBE_ERR_UNKNOWN_FIELD' | 'FBE_ERR_REJECTED' | 'FBE_ERR_TIMEOUT' | 'FBE_ERR_RESET';
 
 /** Every failure: bad schemas, values the input table refuses (docs/INPUT.md: wrong
  * JavaScript types, numbers out of range, bad text, unknown field names), malformed
@@ -122,6 +122,15 @@ export declare class JSONError extends FbeError {}
 export declare class LimitError extends FbeError {}
 export declare class StreamError extends FbeError {}
 export declare class UnknownFieldError extends NotFoundError {}
+/** A request refused by its server: the message is the reject's text form
+ * ("Reject(id=...,reason=\"...\")"), `reject` the reject itself. */
+export declare class RejectedError extends FbeError {
+  reject?: Instance;
+}
+/** A request past its timeout: "Timeout!". */
+export declare class TimeoutError extends FbeError {}
+/** A request ended by the client's reset() or close() (or its stream's end): "Reset client!". */
+export declare class ResetError extends FbeError {}
 
 /** Status codes by name. */
 export declare const codes: Readonly<Record<StatusName, number>>;
@@ -248,6 +257,12 @@ export interface StructClass<T extends object = Record<string, any>> {
   readonly packageName: string;
   readonly typeId: number;
   readonly isMessage: boolean;
+  /** Marked [request] in the schema. */
+  readonly isRequest: boolean;
+  /** A request's [response(...)] type, or null. */
+  readonly responseType: StructClass<any> | null;
+  /** A request's [reject(...)] types. */
+  readonly rejectTypes: readonly StructClass<any>[];
   readonly fields: readonly FieldInfo[];
 }
 
@@ -316,12 +331,21 @@ export declare function loadString(text: string, options?: LoadStringOptions): S
 /** Loads package NAME from NAME.fbe on the include directories. */
 export declare function loadPackage(name: string, options?: LoadOptions): Schema;
 
+/** Where frames go: a callback, or a stream (anything with write(Buffer)). */
+export type FrameWriter = ((frame: Buffer) => void) | { write(frame: Buffer): unknown };
+
+/** A log hook: the direction ('send' or 'receive') and the message's text form (the
+ * core's, docs/TEXT.md: "NewOrder(id=\"...\",symbol=\"EURUSD\",...)"). */
+export type LogHook = (direction: 'send' | 'receive', text: string) => void;
+
 export interface SenderOptions {
   /** The protocol's package (default: the schema's root package). */
   package?: string;
   final?: boolean;
   /** Where frames go: a callback, or a stream (anything with write(Buffer)). */
-  write?: ((frame: Buffer) => void) | { write(frame: Buffer): unknown };
+  write?: FrameWriter;
+  /** Called with 'send' and each message's text form before its frame leaves. */
+  log?: LogHook | null;
 }
 
 /** Writes messages as protocol frames. */
@@ -336,6 +360,8 @@ export declare class Sender {
   send(type: string | StructClass<any>, value: object): Buffer;
   /** Bytes written so far. */
   readonly bytes: number;
+  /** The log hook (null: off). */
+  setLog(log: LogHook | null): this;
 }
 
 export type MessageHandler = (message: Instance, typeName: string) => void;
@@ -345,6 +371,8 @@ export interface ReceiverOptions extends LimitOptions {
   final?: boolean;
   /** Called with each message and its type's full name ("proto.OrderMessage"). */
   onMessage?: MessageHandler;
+  /** Called with 'receive' and each message's text form before it is delivered. */
+  log?: LogHook | null;
 }
 
 /** Reads protocol frames fed in chunks of any size; emits 'message' for each message. */
@@ -361,12 +389,200 @@ export declare class Receiver extends EventEmitter {
   readonly pending: number;
   readonly received: number;
   readonly skipped: number;
-  /** Feeds every 'data' chunk of a readable stream; errors are emitted as 'error'. */
+  /** Feeds every 'data' chunk of a readable stream; errors are emitted as 'error', 'end'
+   * when the stream ends or closes. */
   attach(readable: NodeJS.ReadableStream): this;
   /** A Writable that feeds this receiver. */
   writable(): Writable;
+  /** The log hook (null: off). */
+  setLog(log: LogHook | null): this;
+  /** The messages delivered from now on, until an attached stream ends. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<Instance>;
   on(event: 'message', listener: MessageHandler): this;
   on(event: 'error', listener: (error: FbeError) => void): this;
+  on(event: 'end', listener: () => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+// ---- request/response (README "Requests and responses", docs/CLIENT.md)
+
+/** A time: a number of milliseconds (fractions kept to the nanosecond) or a bigint of
+ * nanoseconds. */
+export type Time = number | bigint;
+
+/** What every request/response peer takes. */
+export interface PeerOptions extends LimitOptions {
+  /** The protocol's package (default: the schema's root package); its imports' messages
+   * are its too. */
+  package?: string;
+  final?: boolean;
+  /** The log hook (every message sent and received, as its text form). */
+  log?: LogHook | null;
+}
+
+/** What Client, Server and Proxy share. */
+export declare abstract class Peer extends EventEmitter {
+  readonly schema: Schema;
+  readonly package: string;
+  readonly final: boolean;
+  /** Whether close() was called. */
+  readonly closed: boolean;
+  /** Takes the next received bytes, in chunks of any size; a frame that cannot be valid
+   * throws the core's FbeError (its stream offset). */
+  feed(chunk: Bytes): unknown;
+  /** Feeds every 'data' chunk of a readable stream (a net.Socket...); feed errors are
+   * emitted as 'error'; 'end' when it ends or closes (a client resets first). */
+  attach(readable: NodeJS.ReadableStream): this;
+  /** A Writable that feeds this peer. */
+  writable(): Writable;
+  /** Drops a partial frame (a client also ends its pending requests: ResetError). */
+  reset(): void;
+  /** Ends the peer (a client's pending requests: ResetError), lets an attached stream go,
+   * frees the native state; 'close' is emitted; later calls throw. */
+  close(): void;
+  /** The log hook (null: off). */
+  setLog(log: LogHook | null): this;
+  /** Bytes of an incomplete frame held for the next feed. */
+  readonly pendingBytes: number;
+  /** Messages received (a proxy: frames of known types). */
+  readonly received: number;
+  /** Frames of types the protocol does not know. */
+  readonly skipped: number;
+}
+
+export interface ClientOptions extends PeerOptions {
+  /** Where the client's frames go (a function or a writable stream). */
+  write?: FrameWriter;
+  /** A duplex stream (a net.Socket): written to, and attached (fed, and the client reset
+   * when it ends). One of write and stream is required. */
+  stream?: NodeJS.ReadableStream & NodeJS.WritableStream;
+  /** The default timeout of requests (0: none). */
+  timeout?: Time;
+  /** Pending requests allowed at once (0: the core's default, 65536). */
+  maxPending?: number;
+  /** The time, in nanoseconds of a clock that does not go back (default:
+   * process.hrtime.bigint). */
+  clock?: () => Time;
+  /** false: no timer; timeouts are checked when you call watchdog(now). Default true: one
+   * unref'd timer at the earliest deadline. */
+  timers?: boolean;
+  /** Called with each notification (as the 'notify' event). */
+  onNotify?: MessageHandler;
+}
+
+export interface RequestOptions {
+  /** This request's timeout (0: none; default: the client's). */
+  timeout?: Time;
+  /** The time the request is made (default: the clock's). */
+  now?: Time;
+}
+
+/** A client (docs/CLIENT.md): requests answered by responses, rejects (RejectedError),
+ * timeouts (TimeoutError) and resets (ResetError), matched by the core; every other
+ * message received is a notification ('notify' and 'message' events, async iteration). */
+export declare class Client extends Peer {
+  constructor(schema: Schema, options: ClientOptions);
+  /** Sends a request; its response (undefined for a request type with no [response]).
+   * A request the core refuses (not a request type, a pending request with an equal id,
+   * past maxPending, its bytes not taken) is a rejected promise, and nothing is sent. */
+  request<R = Instance>(message: Struct, options?: RequestOptions): Promise<R>;
+  request<R = Instance>(type: string | StructClass<any>, value: object, options?: RequestOptions): Promise<R>;
+  /** Sends any message of the protocol as it is (no request is made). */
+  send(message: Struct): void;
+  send(type: string | StructClass<any>, value: object): void;
+  feed(chunk: Bytes): void;
+  /** Ends every request past its timeout at `now` (default: the clock's time) with
+   * TimeoutError, oldest first; how many. */
+  watchdog(now?: Time): number;
+  /** Requests waiting for their response. */
+  readonly pending: number;
+  /** When the watchdog next ends a request (nanoseconds of the clock), or null. */
+  readonly nextDeadline: bigint | null;
+  /** Bytes sent so far. */
+  readonly bytes: number;
+  /** The notifications received from now on, until the attached stream ends or the
+   * client closes. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<Instance>;
+  on(event: 'notify' | 'message', listener: MessageHandler): this;
+  on(event: 'error', listener: (error: FbeError) => void): this;
+  on(event: 'end' | 'close', listener: () => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+/** A request handler: the answer (a message of the response type or of a reject type; a
+ * plain object: the response), a promise of it, or undefined to send nothing. Throwing a
+ * message of a reject type (or a RejectedError) sends that reject. */
+export type RequestHandler<Q = Instance> = (request: Q, server: Server) => unknown;
+
+export interface ServerOptions extends PeerOptions {
+  /** Where the server's frames go (a function or a writable stream). */
+  write?: FrameWriter;
+  /** A duplex stream: written to and attached. One of write and stream is required. */
+  stream?: NodeJS.ReadableStream & NodeJS.WritableStream;
+  /** Handlers by request type name (or a Map of types to handlers). */
+  handlers?: Record<string, RequestHandler> | Map<string | StructClass<any>, RequestHandler>;
+}
+
+/** A server: each request goes to its type's handler, whose answer is sent with the
+ * request's id (set by the core); messages without a handler are 'message' events (and
+ * async iteration). A handler's failure, or an answer the core refuses, is 'error'. */
+export declare class Server extends Peer {
+  constructor(schema: Schema, options: ServerOptions);
+  /** The handler of requests of `type` (TypeMismatchError for a type not marked [request]). */
+  handle<Q = Instance>(type: string | StructClass<any>, handler: RequestHandler<Q>): this;
+  /** Answers a request this server received (the reply's id set by the core);
+   * TypeMismatchError when the type is not the request's response or one of its
+   * rejects, and nothing is sent. */
+  reply(request: Struct, answer: Struct | object): void;
+  reply(request: Struct, type: string | StructClass<any>, value: object): void;
+  /** Sends any message of the protocol (a notification). */
+  send(message: Struct): void;
+  send(type: string | StructClass<any>, value: object): void;
+  feed(chunk: Bytes): void;
+  /** The messages no handler took, from now on. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<Instance>;
+  on(event: 'message', listener: MessageHandler): this;
+  on(event: 'error', listener: (error: unknown, request?: Instance) => void): this;
+  on(event: 'end' | 'close', listener: () => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+/** A frame a proxy hands over, undecoded. */
+export interface ProxyFrame {
+  /** The frame's type id. */
+  readonly typeId: number;
+  /** The message type, or null when the protocol does not know the id. */
+  readonly type: StructClass<any> | null;
+  /** Its full name, or null. */
+  readonly typeName: string | null;
+  /** The frame's bytes as received, size field included. */
+  readonly frame: Buffer;
+}
+
+export interface ProxyOptions extends LimitOptions {
+  package?: string;
+  final?: boolean;
+  /** Verify every frame of a known type too (default false: sizes and the root pointer
+   * are checked, as a receiver checks them). */
+  verify?: boolean;
+  /** Called with each frame (as the 'frame' event). */
+  onFrame?: (frame: ProxyFrame) => void;
+  /** A readable stream to attach. */
+  stream?: NodeJS.ReadableStream;
+}
+
+/** A proxy: every frame handed over undecoded (known types and others), so a stream can
+ * be forwarded byte for byte, filtered or logged. */
+export declare class Proxy extends Peer {
+  constructor(schema: Schema, options?: ProxyOptions);
+  readonly verify: boolean;
+  /** Takes the next bytes; how many frames it handed over. */
+  feed(chunk: Bytes): number;
+  /** The frames from now on, until the attached stream ends. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<ProxyFrame>;
+  on(event: 'frame', listener: (frame: ProxyFrame) => void): this;
+  on(event: 'error', listener: (error: FbeError) => void): this;
+  on(event: 'end' | 'close', listener: () => void): this;
   on(event: string | symbol, listener: (...args: any[]) => void): this;
 }
 

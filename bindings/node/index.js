@@ -5,7 +5,7 @@ const native = require('./lib/native');
 const { FbeError, codes, classes } = require('./lib/errors');
 const { Schema, load, loadString, loadPackage } = require('./lib/schema');
 const { Sender, Receiver } = require('./lib/protocol');
-const { Client, Server, Proxy } = require('./lib/client');
+const { Peer, Client, Server, Proxy } = require('./lib/client');
 const { Struct } = require('./lib/runtime');
 const { Enum } = require('./lib/enums');
 const { View, ListView, MapView } = require('./lib/views');
@@ -22,6 +22,7 @@ module.exports = {
   MapView,
   Sender,
   Receiver,
+  Peer,
   Client,
   Server,
   Proxy,

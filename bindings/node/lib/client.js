@@ -57,6 +57,9 @@ function makePeer(schema, options, make, extra) {
  * callbacks) and _iterated (the event `for await` iterates). */
 class Peer extends EventEmitter {
   constructor(schema, options, make, extra) {
+    if (new.target === Peer) {
+      throw new TypeError('fbe.Peer is the base of Client, Server and Proxy: make one of those');
+    }
     super();
     const { nat, pkg } = makePeer(schema, options, make, extra);
     const gen = schema._fbe.gen;
@@ -72,19 +75,35 @@ class Peer extends EventEmitter {
     this._closed = false;
     this._source = null;
     this._log = null;
+    this._feeding = false;
+    this._queued = [];
     this._dispatch = this._dispatch.bind(this);
   }
 
   /** Whether close() was called. */
   get closed() { return this._closed; }
 
-  /** One native call fn(...args, dispatch): the status checked after it (the core's error
-   * thrown), an exception a callback threw thrown again. */
-  _call(fn, args) {
+  /** One native call fn(...args): the core's error thrown when it failed. An exception a
+   * callback threw comes out of it as it is, except where it made the core's call fail
+   * (a write that threw: FBE_ERR_IO), whose error then carries it as its cause; a feed's
+   * (`feeding`) listener that threw stopped the core's feed, and its exception is the
+   * error. */
+  _call(fn, args, feeding) {
     const peer = this._peer;
     peer.mark();
-    const result = fn.apply(this._nat, args);
-    if (peer.status() !== 0) throw this._gen.nativeError();
+    let result, thrown, threw = false;
+    try {
+      result = fn.apply(this._nat, args);
+    } catch (e) {
+      thrown = e;
+      threw = true;
+    }
+    if (peer.status() !== 0 && !(threw && feeding === true)) {
+      const err = this._gen.nativeError();
+      if (threw) err.cause = thrown;
+      throw err;
+    }
+    if (threw) throw thrown;
     return result;
   }
 
@@ -124,12 +143,25 @@ class Peer extends EventEmitter {
 
   /** Takes the next received bytes (a Buffer, Uint8Array or ArrayBuffer), in chunks of
    * any size. A frame that cannot be valid throws the core's FbeError (its stream
-   * offset); the frames before it were handled. */
+   * offset); the frames before it were handled. An exception a listener throws comes out
+   * of feed() as it is, and the bytes after that message wait for the next feed. Bytes
+   * fed from a listener while this peer is feeding (a stream looped back within one
+   * process) are taken when the current feed is done. */
   feed(chunk) {
     this._check('feed');
+    const bytes = rt.input(chunk);
+    if (this._feeding) {
+      this._queued.push(Buffer.from(bytes)); // (a copy: the caller may reuse its buffer)
+      return;
+    }
+    this._feeding = true;
     try {
-      this._call(this._nat.feed, [rt.input(chunk), this._dispatch]);
+      if (this._queued.length) this._queued.push(Buffer.from(bytes)); // (after those a failed feed left)
+      else this._call(this._nat.feed, [bytes, this._dispatch], true);
+      while (this._queued.length && !this._closed) this._call(this._nat.feed, [this._queued.shift(), this._dispatch], true);
     } finally {
+      this._feeding = false;
+      if (this._closed) this._queued.length = 0;
       this._fed();
     }
   }
@@ -652,4 +684,4 @@ class Proxy extends Peer {
   }
 }
 
-module.exports = { Client, Server, Proxy };
+module.exports = { Peer, Client, Server, Proxy };

@@ -6,6 +6,8 @@ import {
   FbeError, Schema, Sender, Receiver, Struct, Enum, StructClass, Instance, EnumObject, codes,
   FieldInfo, TypeInfo, PackageInfo, Bytes, JsonValue, Kind, StatusName, Limits,
   View, ListView, MapView, StructView, ViewOptions,
+  Client, Server, Proxy, Peer, ProxyFrame, RejectedError, TimeoutError, ResetError, ClientOptions, RequestOptions,
+  ServerOptions, ProxyOptions, RequestHandler, LogHook, Time, FrameWriter,
 } from 'fbe';
 
 // ---- loading
@@ -195,8 +197,70 @@ receiver.feed('frames');
 // @ts-expect-error send needs a message, or a type name and a value
 sender.send('OrderMessage');
 
+// ---- request/response
+const exchange: Schema = fbe.load('schemas/exchange.fbe', { include: ['schemas'] });
+const wire = new PassThrough();
+const log: LogHook = (direction: 'send' | 'receive', text: string) => void [direction, text];
+const clientOptions: ClientOptions = { package: 'exchange', final: false, write: wire, timeout: 5000, maxPending: 16,
+  clock: () => process.hrtime.bigint(), timers: true, log, onNotify: (m: Instance, t: string) => void [m, t],
+  limits: { maxModelSize: 1 << 20 } };
+const client = new Client(exchange, clientOptions);
+const overStream = new Client(exchange, { stream: new PassThrough(), timeout: 1_000_000_000n });
+const requestOptions: RequestOptions = { timeout: 250, now: 0n };
+const accepted: Promise<Instance> = client.request(new exchange.NewOrder({ symbol: 'EURUSD' }), requestOptions);
+const typedRequest: Promise<{ order: bigint }> = client.request<{ order: bigint }>('NewOrder', { symbol: 'EURUSD' });
+accepted.catch((e: unknown) => {
+  if (e instanceof RejectedError) void [e.reject, e.message, e.code];
+  else if (e instanceof TimeoutError || e instanceof ResetError) void e.status;
+});
+client.send('Trade', { order: 1n });
+client.feed(Buffer.alloc(0));
+const timedOut: number = client.watchdog(10n ** 9n);
+client.watchdog();
+const clientState: [number, bigint | null, number, number, number, number, boolean] = [client.pending,
+  client.nextDeadline, client.bytes, client.pendingBytes, client.received, client.skipped, client.closed];
+client.on('notify', (m, t) => void [m, t]).on('end', () => undefined).on('error', (e: FbeError) => void e);
+client.setLog(null);
+client.reset();
+client.attach(new PassThrough());
+void (async () => { for await (const note of client) void note; })();
+client.close();
+const asPeer: Peer = overStream;
+const handler: RequestHandler = async (order: Instance) => new exchange.OrderAccepted({ order: 1n });
+const serverOptions: ServerOptions = { write: (f: Buffer) => void f, handlers: { NewOrder: handler }, log };
+const server = new Server(exchange, serverOptions);
+server.handle(exchange.CancelOrder, (cancel: Instance, srv: Server) => { throw new exchange.Reject({ reason: 'no' }); });
+server.handle('Heartbeat', () => undefined);
+server.on('error', (e: unknown, request?: Instance) => void [e, request]);
+server.on('message', (m, t) => void [m, t]);
+server.reply(new exchange.NewOrder(), { order: 1n });
+server.reply(new exchange.NewOrder(), 'Reject', { reason: 'no' });
+server.send('Trade', {});
+server.feed(new Uint8Array(0));
+const proxyOptions: ProxyOptions = { package: 'exchange', verify: true, onFrame: (f: ProxyFrame) => void f };
+const proxy = new Proxy(exchange, proxyOptions);
+const handed: number = proxy.feed(Buffer.alloc(0));
+proxy.on('frame', (f) => void [f.typeId, f.type, f.typeName, f.frame.length]);
+void (async () => { for await (const f of proxy) void f.frame; })();
+const requestTypes: [boolean, StructClass<any> | null, readonly StructClass<any>[]] = [exchange.NewOrder.isRequest,
+  exchange.NewOrder.responseType, exchange.NewOrder.rejectTypes];
+const senderWithLog = new Sender(schema, { log, write: (f: Buffer) => void f }).setLog(null);
+const receiverWithLog = new Receiver(schema, { log }).setLog(log);
+void (async () => { for await (const m of receiverWithLog) void m; })();
+const t: Time = 5;
+const w: FrameWriter = wire;
+// @ts-expect-error a client needs where its frames go
+new Client(exchange);
+// @ts-expect-error timeouts are numbers (ms) or bigints (ns)
+client.request('NewOrder', {}, { timeout: '5s' });
+// @ts-expect-error a log hook takes a direction and a text
+new Client(exchange, { write: wire, log: (n: number) => n });
+// @ts-expect-error a proxy frame is read-only
+proxy.on('frame', (f: ProxyFrame) => { f.typeId = 1; });
+
 void [fromText, byPackage, root, firstImports, warnings, names, version, finalBytes, ok, same, plainBytes, id,
   orders, size, fromArrayBuffer, meta, equal, str, json, copy, isStruct, pretty, decoded, verified, modelSize,
   fromJson, byName, goodName, formatted, parsed, has, entries, enumMeta, isEnum, bigValue, frame, frame2, sent,
   senderInfo, delivered, counts, toStream, wrongSize, limited, limitedOk, limitedSize, limitedJson, limitedJson2,
-  limitedReceiver, hash, fromData, order, lenient, known];
+  limitedReceiver, hash, fromData, order, lenient, known, typedRequest, timedOut, clientState, asPeer, handed,
+  requestTypes, senderWithLog, t, w];
