@@ -555,3 +555,33 @@ test('the watchdog\'s timer is unref\'d: a pending request never keeps the proce
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'exited with 1 pending');
 });
+
+test('answers and notifications bigger than the tapes arrive whole (the tapes grow mid-callback)', async () => {
+  for (const final of [false, true]) {
+    const s = exchange(); // (a schema of its own: its tapes have their first size)
+    const { client, server, serve, answer } = wired(s, { final }, { final });
+    const got = [];
+    server.on('message', (m) => got.push(m));
+    const big = 'x'.repeat(300000) + 'é';
+    const p = client.request('CancelOrder', { order: 1n });
+    const q = client.request('CancelOrder', { order: 2n });
+    serve();
+    server.send('Trade', { symbol: big });
+    server.reply(got[0], 'UnknownOrder', { order: 1n });
+    server.reply(got[1], 'OrderCancelled', { order: 2n });
+    const notes = [];
+    client.on('notify', (m) => notes.push(m.symbol));
+    answer();
+    assert.deepEqual(notes, [big]);
+    await assert.rejects(p, (e) => e instanceof fbe.RejectedError && e.reject.order === 1n);
+    assert.equal((await q).order, 2n);
+    // a reject whose text form is long: the core's error text (its message is bounded),
+    // the reject itself whole
+    const r = client.request('NewOrder', { symbol: 'S' });
+    serve();
+    server.reply(got[2], new s.Reject({ reason: big }));
+    answer();
+    await assert.rejects(r, (e) => e instanceof fbe.RejectedError && e.reject.reason === big &&
+      e.message.startsWith('Reject(id=') && e.message.length < 1000);
+  }
+});

@@ -54,3 +54,19 @@ test('testee.js refuses every bad input of behaviour.jsonl with its status (JSON
   const closing = /^(\d+) passed, 0 failed$/m.exec(run.stdout);
   assert.ok(closing && Number(closing[1]) >= records, report);
 });
+
+test('testee.js plays the conversations (client, server and proxy sessions), with the C testee when built', () => {
+  const testee = `${shellQuoted(process.execPath)} ${shellQuoted(path.join(__dirname, '..', 'testee.js'))}`;
+  const scripts = path.join(conformance, 'conversations.jsonl');
+  // the fbe tool of a Release build (the conformance stage's): then every cell is held to
+  // c x c's answers, node as client, as server, or both; else to the scripts' expectations
+  const fbeTool = path.join(conformance, '..', '..', 'build', 'release', 'bin', 'fbe');
+  const withC = fs.existsSync(fbeTool) ? ['--testee', `c=${shellQuoted(fbeTool)} testee`] : [];
+  const run = spawnSync('python3', [path.join(conformance, 'runner'), '--describe-testee', 'none', ...withC,
+    '--testee', `node=${testee}`, '--conversations', scripts], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const report = `${run.stdout}${run.stderr}${run.error || ''}`;
+  assert.equal(run.status, 0, report);
+  const count = fs.readFileSync(scripts, 'utf8').split('\n').filter((l) => l.trim()).length;
+  const closing = /^(\d+) passed, 0 failed$/m.exec(run.stdout);
+  assert.ok(closing && Number(closing[1]) === count * (withC.length ? 4 : 1), report);
+});

@@ -6,8 +6,8 @@
 #      testee.js, through the shared runner tests/conformance/runner);
 #   3. the type test: tsc --noEmit over test/types/example.ts;
 #   4. npm pack, the tarball installed into an empty folder outside the repository,
-#      and its testee run there through the shared runner (the vectors and the bad
-#      inputs of behaviour.jsonl);
+#      and its testee run there through the shared runner (the vectors, the bad
+#      inputs of behaviour.jsonl and the conversations' scripts);
 #   5. benchmarks/node/bench.js --quick (its peers from the npm registry: npm ci).
 # Prints each step with its duration; exits non-zero when any step failed.
 set -uo pipefail
@@ -69,7 +69,7 @@ packed() {
     echo "installed into $tmp (outside the repository); its testee through the runner:"
     python3 "$repo/tests/conformance/runner" --describe-testee none \
       --testee "node=node $tmp/node_modules/fbe/testee.js" --behaviour "$repo/tests/conformance/behaviour.jsonl" \
-      -I "$repo/schemas" "${vectors[@]}"
+      --conversations "$repo/tests/conformance/conversations.jsonl" -I "$repo/schemas" "${vectors[@]}"
   )
   rc=$?
   rm -rf "$tmp"
