@@ -546,6 +546,43 @@ static void test_ids_of_other_types(void **state) {
   fbe_schema_release(s);
 }
 
+/* A reset from a callback of the feed: the feed stops after that message and drops the
+ * rest of its bytes (the stream starts again after a reset). */
+static world *resetting;
+static int reset_on_notify(void *ctx, const fbe_msg *msg) {
+  notify(ctx, msg);
+  fbe_client_reset(resetting->client);
+  return 0;
+}
+
+static void test_reset_from_a_callback_of_the_feed(void **state) {
+  (void)state;
+  fbe_schema *s = t_load("exchange.fbe");
+  fbe_arena *arena = fbe_arena_new();
+  world w;
+  memset(&w, 0, sizeof w);
+  fbe_buffer_init(&w.wire);
+  resetting = &w;
+  fbe_client_options o = {FBE_MODEL_STANDARD, NULL, 0, sink, &w, done, reset_on_notify, &w};
+  fbe_client *c = w.client = fbe_client_new(s, NULL, &o, NULL);
+  fbe_error err;
+  assert_int_equal(fbe_client_request(c, with_id(s, arena, "NewOrder", 1), 0, 0, 1, &err), FBE_OK);
+  fbe_buffer in;
+  fbe_buffer_init(&in);
+  frame(&in, fbe_msg_new(arena, t_struct(s, "Trade")));  /* notified: the callback resets */
+  frame(&in, with_id(s, arena, "OrderAccepted", 1));    /* dropped with the rest of the feed */
+  frame(&in, fbe_msg_new(arena, t_struct(s, "Trade")));
+  assert_int_equal(fbe_client_feed(c, in.data, in.size - 3, &err), FBE_OK);
+  assert_int_equal(w.nnotified, 1);
+  assert_int_equal(w.nends, 1);
+  assert_int_equal(w.ends[0].how, FBE_REQUEST_RESET);
+  assert_int_equal(fbe_receiver_pending(fbe_client_receiver(c)), 0);
+  fbe_buffer_free(&in);
+  free_client(&w);
+  fbe_arena_free(arena);
+  fbe_schema_release(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_responses_rejects_and_notifications),
@@ -557,6 +594,7 @@ int main(void) {
       cmocka_unit_test(test_proxy_forwards_byte_for_byte),
       cmocka_unit_test(test_log_hooks_get_the_text_form),
       cmocka_unit_test(test_ids_of_other_types),
+      cmocka_unit_test(test_reset_from_a_callback_of_the_feed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,7 +100,9 @@ FBE_API size_t fbe_client_watchdog(fbe_client *client, uint64_t now);
 FBE_API uint64_t fbe_client_next_deadline(const fbe_client *client);
 
 /* Ends every pending request as RESET, oldest first, and resets the receiver (a
- * partial frame is dropped). */
+ * partial frame is dropped). Called from a callback of fbe_client_feed, the feed stops
+ * after the message being handled and the rest of its bytes are dropped with the
+ * receiver's state (the feed returns FBE_OK). */
 FBE_API void fbe_client_reset(fbe_client *client);
 
 /* Requests waiting for a response. */

@@ -47,6 +47,7 @@ struct fbe_client {
   uint32_t oldest, newest;
   uint64_t last_time;
   int feeding;       /* inside fbe_client_feed: its callbacks may not feed again */
+  int reset_in_feed; /* fbe_client_reset from a callback of the feed: the receiver is reset when it returns */
   fbe_buffer text;   /* a reject's text form */
 };
 
@@ -169,7 +170,7 @@ static int on_message(void *ctx, const fbe_msg *msg) {
     const fbe_struct *request = c->entries[i].request;
     if (request->response == type) {
       end_request(c, i, FBE_REQUEST_RESPONDED, msg, NULL);
-      return 0;
+      return c->reset_in_feed; /* (a reset in the callback stops the feed here) */
     }
     if (rejects(request, type)) {
       fbe_error err;
@@ -177,10 +178,11 @@ static int on_message(void *ctx, const fbe_msg *msg) {
       fbe_msg_to_text(msg, &c->text, NULL);
       fbei_error_set(&err, FBE_ERR_REJECTED, FBE_NO_OFFSET, "%.*s", (int)c->text.size, (const char *)c->text.data);
       end_request(c, i, FBE_REQUEST_REJECTED, msg, &err);
-      return 0;
+      return c->reset_in_feed; /* (a reset in the callback stops the feed here) */
     }
   }
-  return c->opt.notify ? c->opt.notify(c->opt.ctx, msg) : 0;
+  int stop = c->opt.notify ? c->opt.notify(c->opt.ctx, msg) : 0;
+  return stop || c->reset_in_feed;
 }
 
 /* ------------------------------------------------------------ the client */
@@ -295,6 +297,11 @@ fbe_status fbe_client_feed(fbe_client *c, const uint8_t *data, size_t size, fbe_
   c->feeding = 1;
   fbe_status rc = fbe_receiver_feed(c->receiver, data, size, err);
   c->feeding = 0;
+  if (c->reset_in_feed) { /* the rest of what was fed is dropped with the receiver's state */
+    c->reset_in_feed = 0;
+    fbe_receiver_reset(c->receiver);
+    return FBE_OK;
+  }
   return rc;
 }
 
@@ -343,7 +350,8 @@ void fbe_client_reset(fbe_client *c) {
   fbe_error err;
   fbei_error_set(&err, FBE_ERR_RESET, FBE_NO_OFFSET, "Reset client!");
   end_all(c, 0, 0, FBE_REQUEST_RESET, &err);
-  fbe_receiver_reset(c->receiver);
+  if (c->feeding) c->reset_in_feed = 1; /* (a callback of the feed: the receiver is mid-frame) */
+  else fbe_receiver_reset(c->receiver);
 }
 
 size_t fbe_client_pending(const fbe_client *c) { return c ? c->count : 0; }
