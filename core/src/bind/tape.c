@@ -42,6 +42,7 @@ typedef struct tape_prog {
   const fbe_struct *st;
   uint32_t nops;
   const tape_op *ops;
+  uint8_t keyed; /* 0 unknown, 1 no, 2 yes: a set, map or hash is reachable (fbei_tape_encode leaves those) */
 } tape_prog;
 
 struct fbei_tape_programs {
@@ -105,6 +106,8 @@ static tape_op *emit(tape_op *op, char **pool, const fbe_struct *st, uint32_t ba
   return op;
 }
 
+static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st);
+
 fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format) {
   uint32_t count = (uint32_t)fbe_schema_struct_count(schema);
   size_t nops = 0, names = 0;
@@ -127,10 +130,36 @@ fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format
     op = emit(op, &pool, pg->st, 0, NULL, format);
     pg->nops = (uint32_t)(op - pg->ops);
   }
+  for (uint32_t i = 0; i < count; i++) keyed_struct(pp, pp->progs[i].st);
   return pp;
 }
 
 void fbei_tape_programs_free(fbei_tape_programs *pp) { fbei_mem_free(pp); }
+
+/* 1 when a value of t holds a set, map or hash somewhere. */
+static int keyed_type(fbei_tape_programs *pp, const fbe_type *t) {
+  for (;;) {
+    switch (t->kind) {
+      case FBE_KIND_SET: case FBE_KIND_MAP: case FBE_KIND_HASH: return 1;
+      case FBE_KIND_STRUCT: return keyed_struct(pp, t->st);
+      case FBE_KIND_OPTIONAL: case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_LIST: t = t->elem; continue;
+      default: return 0;
+    }
+  }
+}
+
+/* Computed once per struct (a struct reaching itself: decided by its other fields). */
+static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st) {
+  tape_prog *pg = &pp->progs[st->index];
+  if (pg->keyed) return pg->keyed == 2;
+  pg->keyed = 1;
+  for (uint32_t i = 0; i < st->nfields; i++)
+    if (keyed_type(pp, st->fields[i].type)) {
+      pg->keyed = 2;
+      break;
+    }
+  return pg->keyed == 2;
+}
 
 /* Every struct the walk meets belongs to the compiled schema (the entry points check
  * the outermost one): its program is at its dense index. */
@@ -140,6 +169,14 @@ static const tape_prog *prog_of(const fbei_tape_programs *pp, const fbe_struct *
 
 static int is_ours(const fbei_tape_programs *pp, const fbe_struct *st) {
   return st && st->index < pp->count && pp->progs[st->index].st == st;
+}
+
+int fbei_tape_programs_check(const fbei_tape_programs *pp, const fbe_struct *st, fbei_tape_format format) {
+  return pp->format == format && is_ours(pp, st);
+}
+
+int fbei_tape_keyed(const fbei_tape_programs *pp, const fbe_struct *st) {
+  return !is_ours(pp, st) || pp->progs[st->index].keyed != 1;
 }
 
 fbe_status fbei_tape_too_deep(fbe_error *err) {
