@@ -260,6 +260,14 @@ public final class Message implements Comparable<Message> {
   private static final int WRITE_MODEL = 0, WRITE_JSON = 1, WRITE_TEXT = 2;
 
   /**
+   * Tests only: false makes encode take the general way alone (the tape read into the
+   * core's value, then fbe_encode), which the core's straight walk from the tape
+   * (fbei_tape_encode) must match byte for byte.
+   */
+  static volatile boolean directEncode = true;
+  private static final int ENCODE_GENERAL = 2; // Walk.encode's model bit
+
+  /**
    * The message flattened onto the tape, and ONE native call writing it out: the model's
    * bytes (a byte[]), or the JSON or text form (a String).
    */
@@ -269,9 +277,11 @@ public final class Message implements Comparable<Message> {
     Tape t = Tape.acquire();
     try {
       t.putMessage(this);
+      t.sync();
       int size = writeCall(what, core, t, model, pretty);
-      if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
-        t.growBytes(-1 - size);
+      if (size < 0) { // larger than the room after the tape: a bigger twin (the tape on it again) and again
+        t.growOut(-1 - size);
+        t.sync();
         size = writeCall(what, core, t, model, pretty);
       }
       return what == WRITE_MODEL ? t.out(size) : t.outText(size);
@@ -283,9 +293,10 @@ public final class Message implements Comparable<Message> {
 
   private int writeCall(int what, long core, Tape t, int model, boolean pretty) {
     switch (what) {
-      case WRITE_MODEL: return Walk.encode(core, type.index, t.buf, t.caps(), model);
-      case WRITE_JSON: return Walk.toJson(core, type.index, t.buf, t.caps(), pretty);
-      default: return Walk.toText(core, type.index, t.buf, t.caps());
+      case WRITE_MODEL:
+        return Walk.encode(core, type.index, t.at(), t.caps(), t.used(), directEncode ? model : model | ENCODE_GENERAL);
+      case WRITE_JSON: return Walk.toJson(core, type.index, t.at(), t.caps(), t.used(), pretty);
+      default: return Walk.toText(core, type.index, t.at(), t.caps(), t.used());
     }
   }
 
@@ -319,7 +330,7 @@ public final class Message implements Comparable<Message> {
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.equal(core, type.index, t.buf, t.caps());
+      return Walk.equal(core, type.index, t.sync(), t.caps());
     } finally {
       t.release();
       schema.exit();
@@ -358,7 +369,7 @@ public final class Message implements Comparable<Message> {
       long core = schema.enter();
       t = Tape.acquire();
       t.putMessage(this);
-      long h = Walk.keyHash(core, type.index, t.buf, t.caps());
+      long h = Walk.keyHash(core, type.index, t.sync(), t.caps());
       return (int) (h ^ (h >>> 32));
     } catch (FbeException e) {
       return 0;
@@ -394,7 +405,7 @@ public final class Message implements Comparable<Message> {
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.keyCompare(core, type.index, t.buf, t.caps());
+      return Walk.keyCompare(core, type.index, t.sync(), t.caps());
     } finally {
       t.release();
       schema.exit();

@@ -79,7 +79,7 @@ public final class Sender implements AutoCloseable {
       try {
         t.putMessage(m);
         synchronized (handle) { // the native sender's frame buffer is one per sender
-          frame = Walk.senderSend(p, core, m.type.index, t.buf, t.caps());
+          frame = Walk.senderSend(p, core, m.type.index, t.sync(), t.caps());
         }
       } finally {
         t.release();

@@ -126,7 +126,7 @@ public final class StructType {
     Tape t = Tape.acquire();
     try {
       long used;
-      while ((used = Walk.defaults(core, index, t.buf, t.caps())) < 0) t.grow(-1 - used);
+      while ((used = Walk.defaults(core, index, t.at(), t.caps())) < 0) t.grow(-1 - used);
       return t.saved(this, used);
     } finally {
       t.release();
@@ -267,9 +267,12 @@ public final class StructType {
     Tape t = Tape.acquire();
     try {
       long used;
-      while ((used = Walk.decode(core, index, data, off, len, t.input(data, off, len), model.ordinal(), trusted, l.maxDepth(),
-          l.maxModelSize(), l.maxMemory(), t.buf, t.caps())) < 0)
+      boolean inTape = t.input(data, off, len); // (again after a grow: a new twin)
+      while ((used = Walk.decode(core, index, data, off, len, inTape, model.ordinal(), trusted, l.maxDepth(),
+          l.maxModelSize(), l.maxMemory(), t.at(), t.caps())) < 0) {
         t.grow(-1 - used);
+        inTape = t.input(data, off, len);
+      }
       return t.saved(this, used);
     } finally {
       t.release();
@@ -402,7 +405,7 @@ public final class StructType {
     try {
       long used;
       while ((used = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
-          l.maxMemory(), t.buf, t.caps())) < 0)
+          l.maxMemory(), t.at(), t.caps())) < 0)
         t.grow(-1 - used);
       return t.saved(this, used);
     } finally {

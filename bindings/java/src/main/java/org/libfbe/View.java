@@ -569,7 +569,7 @@ public final class View {
     try {
       long used;
       while ((used = Walk.viewToMessage(data, end, model, ctype, at, base, image, core, struct.index,
-          limits.maxDepth(), limits.maxModelSize(), limits.maxMemory(), t.buf, t.caps())) < 0)
+          limits.maxDepth(), limits.maxModelSize(), limits.maxMemory(), t.at(), t.caps())) < 0)
         t.grow(-1 - used);
       return t.saved(struct, used);
     } finally {
@@ -625,7 +625,7 @@ public final class View {
     Tape t = Tape.acquire();
     try {
       t.putMessage((Message) o);
-      return Walk.viewEqualMessage(data, end, model, ctype, at, base, image, core, struct.index, t.buf, t.caps());
+      return Walk.viewEqualMessage(data, end, model, ctype, at, base, image, core, struct.index, t.sync(), t.caps());
     } catch (FbeException e) {
       return false; // a message holding a value that cannot be encoded (as Message.equals)
     } finally {
