@@ -30,8 +30,10 @@ public final class Message implements Comparable<Message> {
    * The field values (an Object[], canonical classes), or, for a message made by C
    * (decode, fromJson, newMessage, a view's toValue) and not read yet, the tape C wrote
    * (a {@link Saved}): encode, JSON, text and equality send that tape back as it is, and
-   * the first read or set makes the values from it. Volatile, and replaced whole, so
-   * threads that read one message at once each see a complete state.
+   * the first read or set makes the values from it; or, for a final model decoded and
+   * not read yet, its verified bytes (a {@link Wire}), read in Java on first use. Volatile,
+   * and replaced whole, so threads that read one message at once each see a complete
+   * state.
    */
   private volatile Object state;
 
@@ -44,6 +46,25 @@ public final class Message implements Comparable<Message> {
       this.tape = tape;
       this.slots = slots;
     }
+  }
+
+  /**
+   * A final model the core verified (StructType.decode), kept as it is: its values are
+   * read from it in Java ({@link FinalReader}) on the first read or set, or when the
+   * message crosses to C (encode, JSON, text, equality).
+   */
+  static final class Wire {
+    final byte[] bytes;
+
+    Wire(byte[] bytes) {
+      this.bytes = bytes;
+    }
+  }
+
+  /** Called by decode: a message still in the verified final model it came in. */
+  Message(StructType type, Wire wire) {
+    this.type = type;
+    this.state = wire;
   }
 
   /** Called by the tape with values already in canonical form. */
@@ -64,11 +85,11 @@ public final class Message implements Comparable<Message> {
     return s instanceof Saved ? (Saved) s : null;
   }
 
-  /** The values, made from the saved tape on first use. */
+  /** The values, made from the saved tape or the verified bytes on first use. */
   Object[] values() {
     Object s = state;
     if (s instanceof Object[]) return (Object[]) s;
-    Object[] v = Tape.values(type, (Saved) s);
+    Object[] v = s instanceof Wire ? FinalReader.values(type, ((Wire) s).bytes) : Tape.values(type, (Saved) s);
     state = v;
     return v;
   }

@@ -27,6 +27,14 @@ public final class StructType {
   /** The fields' types and names by index, for the tape. */
   FieldType[] types = new FieldType[0];
   String[] names = new String[0];
+  /** FinalReader.readable's answer: 0 not yet known, 1 no, 2 yes. */
+  int finalReadable;
+
+  /**
+   * Tests only: false makes decode take the core's decode alone (its value written onto
+   * the tape), which a verified final model read in Java ({@link FinalReader}) must match.
+   */
+  static volatile boolean directDecode = true;
 
   StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message, boolean hasKeys) {
     this.schema = schema;
@@ -262,6 +270,9 @@ public final class StructType {
   }
 
   private Message decode(byte[] data, int off, int len, Model model, boolean trusted, Limits limits) {
+    if (!trusted && model == Model.FINAL && directDecode && FinalReader.readable(this) && data != null && off >= 0
+        && len >= 0 && off <= data.length - len)
+      return decodeFinal(data, off, len, limits);
     Limits l = Limits.of(limits);
     long core = schema.enter();
     Tape t = Tape.acquire();
@@ -274,6 +285,35 @@ public final class StructType {
         inTape = t.input(data, off, len);
       }
       return t.saved(this, used);
+    } finally {
+      t.release();
+      schema.exit();
+    }
+  }
+
+  /**
+   * A final model of a struct FinalReader reads: the core verifies the bytes (fbe_verify,
+   * which is what fbe_decode does first: the same refusals, status, text, path and
+   * offset, within the same limits), and the message keeps the verified bytes, its values
+   * read from them in Java when first needed. A small input is copied onto the tape's
+   * twin and verified there (no pin), then copied out of it; a larger one is copied
+   * first and the copy verified in place.
+   */
+  private Message decodeFinal(byte[] data, int off, int len, Limits limits) {
+    Limits l = Limits.of(limits);
+    long core = schema.enter();
+    Tape t = Tape.acquire();
+    try {
+      byte[] own;
+      if (t.input(data, off, len)) {
+        long size = Walk.verifyAt(core, index, t.at(), t.caps(), len, Model.FINAL.ordinal(), l.maxDepth(),
+            l.maxModelSize(), l.maxMemory());
+        own = t.inputCopy((int) size);
+      } else {
+        own = java.util.Arrays.copyOfRange(data, off, off + len);
+        Walk.verify(core, index, own, 0, len, Model.FINAL.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
+      }
+      return new Message(this, new Message.Wire(own));
     } finally {
       t.release();
       schema.exit();

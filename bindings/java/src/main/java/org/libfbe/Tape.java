@@ -166,6 +166,13 @@ final class Tape {
     return true;
   }
 
+  /** The first size bytes of an input on the twin (put there by {@link #input}), copied out. */
+  byte[] inputCopy(int size) {
+    byte[] b = new byte[size];
+    mem.get(base, b, 0, size);
+    return b;
+  }
+
   /**
    * Room for size bytes of output after the tape's own bytes (p), keeping what is on the
    * tape: the twin grown, and the tape copied onto it again (C reads it again).

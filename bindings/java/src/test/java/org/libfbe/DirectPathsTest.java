@@ -25,7 +25,11 @@ import org.junit.jupiter.api.Test;
  *       the general way (the tape read into the core's value, then fbe_encode), for a
  *       message as decode leaves it and for one made of Java values; and where the
  *       general way refuses a value, the direct one refuses it with the same status,
- *       text and path.
+ *       text and path;
+ *   <li>a final model decoded by the core's verify and read in Java (FinalReader) gives
+ *       the values of the core's decode (every field, deep, in the same classes, floats
+ *       by their bits), and the same error (status, text, path, offset) for every
+ *       prefix of the bytes and every byte changed.
  * </ul>
  */
 class DirectPathsTest {
@@ -87,6 +91,85 @@ class DirectPathsTest {
   static void sameEncode(Message m, String what) {
     for (Model model : Model.values())
       assertEquals(encodeWay(m, model, false), encodeWay(m, model, true), what + " (" + model + ")");
+  }
+
+  /** A value, deep, with every class named (floats by their bits, bytes as hex). */
+  static String deep(Object v) {
+    if (v == null) return "null";
+    if (v instanceof Message) {
+      Message m = (Message) v;
+      StringBuilder b = new StringBuilder(m.type().fullName()).append('(');
+      for (int i = 0; i < m.type().fields().size(); i++) b.append(i > 0 ? "," : "").append(deep(m.get(i)));
+      return b.append(')').toString();
+    }
+    if (v instanceof java.util.Collection) {
+      StringBuilder b = new StringBuilder(v.getClass().getSimpleName()).append('[');
+      for (Object x : (java.util.Collection<?>) v) b.append(deep(x)).append(',');
+      return b.append(']').toString();
+    }
+    if (v instanceof Map) {
+      StringBuilder b = new StringBuilder(v.getClass().getSimpleName()).append('{');
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) b.append(deep(e.getKey())).append('=').append(deep(e.getValue())).append(',');
+      return b.append('}').toString();
+    }
+    if (v instanceof byte[]) return "bytes:" + HexFormat.of().formatHex((byte[]) v);
+    if (v instanceof Double) return "Double:" + Long.toHexString(Double.doubleToRawLongBits((Double) v));
+    if (v instanceof Float) return "Float:" + Integer.toHexString(Float.floatToRawIntBits((Float) v));
+    if (v instanceof EnumValue) return "EnumValue:" + ((EnumValue) v).type().fullName() + ":" + ((EnumValue) v).value();
+    return v.getClass().getSimpleName() + ":" + v;
+  }
+
+  /** decode's outcome, the direct way (a final model verified, then read in Java) or the core's decode alone. */
+  static Object decodeWay(StructType t, byte[] bytes, int len, Model model, boolean direct) {
+    boolean was = StructType.directDecode;
+    StructType.directDecode = direct;
+    try {
+      Message m = t.decode(bytes, 0, len, model);
+      return deep(m) + " / " + m;
+    } catch (FbeException e) {
+      return List.of("error", e.status(), e.getMessage(), String.valueOf(e.path()), e.offset());
+    } finally {
+      StructType.directDecode = was;
+    }
+  }
+
+  @Test
+  void finalModelReadInJavaGivesTheCoresDecode() throws IOException {
+    int values = 0, checked = 0, javaRead = 0;
+    for (Object[] rd : records()) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> r = (Map<String, Object>) rd[0];
+      Schema s = schema((String) r.get("schema"), (Path) rd[1]);
+      StructType t = s.struct((String) r.get("type"));
+      Model model = "final".equals(r.get("format")) ? Model.FINAL : Model.STANDARD;
+      byte[] bytes = HexFormat.of().parseHex((String) r.get("hex"));
+      if (model == Model.STANDARD) { // the same value in the final model, as the core writes it
+        try {
+          bytes = t.decodeTrusted(bytes, model).encode(Model.FINAL);
+        } catch (FbeException e) {
+          continue;
+        }
+      }
+      String id = (String) r.get("id");
+      if (FinalReader.readable(t)) javaRead++;
+      Object want = decodeWay(t, bytes, bytes.length, Model.FINAL, false);
+      assertEquals(want, decodeWay(t, bytes, bytes.length, Model.FINAL, true), id);
+      if (!(want instanceof List)) values++;
+      // every prefix, and every byte changed three ways
+      for (int k = 0; k < bytes.length; k++, checked++)
+        assertEquals(decodeWay(t, bytes, k, Model.FINAL, false), decodeWay(t, bytes, k, Model.FINAL, true), id + " prefix " + k);
+      for (int k = 0; k < bytes.length; k++) {
+        byte was = bytes[k];
+        for (int x : new int[] {was + 1, 0xFF, 0x80}) {
+          bytes[k] = (byte) x;
+          assertEquals(decodeWay(t, bytes, bytes.length, Model.FINAL, false),
+              decodeWay(t, bytes, bytes.length, Model.FINAL, true), id + " byte " + k + " = " + x);
+          checked++;
+        }
+        bytes[k] = was;
+      }
+    }
+    assertTrue(values > 80 && javaRead > 50 && checked > 10_000, values + " values (" + javaRead + " read in Java), " + checked + " changed");
   }
 
   @Test
