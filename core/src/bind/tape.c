@@ -11,66 +11,12 @@
 #include "fbe/internal/memory.h"
 #include "fbe/internal/schema_model.h"
 #include "fbe/internal/value.h"
+#include "tape_program.h"
 
 /* ------------------------------------------------------------------ programs */
 
-/* One step: a scalar at a fixed offset from the struct's start, or (OP_VALUE) an
- * optional, array or collection for the generic walk. The codes that differ by slot
- * format are told apart when the program is compiled, so a step costs one switch
- * whatever the format. */
-typedef enum tape_code {
-  /* one slot each */
-  OP_BITS64, /* both formats: int64, uint64, timestamp, double: the slot's 8 bytes are the value's */
-  OP_BOOL, OP_I8, OP_U8, OP_I16, OP_U16, OP_I32, OP_U32, /* INT64: the bits widened; a float's too */
-  OP_NUM_BOOL, OP_NUM_I8, OP_NUM_U8, OP_NUM_I16, OP_NUM_U16, OP_NUM_I32, OP_NUM_U32, OP_NUM_F32,
-                                                         /* DOUBLE: the number, checked here */
-  /* a length and bytes, or more slots */
-  OP_STR, OP_BYTES, OP_DEC, /* both formats */
-  OP_UUID_SLOTS,            /* INT64 */
-  OP_UUID_TEXT,             /* DOUBLE */
-  OP_VALUE
-} tape_code;
-
-typedef struct tape_op {
-  uint8_t code;     /* tape_code */
-  uint32_t offset;  /* from the start of the struct value */
-  const fbe_type *type;
-  const char *name; /* "wallet.currency" for a spliced nested field */
-} tape_op;
-
-typedef struct tape_prog {
-  const fbe_struct *st;
-  uint32_t nops;
-  const tape_op *ops;
-  uint8_t keyed; /* 0 unknown, 1 no, 2 yes: a set, map or hash is reachable (fbei_tape_encode leaves those) */
-} tape_prog;
-
-struct fbei_tape_programs {
-  fbei_tape_format format;
-  uint32_t count;
-  tape_prog *progs; /* indexed by fbe_struct_index */
-};
-
-static tape_code code_of(const fbe_type *t, fbei_tape_format format) {
-  int num = format == FBE_TAPE_DOUBLE;
-  switch (t->wire) {
-    case FBE_KIND_BOOL: return num ? OP_NUM_BOOL : OP_BOOL;
-    case FBE_KIND_INT8: return num ? OP_NUM_I8 : OP_I8;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: return num ? OP_NUM_U8 : OP_U8;
-    case FBE_KIND_INT16: return num ? OP_NUM_I16 : OP_I16;
-    case FBE_KIND_UINT16: return num ? OP_NUM_U16 : OP_U16;
-    case FBE_KIND_INT32: return num ? OP_NUM_I32 : OP_I32;
-    case FBE_KIND_UINT32: case FBE_KIND_WCHAR: return num ? OP_NUM_U32 : OP_U32;
-    case FBE_KIND_FLOAT: return num ? OP_NUM_F32 : OP_U32;
-    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: case FBE_KIND_DOUBLE:
-      return OP_BITS64;
-    case FBE_KIND_STRING: return OP_STR;
-    case FBE_KIND_BYTES: return OP_BYTES;
-    case FBE_KIND_DECIMAL: return OP_DEC;
-    case FBE_KIND_UUID: return num ? OP_UUID_TEXT : OP_UUID_SLOTS;
-    default: return OP_VALUE;
-  }
-}
+#define code_of fbei_tape_code_of
+#define prog_of fbei_tape_prog_of
 
 /* The steps and the joined names' bytes a struct's program takes (a schema's programs
  * are one block). */
@@ -101,7 +47,17 @@ static tape_op *emit(tape_op *op, char **pool, const fbe_struct *st, uint32_t ba
     if (f->type->wire == FBE_KIND_STRUCT)
       op = emit(op, pool, f->type->st, base + f->mem_offset, name, format);
     else
-      *op++ = (tape_op){(uint8_t)code_of(f->type, format), base + f->mem_offset, f->type, name};
+      *op++ = (tape_op){(uint8_t)code_of(f->type, format), base + f->mem_offset, f->type, name, 0};
+  }
+  return op;
+}
+
+/* A struct's own fields, a nested struct one step (its own body in the standard model). */
+static tape_op *emit_own(tape_op *op, const fbe_struct *st, fbei_tape_format format) {
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    uint8_t code = (uint8_t)(f->type->wire == FBE_KIND_STRUCT ? OP_NESTED : code_of(f->type, format));
+    *op++ = (tape_op){code, f->mem_offset, f->type, f->name, f->wire_offset};
   }
   return op;
 }
@@ -111,7 +67,10 @@ static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st);
 fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format) {
   uint32_t count = (uint32_t)fbe_schema_struct_count(schema);
   size_t nops = 0, names = 0;
-  for (uint32_t i = 0; i < count; i++) measure(fbe_schema_struct_at(schema, i), 0, &nops, &names);
+  for (uint32_t i = 0; i < count; i++) {
+    measure(fbe_schema_struct_at(schema, i), 0, &nops, &names);
+    nops += fbe_schema_struct_at(schema, i)->nfields;
+  }
   size_t head = sizeof(fbei_tape_programs) + sizeof(tape_prog) * ((size_t)count + 1);
   head = (head + 15) & ~(size_t)15;
   size_t body = sizeof(tape_op) * (nops + 1);
@@ -129,6 +88,9 @@ fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format
     pg->ops = op;
     op = emit(op, &pool, pg->st, 0, NULL, format);
     pg->nops = (uint32_t)(op - pg->ops);
+    pg->sops = op;
+    op = emit_own(op, pg->st, format);
+    pg->nsops = (uint32_t)(op - pg->sops);
   }
   for (uint32_t i = 0; i < count; i++) keyed_struct(pp, pp->progs[i].st);
   return pp;
@@ -159,12 +121,6 @@ static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st) {
       break;
     }
   return pg->keyed == 2;
-}
-
-/* Every struct the walk meets belongs to the compiled schema (the entry points check
- * the outermost one): its program is at its dense index. */
-static const tape_prog *prog_of(const fbei_tape_programs *pp, const fbe_struct *st) {
-  return &pp->progs[st->index];
 }
 
 static int is_ours(const fbei_tape_programs *pp, const fbe_struct *st) {
