@@ -24,18 +24,17 @@ import org.libfbe.internal.Walk;
  * How a message crosses between Java and C: flattened depth-first in schema field order
  * onto slots and a byte tape of string/bytes contents (the core's tape,
  * core/include/fbe/internal/tape.h, in its FBE_TAPE_INT64 format), handed to C in ONE
- * native call. Java writes both into ONE byte[] (array stores the JIT compiles to plain
- * moves): the slots, 8 bytes each in the machine's order (C reads them as int64_t), in
- * buf[0, base), the byte tape in buf[base, buf.length). C reads and writes them in the
- * tape's twin, ONE block of direct memory of the same layout ({@link #mem}), whose
- * address the native calls take as a long: a call with primitive arguments only (about
- * 6 ns) instead of pinning an array (about 18 ns more). {@link #sync} copies what Java
- * wrote onto the twin (two bulk copies), and what C wrote is copied out of it. A slot
- * costs about a nanosecond here, so Java does the per-value work: {@link #putMessage}
- * type-checks and range-checks each value as it writes it (an error carries the value's
- * path), and {@link #getMessage} builds Messages from what C wrote. One tape per
- * thread, reused; a nested use (a Map converted to a Message while flattening, a
- * receiver's handler) gets a fresh one.
+ * native call. Both live in ONE block of direct memory ({@link #mem}: the slots, 8 bytes
+ * each in the machine's order (C reads them as int64_t), in [0, base), the byte tape in
+ * [base, capacity)), whose address the native calls take as a long: a call with
+ * primitive arguments only (about 6 ns), where pinning a Java array costs about 18 ns
+ * more. Java writes the slots and bytes there itself (ByteBuffer's absolute puts, which
+ * the JIT compiles to plain stores), and copies out what C wrote. A slot costs about a
+ * nanosecond here, so Java does the per-value work: {@link #putMessage} type-checks and
+ * range-checks each value as it writes it (an error carries the value's path), and
+ * {@link #getMessage} builds Messages from a tape C wrote (kept in a Java array: a
+ * {@link Message.Saved}, a received message). One tape per thread, reused; a nested use
+ * (a Map converted to a Message while flattening, a receiver's handler) gets a fresh one.
  */
 final class Tape {
   private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::new);
@@ -54,29 +53,33 @@ final class Tape {
       throw new AssertionError("Kind and Tape disagree");
   }
 
-  /** A slot: 8 bytes of buf in the machine's order. */
+  /** A slot of a tape in a Java array: 8 bytes in the machine's order. */
   private static final VarHandle SLOT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+  /** A fresh tape's slots (its base) and bytes. */
+  private static final int SLOTS = 256, BYTES = 1024;
 
-  /** The slots in buf[0, base) (base = 8 x the slot capacity), the byte tape after them. */
-  byte[] buf;
+  /** Reading (a tape C wrote, in a Java array): its slots in buf[0, base), the byte tape after them. */
+  private final byte[] buf;
+  /** Writing: the slots in mem[0, base) (base = 8 x the slot capacity), the byte tape in mem[base, memCap). */
   private int base;
   private int n, p, depth;
   private boolean busy;
   /**
-   * The twin C reads and writes: direct memory (at least buf.length bytes, the same base),
-   * its address and capacity. Made on first use and when buf outgrows it; the Tape keeps
-   * it reachable through every native call that is given its address.
+   * The direct memory, its address and capacity. The Tape keeps it reachable through
+   * every native call that is given its address (the callers use the Tape after it).
    */
   private ByteBuffer mem;
   private long addr;
   private int memCap;
 
   private Tape() {
-    this(new byte[8 * 256 + 1024], 8 * 256);
+    this.buf = null;
+    newMem(8 * SLOTS + BYTES);
+    base = 8 * SLOTS;
   }
 
-  /** A tape over a buffer C wrote (a received message, a saved one): base = 8 x its slots. */
+  /** A tape over a buffer C wrote (a received message, a saved one), for reading: base = 8 x its slots. */
   Tape(byte[] buf, int base) {
     this.buf = buf;
     this.base = base;
@@ -87,44 +90,36 @@ final class Tape {
     if (t.busy) t = new Tape();
     t.busy = true;
     t.n = t.p = t.depth = 0;
+    t.base = Math.min(8 * SLOTS, t.memCap >>> 1 & ~7);
     return t;
   }
 
   void release() {
     busy = false;
-    if (base > 8 << 17 || buf.length - base > 1 << 20) { // don't keep huge tapes
-      buf = new byte[8 * 256 + 1024];
-      base = 8 * 256;
+    if (memCap > 2 << 20) { // don't keep huge tapes
+      newMem(8 * SLOTS + BYTES);
+      base = 8 * SLOTS;
     }
-    if (memCap > buf.length + (1 << 20)) dropMem();
   }
 
-  private void dropMem() {
-    mem = null;
-    addr = 0;
-    memCap = 0;
-  }
-
-  /** The twin's address, the twin made (or remade) first when buf outgrew it. */
-  long at() {
-    if (memCap < buf.length) newMem(buf.length);
-    return addr;
-  }
-
-  /** A new twin of at least cap bytes (what the old one held is not kept). */
+  /** A new block of exactly cap bytes (what the old one held is not kept). */
   private void newMem(long cap) {
     if (cap > MAX_ARRAY) throw tooLarge();
-    int c = (int) Math.max(cap, Math.min(2L * memCap, MAX_ARRAY));
-    dropMem(); // (the old one goes before the new one is made)
-    ByteBuffer b = ByteBuffer.allocateDirect(c).order(ByteOrder.nativeOrder());
+    mem = null; // (the old one can go before the new one is made)
+    ByteBuffer b = ByteBuffer.allocateDirect((int) cap).order(ByteOrder.nativeOrder());
     long a = Walk.address(b);
     if (a == 0 || (a & 7) != 0) throw new FbeException(Status.NOMEM, "no 8-aligned direct memory for the tape");
     mem = b;
     addr = a;
-    memCap = c;
+    memCap = (int) cap;
   }
 
-  /** The two parts' capacities as C takes them: (slots << 32 | bytes) of the twin (call {@link #at} first). */
+  /** The block's address, for a native call. */
+  long at() {
+    return addr;
+  }
+
+  /** The two parts' capacities as C takes them: (slots << 32 | bytes). */
   long caps() {
     return (long) (base >>> 3) << 32 | (memCap - base);
   }
@@ -134,39 +129,36 @@ final class Tape {
     return (long) n << 32 | p;
   }
 
-  /** What Java put on buf (n slots, p bytes) copied onto the twin, at the same places: the twin's address. */
+  /** What Java put on the tape, for a native call that reads it: the block's address. */
   long sync() {
-    long a = at();
-    if (n > 0) mem.put(0, buf, 0, n << 3);
-    if (p > 0) mem.put(base, buf, base, p);
-    return a;
+    return addr;
   }
 
-  /** C said the value needs (slots << 32 | bytes): a bigger buffer (its content is redone). */
+  /** C said the value needs (slots << 32 | bytes): a bigger block (its content is redone). */
   void grow(long need) {
     long slots = need >>> 32, size = (int) need;
-    int have = base >>> 3, cap = buf.length - base;
+    int have = base >>> 3, cap = memCap - base;
     long s = slots > have ? grown(have, slots) : have, b = size > cap ? grown(cap, size) : cap;
-    buf = new byte[total(8 * s, b)];
+    newMem(total(8 * s, b));
     base = (int) (8 * s);
   }
 
-  /** Inputs below this many bytes go onto the twin (a copy, no pin); C reads larger ones in place (one pin). */
+  /** Inputs below this many bytes go onto the tape (a copy, no pin); C reads larger ones in place (one pin). */
   private static final int INPUT_ON_TAPE_BELOW = 4096;
 
   /**
-   * Copies data[off, off+len) to the start of the twin's byte part, for C to decode there:
-   * true; false when it is large, or when the range is not the array's (C checks it, and
-   * throws its error, the one check of the range).
+   * Copies data[off, off+len) to the start of the byte part, for C to decode there: true;
+   * false when it is large, or when the range is not the array's (C checks it, and throws
+   * its error, the one check of the range).
    */
   boolean input(byte[] data, int off, int len) {
     if (len < 0 || len >= INPUT_ON_TAPE_BELOW || data == null || off < 0 || off > data.length - len) return false;
-    if (memCap < buf.length || len > memCap - base) newMem(Math.max(buf.length, (long) base + len));
+    if (len > memCap - base) newMem((long) base + len);
     mem.put(base, data, off, len);
     return true;
   }
 
-  /** The first size bytes of an input on the twin (put there by {@link #input}), copied out. */
+  /** The first size bytes of an input on the tape (put there by {@link #input}), copied out. */
   byte[] inputCopy(int size) {
     byte[] b = new byte[size];
     mem.get(base, b, 0, size);
@@ -175,11 +167,11 @@ final class Tape {
 
   /**
    * Room for size bytes of output after the tape's own bytes (p), keeping what is on the
-   * tape: the twin grown, and the tape copied onto it again (C reads it again).
+   * tape (C reads it again).
    */
   void growOut(int size) {
     long need = (long) base + p + size;
-    if (need > memCap) newMem(Math.max(need, buf.length));
+    if (need > memCap) moveTo(total(base, grown(memCap - base, (long) p + size)), base);
   }
 
   /** The size bytes C wrote after the tape's own bytes. */
@@ -190,10 +182,9 @@ final class Tape {
   }
 
   String outText(int size) {
-    byte[] b = size <= buf.length - base - p ? buf : new byte[size];
-    int at = b == buf ? base + p : 0;
-    mem.get(base + p, b, at, size);
-    return new String(b, at, size, StandardCharsets.UTF_8);
+    byte[] b = new byte[size];
+    mem.get(base + p, b, 0, size);
+    return new String(b, 0, size, StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ Java -> tape
@@ -221,7 +212,7 @@ final class Tape {
 
   private void slot(long x) {
     if (n == base >>> 3) moreSlots(n + 1L);
-    SLOT.set(buf, n << 3, x);
+    mem.putLong(n << 3, x);
     n++;
   }
 
@@ -229,19 +220,24 @@ final class Tape {
     return (long) SLOT.get(buf, n++ << 3);
   }
 
-  /** Room for `need` slots: the byte tape moves up (what is on it, buf[base, base+p), kept). */
+  /** Room for `need` slots: the byte tape moves up (what is on it, [base, base+p), kept). */
   private void moreSlots(long need) {
     long s = grown(base >>> 3, need);
-    byte[] more = new byte[total(8 * s, buf.length - base)];
-    System.arraycopy(buf, 0, more, 0, n << 3);
-    System.arraycopy(buf, base, more, (int) (8 * s), p);
-    buf = more;
-    base = (int) (8 * s);
+    moveTo(total(8 * s, memCap - base), (int) (8 * s));
+  }
+
+  /** A new block of cap bytes with the slots' part newBase long, what is on the tape kept. */
+  private void moveTo(int cap, int newBase) {
+    ByteBuffer old = mem;
+    newMem(cap);
+    if (n > 0) mem.put(0, old, 0, n << 3);
+    if (p > 0) mem.put(newBase, old, base, p);
+    base = newBase;
   }
 
   private void room(long more) {
-    int cap = buf.length - base;
-    if (p + more > cap) buf = Arrays.copyOf(buf, total(base, grown(cap, p + more)));
+    int cap = memCap - base;
+    if (p + more > cap) moveTo(total(base, grown(cap, p + more)), base);
   }
 
   private static int grown(int have, long need) {
@@ -249,7 +245,7 @@ final class Tape {
     return (int) Math.max(need, Math.min((long) have * 2, MAX_ARRAY));
   }
 
-  /** The buffer's length for slot bytes and tape bytes together. */
+  /** The block's length for slot bytes and tape bytes together. */
   private static int total(long slotBytes, long bytes) {
     if (slotBytes + bytes > MAX_ARRAY) throw tooLarge();
     return (int) (slotBytes + bytes);
@@ -264,10 +260,15 @@ final class Tape {
     Message.Saved saved = m.saved();
     if (saved != null && m.type == st) { // still its decoded tape: that, as it is
       int slots = saved.slots, size = saved.tape.length - 8 * slots;
-      if (n + slots > base >>> 3) moreSlots((long) n + slots);
-      room(size);
-      System.arraycopy(saved.tape, 0, buf, n << 3, 8 * slots);
-      System.arraycopy(saved.tape, 8 * slots, buf, base + p, size);
+      if (n == 0 && p == 0 && saved.tape.length <= memCap) { // the whole tape: one copy, the bytes right after the slots
+        mem.put(0, saved.tape, 0, saved.tape.length);
+        base = 8 * slots;
+      } else {
+        if (n + slots > base >>> 3) moreSlots((long) n + slots);
+        room(size);
+        mem.put(n << 3, saved.tape, 0, 8 * slots);
+        mem.put(base + p, saved.tape, 8 * slots, size);
+      }
       n += slots;
       p += size;
       return;
@@ -388,7 +389,7 @@ final class Tape {
         if (v instanceof byte[]) {
           byte[] b = (byte[]) v;
           room(b.length);
-          System.arraycopy(b, 0, buf, base + p, b.length);
+          mem.put(base + p, b, 0, b.length);
           p += b.length;
           slot(b.length);
           return;
@@ -484,7 +485,8 @@ final class Tape {
   private void putAscii(String s) {
     int len = s.length();
     room(len);
-    for (int i = 0; i < len; i++) buf[base + p + i] = (byte) s.charAt(i);
+    ByteBuffer m = mem;
+    for (int i = 0, o = base + p; i < len; i++) m.put(o + i, (byte) s.charAt(i));
     p += len;
     slot(len);
   }
@@ -495,10 +497,23 @@ final class Tape {
    * the words every binding uses.
    */
   private void putUtf8(String s) {
-    room(3L * s.length());
-    int start = base + p, len = utf8(s, buf, start) - start;
-    p += len; // before the slot: a move of the byte tape keeps buf[base, base+p)
-    slot(len);
+    int len = s.length();
+    room(3L * len);
+    ByteBuffer m = mem;
+    int start = base + p, o = start, i = 0;
+    for (; i < len; i++) { // ASCII, the common case
+      char c = s.charAt(i);
+      if (c >= 0x80) break;
+      m.put(o++, (byte) c);
+    }
+    if (i < len) { // the rest, through a Java array
+      byte[] rest = new byte[3 * (len - i)];
+      int k = utf8(s.substring(i), rest, 0);
+      m.put(o, rest, 0, k);
+      o += k;
+    }
+    p += o - start; // before the slot: a move of the byte tape keeps [base, base+p)
+    slot(o - start);
   }
 
   /** s as UTF-8 the same way (a lone surrogate as its 3 bytes, for the core to refuse). */
