@@ -168,17 +168,36 @@ final class FinalReader {
 
   /** count elements of e, as Tape.getItems makes them. */
   private List<Object> items(FieldType e, int count) {
+    switch (e.code) {
+      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_DOUBLE: {
+        long[] a = new long[count];
+        for (int i = 0, at = pos; i < count; i++) a[i] = (long) I64.get(b, at + 8 * i);
+        pos += 8 * count;
+        return e.code == K_DOUBLE ? new PrimitiveList.Doubles(a, count) : new PrimitiveList.Longs(a, count);
+      }
+      case K_UINT32: {
+        long[] a = new long[count];
+        for (int i = 0, at = pos; i < count; i++) a[i] = (int) I32.get(b, at + 4 * i) & 0xFFFFFFFFL;
+        pos += 4 * count;
+        return new PrimitiveList.Longs(a, count);
+      }
+      case K_INT32: case K_WCHAR: {
+        int[] a = new int[count];
+        for (int i = 0, at = pos; i < count; i++) a[i] = (int) I32.get(b, at + 4 * i);
+        pos += 4 * count;
+        return new PrimitiveList.Ints(a, count);
+      }
+      case K_UINT16: {
+        int[] a = new int[count];
+        for (int i = 0, at = pos; i < count; i++) a[i] = (short) I16.get(b, at + 2 * i) & 0xFFFF;
+        pos += 2 * count;
+        return new PrimitiveList.Ints(a, count);
+      }
+      default:
+        break;
+    }
     List<Object> out = new ArrayList<>(count);
     switch (e.code) {
-      case K_INT64: case K_UINT64: case K_TIMESTAMP:
-        for (int i = 0; i < count; i++) out.add(i64());
-        break;
-      case K_INT32: case K_WCHAR:
-        for (int i = 0; i < count; i++) out.add(i32());
-        break;
-      case K_DOUBLE:
-        for (int i = 0; i < count; i++) out.add(Double.longBitsToDouble(i64()));
-        break;
       case K_STRING:
         for (int i = 0; i < count; i++) out.add(string());
         break;

@@ -446,6 +446,7 @@ final class Tape {
     FieldType e = t.element();
     int size = items.size(), i = 0;
     if (t.code != K_ARRAY) slot(size);
+    if (items instanceof PrimitiveList && putPrimitive(e.code, (PrimitiveList) items, size)) return;
     try {
       if (items instanceof List && items instanceof RandomAccess) {
         List<?> list = (List<?>) items;
@@ -460,6 +461,62 @@ final class Tape {
     } catch (FbeException ex) {
       throw ex.under("[" + i + "]");
     }
+  }
+
+  /**
+   * The elements of a decoded list still in its primitive form, written as they are when
+   * every one fits the element kind (checked first): true; false (nothing written) when
+   * the general way must look at them.
+   */
+  private boolean putPrimitive(int code, PrimitiveList l, int size) {
+    if (l instanceof PrimitiveList.Longs) {
+      long[] a = ((PrimitiveList.Longs) l).longs();
+      if (a == null) return false;
+      switch (code) {
+        case K_INT64: case K_UINT64: case K_TIMESTAMP: break;
+        case K_UINT32:
+          for (int k = 0; k < size; k++) if (a[k] < 0 || a[k] > 0xFFFFFFFFL) return false;
+          break;
+        default: return false;
+      }
+      slots(a, size);
+      return true;
+    }
+    if (l instanceof PrimitiveList.Doubles) {
+      long[] bits = ((PrimitiveList.Doubles) l).bits();
+      if (bits == null || code != K_DOUBLE) return false;
+      slots(bits, size);
+      return true;
+    }
+    int[] a = ((PrimitiveList.Ints) l).ints();
+    if (a == null) return false;
+    switch (code) {
+      case K_INT32: break;
+      case K_UINT16:
+        for (int k = 0; k < size; k++) if (a[k] < 0 || a[k] > 0xFFFF) return false;
+        break;
+      case K_WCHAR: { // an Integer holds a wchar's 32 bits
+        if (n + size > base >>> 3) moreSlots((long) n + size);
+        ByteBuffer m = mem;
+        for (int k = 0, at = n << 3; k < size; k++) m.putLong(at + (k << 3), a[k] & 0xFFFFFFFFL);
+        n += size;
+        return true;
+      }
+      default: return false;
+    }
+    if (n + size > base >>> 3) moreSlots((long) n + size);
+    ByteBuffer m = mem;
+    for (int k = 0, at = n << 3; k < size; k++) m.putLong(at + (k << 3), a[k]);
+    n += size;
+    return true;
+  }
+
+  /** count slots at once. */
+  private void slots(long[] a, int count) {
+    if (n + count > base >>> 3) moreSlots((long) n + count);
+    ByteBuffer m = mem;
+    for (int k = 0, at = n << 3; k < count; k++) m.putLong(at + (k << 3), a[k]);
+    n += count;
   }
 
   private void putMap(FieldType t, Map<?, ?> map) {
@@ -591,17 +648,27 @@ final class Tape {
    * their own (the same values, without a switch per element).
    */
   private List<Object> getItems(FieldType e, int count) {
+    switch (e.code) {
+      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_UINT32: {
+        long[] a = new long[count];
+        for (int i = 0; i < count; i++) a[i] = slotAt();
+        return new PrimitiveList.Longs(a, count);
+      }
+      case K_INT32: case K_UINT16: case K_WCHAR: {
+        int[] a = new int[count];
+        for (int i = 0; i < count; i++) a[i] = (int) slotAt();
+        return new PrimitiveList.Ints(a, count);
+      }
+      case K_DOUBLE: {
+        long[] a = new long[count];
+        for (int i = 0; i < count; i++) a[i] = slotAt();
+        return new PrimitiveList.Doubles(a, count);
+      }
+      default:
+        break;
+    }
     List<Object> out = new ArrayList<>(count);
     switch (e.code) {
-      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_UINT32:
-        for (int i = 0; i < count; i++) out.add(slotAt());
-        break;
-      case K_INT32: case K_UINT16: case K_WCHAR:
-        for (int i = 0; i < count; i++) out.add((int) slotAt());
-        break;
-      case K_DOUBLE:
-        for (int i = 0; i < count; i++) out.add(Double.longBitsToDouble(slotAt()));
-        break;
       case K_STRING:
         for (int i = 0; i < count; i++) out.add(getString());
         break;
