@@ -294,21 +294,17 @@ public final class Message implements Comparable<Message> {
    */
   private Object write(int what, int model, boolean pretty) {
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
-      t.sync();
-      int size = writeCall(what, core, t, model, pretty);
-      if (size < 0) { // larger than the room after the tape: a bigger twin (the tape on it again) and again
+      int size = writeCall(what, t.core, t, model, pretty);
+      if (size < 0) { // larger than the room after the tape: more room (the tape kept) and again
         t.growOut(-1 - size);
-        t.sync();
-        size = writeCall(what, core, t, model, pretty);
+        size = writeCall(what, t.core, t, model, pretty);
       }
       return what == WRITE_MODEL ? t.out(size) : t.outText(size);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -346,15 +342,13 @@ public final class Message implements Comparable<Message> {
   public boolean sameValue(Message other) {
     if (other == null || other.type != type) return false;
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.equal(core, type.index, t.sync(), t.caps());
+      return Walk.equal(t.core, type.index, t.at(), t.caps());
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -387,18 +381,14 @@ public final class Message implements Comparable<Message> {
     Schema schema = type.schema;
     Tape t = null;
     try {
-      long core = schema.enter();
-      t = Tape.acquire();
+      t = schema.begin();
       t.putMessage(this);
-      long h = Walk.keyHash(core, type.index, t.sync(), t.caps());
+      long h = Walk.keyHash(t.core, type.index, t.at(), t.caps());
       return (int) (h ^ (h >>> 32));
     } catch (FbeException e) {
       return 0;
     } finally {
-      if (t != null) {
-        t.release();
-        schema.exit();
-      }
+      if (t != null) schema.end(t);
     }
   }
 
@@ -421,15 +411,13 @@ public final class Message implements Comparable<Message> {
       }
     }
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.keyCompare(core, type.index, t.sync(), t.caps());
+      return Walk.keyCompare(t.core, type.index, t.at(), t.caps());
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 

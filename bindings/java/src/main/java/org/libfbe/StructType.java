@@ -130,15 +130,13 @@ public final class StructType {
 
   /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
   public Message newMessage() {
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.defaults(core, index, t.at(), t.caps())) < 0) t.grow(-1 - used);
+      while ((used = Walk.defaults(t.core, index, t.at(), t.caps())) < 0) t.grow(-1 - used);
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -274,20 +272,18 @@ public final class StructType {
         && len >= 0 && off <= data.length - len)
       return decodeFinal(data, off, len, limits);
     Limits l = Limits.of(limits);
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      boolean inTape = t.input(data, off, len); // (again after a grow: a new twin)
-      while ((used = Walk.decode(core, index, data, off, len, inTape, model.ordinal(), trusted, l.maxDepth(),
+      boolean inTape = t.input(data, off, len); // (again after a grow: a new block)
+      while ((used = Walk.decode(t.core, index, data, off, len, inTape, model.ordinal(), trusted, l.maxDepth(),
           l.maxModelSize(), l.maxMemory(), t.at(), t.caps())) < 0) {
         t.grow(-1 - used);
         inTape = t.input(data, off, len);
       }
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -301,22 +297,20 @@ public final class StructType {
    */
   private Message decodeFinal(byte[] data, int off, int len, Limits limits) {
     Limits l = Limits.of(limits);
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       byte[] own;
       if (t.input(data, off, len)) {
-        long size = Walk.verifyAt(core, index, t.at(), t.caps(), len, Model.FINAL.ordinal(), l.maxDepth(),
+        long size = Walk.verifyAt(t.core, index, t.at(), t.caps(), len, Model.FINAL.ordinal(), l.maxDepth(),
             l.maxModelSize(), l.maxMemory());
         own = t.inputCopy((int) size);
       } else {
         own = java.util.Arrays.copyOfRange(data, off, off + len);
-        Walk.verify(core, index, own, 0, len, Model.FINAL.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
+        Walk.verify(t.core, index, own, 0, len, Model.FINAL.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
       }
       return new Message(this, new Message.Wire(own));
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -378,12 +372,15 @@ public final class StructType {
   /** {@link #verify} within the limits (the same ones decode would apply). */
   public long verify(byte[] data, Model model, Limits limits) {
     Limits l = Limits.of(limits);
-    long core = schema.enter();
+    int len = data.length;
+    Tape t = schema.begin();
     try {
-      return Walk.verify(core, index, data, 0, data.length, model.ordinal(), l.maxDepth(), l.maxModelSize(),
-          l.maxMemory());
+      if (t.input(data, 0, len)) // small: a copy on the tape, no pin
+        return Walk.verifyAt(t.core, index, t.at(), t.caps(), len, model.ordinal(), l.maxDepth(), l.maxModelSize(),
+            l.maxMemory());
+      return Walk.verify(t.core, index, data, 0, len, model.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
     } finally {
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -440,17 +437,15 @@ public final class StructType {
   public Message fromJson(String json, Limits limits, boolean ignoreUnknown) {
     Limits l = Limits.of(limits);
     byte[] utf8 = Tape.utf8(json); // a lone surrogate as its bytes, which the core refuses (not as '?')
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
+      while ((used = Walk.fromJson(t.core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
           l.maxMemory(), t.at(), t.caps())) < 0)
         t.grow(-1 - used);
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 

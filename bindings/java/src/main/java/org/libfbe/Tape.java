@@ -37,7 +37,18 @@ import org.libfbe.internal.Walk;
  * (a Map converted to a Message while flattening, a receiver's handler) gets a fresh one.
  */
 final class Tape {
-  private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::new);
+  private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::lane);
+  /** Every thread's own tape (weakly: a thread that ended drops its own), for {@link #inUse}. */
+  private static final Map<Tape, Boolean> LANES = new java.util.WeakHashMap<>();
+  private static final VarHandle USING;
+
+  static {
+    try {
+      USING = MethodHandles.lookup().findVarHandle(Tape.class, "using", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private static final int MAX_DEPTH = 256; // the core's FBE_DEFAULT_MAX_DEPTH, its rule: optionals and collections
 
   // Kind ordinals as constants: an int switch (a switch on the enum reads a table first).
@@ -72,6 +83,44 @@ final class Tape {
   private ByteBuffer mem;
   private long addr;
   private int memCap;
+  /** A thread's own tape (registered in LANES; a nested use's fresh one is not). */
+  boolean lane;
+  /** The Schema whose native call runs on this tape (Schema.begin), else null. */
+  private volatile Object using;
+  /** The native tables of the call's schema (Schema.begin). */
+  long core;
+
+  private static Tape lane() {
+    Tape t = new Tape();
+    t.lane = true;
+    synchronized (LANES) {
+      LANES.put(t, Boolean.TRUE);
+    }
+    return t;
+  }
+
+  /** A call on owner runs on this tape: a volatile store (ordered before the caller's check of owner's state). */
+  void mark(Object owner) {
+    using = owner;
+  }
+
+  void unmark() {
+    USING.setRelease(this, null);
+  }
+
+  Object marked() {
+    return (Object) USING.getOpaque(this);
+  }
+
+  /** How many threads' tapes run a call on owner right now (InFlight.close). */
+  static int inUse(Object owner) {
+    int n = 0;
+    synchronized (LANES) {
+      for (Tape t : LANES.keySet())
+        if (t.using == owner) n++;
+    }
+    return n;
+  }
 
   private Tape() {
     this.buf = null;
