@@ -266,6 +266,10 @@ public final class Message implements Comparable<Message> {
   }
 
   public byte[] encode(Model model) {
+    if (model == Model.FINAL && directEncode && javaEncode && FinalReader.readable(type)) { // in Java, no native call
+      byte[] b = FinalWriter.encode(this);
+      if (b != null) return b;
+    }
     return (byte[]) write(WRITE_MODEL, model.ordinal(), false);
   }
 
@@ -283,9 +287,12 @@ public final class Message implements Comparable<Message> {
   /**
    * Tests only: false makes encode take the general way alone (the tape read into the
    * core's value, then fbe_encode), which the core's straight walk from the tape
-   * (fbei_tape_encode) must match byte for byte.
+   * (fbei_tape_encode) and the final model written in Java ({@link FinalWriter}) must
+   * match byte for byte.
    */
   static volatile boolean directEncode = true;
+  /** Tests only: false leaves the final model to the core's straight walk (no {@link FinalWriter}). */
+  static volatile boolean javaEncode = true;
   private static final int ENCODE_GENERAL = 2; // Walk.encode's model bit
 
   /**

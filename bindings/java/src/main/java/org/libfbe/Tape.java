@@ -122,10 +122,13 @@ final class Tape {
     return n;
   }
 
+  /** The slots' part a call starts with: what the largest value so far needed (kept, as the block is). */
+  private int base0;
+
   private Tape() {
     this.buf = null;
     newMem(8 * SLOTS + BYTES);
-    base = 8 * SLOTS;
+    base = base0 = 8 * SLOTS;
   }
 
   /** A tape over a buffer C wrote (a received message, a saved one), for reading: base = 8 x its slots. */
@@ -139,7 +142,7 @@ final class Tape {
     if (t.busy) t = new Tape();
     t.busy = true;
     t.n = t.p = t.depth = 0;
-    t.base = Math.min(8 * SLOTS, t.memCap >>> 1 & ~7);
+    t.base = t.base0;
     return t;
   }
 
@@ -147,7 +150,7 @@ final class Tape {
     busy = false;
     if (memCap > 2 << 20) { // don't keep huge tapes
       newMem(8 * SLOTS + BYTES);
-      base = 8 * SLOTS;
+      base = base0 = 8 * SLOTS;
     }
   }
 
@@ -183,13 +186,14 @@ final class Tape {
     return addr;
   }
 
-  /** C said the value needs (slots << 32 | bytes): a bigger block (its content is redone). */
+  /** C said the value needs (slots << 32 | bytes): more room (its content is redone; the block kept when it is large enough). */
   void grow(long need) {
     long slots = need >>> 32, size = (int) need;
     int have = base >>> 3, cap = memCap - base;
     long s = slots > have ? grown(have, slots) : have, b = size > cap ? grown(cap, size) : cap;
-    newMem(total(8 * s, b));
-    base = (int) (8 * s);
+    int total = total(8 * s, b);
+    if (total > memCap) newMem(Math.max(total, Math.min(2L * memCap, MAX_ARRAY)));
+    base = base0 = (int) (8 * s);
   }
 
   /** Inputs below this many bytes go onto the tape (a copy, no pin); C reads larger ones in place (one pin). */
@@ -202,7 +206,7 @@ final class Tape {
    */
   boolean input(byte[] data, int off, int len) {
     if (len < 0 || len >= INPUT_ON_TAPE_BELOW || data == null || off < 0 || off > data.length - len) return false;
-    if (len > memCap - base) newMem((long) base + len);
+    if (len > memCap - base) newMem(Math.max((long) base + len, Math.min(2L * memCap, MAX_ARRAY)));
     mem.put(base, data, off, len);
     return true;
   }
@@ -273,12 +277,26 @@ final class Tape {
   private void moreSlots(long need) {
     long s = grown(base >>> 3, need);
     moveTo(total(8 * s, memCap - base), (int) (8 * s));
+    base0 = Math.max(base0, base);
   }
 
-  /** A new block of cap bytes with the slots' part newBase long, what is on the tape kept. */
+  /**
+   * The slots' part newBase long in a block of at least cap bytes, what is on the tape
+   * kept: in the same block when it is large enough (the byte tape moved up), else in a
+   * new one.
+   */
   private void moveTo(int cap, int newBase) {
+    if (cap <= memCap) {
+      if (p > 0) {
+        byte[] bytes = new byte[p];
+        mem.get(base, bytes, 0, p);
+        mem.put(newBase, bytes, 0, p);
+      }
+      base = newBase;
+      return;
+    }
     ByteBuffer old = mem;
-    newMem(cap);
+    newMem(Math.max(cap, Math.min(2L * memCap, MAX_ARRAY)));
     if (n > 0) mem.put(0, old, 0, n << 3);
     if (p > 0) mem.put(newBase, old, base, p);
     base = newBase;

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
  * The direct paths against the general ones they skip, on every conformance record (the
  * public vectors and the regression directories) in both models:
  * <ul>
- *   <li>encode straight from the tape (the core's fbei_tape_encode) gives the bytes of
- *       the general way (the tape read into the core's value, then fbe_encode), for a
- *       message as decode leaves it and for one made of Java values; and where the
- *       general way refuses a value, the direct one refuses it with the same status,
- *       text and path;
+ *   <li>encode straight from the tape (the core's fbei_tape_encode) and the final model
+ *       written in Java (FinalWriter) give the bytes of the general way (the tape read
+ *       into the core's value, then fbe_encode), for a message as decode leaves it and
+ *       for one made of Java values; and where the general way refuses a value, the
+ *       direct ones refuse it with the same status, text and path;
  *   <li>a final model decoded by the core's verify and read in Java (FinalReader) gives
  *       the values of the core's decode (every field, deep, in the same classes, floats
  *       by their bits), and the same error (status, text, path, offset) for every
@@ -78,54 +78,91 @@ class DirectPathsTest {
     }
   }
 
+  /** encode's outcome: the general way (false), the direct ways (true: in Java for the final model, else in C). */
   static Object encodeWay(Message m, Model model, boolean direct) {
-    boolean was = Message.directEncode;
+    return encodeWay(m, model, direct, true);
+  }
+
+  static Object encodeWay(Message m, Model model, boolean direct, boolean java) {
+    boolean was = Message.directEncode, wasJava = Message.javaEncode;
     Message.directEncode = direct;
+    Message.javaEncode = java;
     try {
       return outcome(() -> m.encode(model));
     } finally {
       Message.directEncode = was;
+      Message.javaEncode = wasJava;
     }
   }
 
+  /** The general way, the core's straight walk and (final model) the Java writer: the same outcome. */
   static void sameEncode(Message m, String what) {
-    for (Model model : Model.values())
-      assertEquals(encodeWay(m, model, false), encodeWay(m, model, true), what + " (" + model + ")");
+    for (Model model : Model.values()) {
+      Object general = encodeWay(m, model, false);
+      assertEquals(general, encodeWay(m, model, true, false), what + " (" + model + ", the core's straight walk)");
+      assertEquals(general, encodeWay(m, model, true, true), what + " (" + model + ", in Java)");
+    }
   }
 
   /** A value, deep, with every class named (floats by their bits, bytes as hex). */
   static String deep(Object v) {
-    if (v == null) return "null";
-    if (v instanceof Message) {
+    StringBuilder b = new StringBuilder();
+    deep(v, b);
+    return b.toString();
+  }
+
+  static void deep(Object v, StringBuilder b) {
+    if (v == null) {
+      b.append("null");
+    } else if (v instanceof Message) {
       Message m = (Message) v;
-      StringBuilder b = new StringBuilder(m.type().fullName()).append('(');
-      for (int i = 0; i < m.type().fields().size(); i++) b.append(i > 0 ? "," : "").append(deep(m.get(i)));
-      return b.append(')').toString();
+      b.append(m.type().fullName()).append('(');
+      for (int i = 0, n = m.type().fields().size(); i < n; i++) {
+        if (i > 0) b.append(',');
+        deep(m.get(i), b);
+      }
+      b.append(')');
+    } else if (v instanceof java.util.Collection) {
+      b.append(v.getClass().getSimpleName()).append('[');
+      for (Object x : (java.util.Collection<?>) v) {
+        deep(x, b);
+        b.append(',');
+      }
+      b.append(']');
+    } else if (v instanceof Map) {
+      b.append(v.getClass().getSimpleName()).append('{');
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        deep(e.getKey(), b);
+        b.append('=');
+        deep(e.getValue(), b);
+        b.append(',');
+      }
+      b.append('}');
+    } else if (v instanceof byte[]) {
+      b.append("bytes:").append(HexFormat.of().formatHex((byte[]) v));
+    } else if (v instanceof Double) {
+      b.append("Double:").append(Long.toHexString(Double.doubleToRawLongBits((Double) v)));
+    } else if (v instanceof Float) {
+      b.append("Float:").append(Integer.toHexString(Float.floatToRawIntBits((Float) v)));
+    } else if (v instanceof EnumValue) {
+      b.append("EnumValue:").append(((EnumValue) v).type().fullName()).append(':').append(((EnumValue) v).value());
+    } else {
+      b.append(v.getClass().getSimpleName()).append(':').append(v);
     }
-    if (v instanceof java.util.Collection) {
-      StringBuilder b = new StringBuilder(v.getClass().getSimpleName()).append('[');
-      for (Object x : (java.util.Collection<?>) v) b.append(deep(x)).append(',');
-      return b.append(']').toString();
-    }
-    if (v instanceof Map) {
-      StringBuilder b = new StringBuilder(v.getClass().getSimpleName()).append('{');
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) b.append(deep(e.getKey())).append('=').append(deep(e.getValue())).append(',');
-      return b.append('}').toString();
-    }
-    if (v instanceof byte[]) return "bytes:" + HexFormat.of().formatHex((byte[]) v);
-    if (v instanceof Double) return "Double:" + Long.toHexString(Double.doubleToRawLongBits((Double) v));
-    if (v instanceof Float) return "Float:" + Integer.toHexString(Float.floatToRawIntBits((Float) v));
-    if (v instanceof EnumValue) return "EnumValue:" + ((EnumValue) v).type().fullName() + ":" + ((EnumValue) v).value();
-    return v.getClass().getSimpleName() + ":" + v;
   }
 
   /** decode's outcome, the direct way (a final model verified, then read in Java) or the core's decode alone. */
   static Object decodeWay(StructType t, byte[] bytes, int len, Model model, boolean direct) {
+    return decodeWay(t, bytes, len, model, direct, false);
+  }
+
+  /** ... with text: the text form too (the core's, from the message as each way left it). */
+  static Object decodeWay(StructType t, byte[] bytes, int len, Model model, boolean direct, boolean text) {
     boolean was = StructType.directDecode;
     StructType.directDecode = direct;
     try {
       Message m = t.decode(bytes, 0, len, model);
-      return deep(m) + " / " + m;
+      return text ? deep(m) + " / " + m : deep(m);
     } catch (FbeException e) {
       return List.of("error", e.status(), e.getMessage(), String.valueOf(e.path()), e.offset());
     } finally {
@@ -152,13 +189,13 @@ class DirectPathsTest {
       }
       String id = (String) r.get("id");
       if (FinalReader.readable(t)) javaRead++;
-      Object want = decodeWay(t, bytes, bytes.length, Model.FINAL, false);
-      assertEquals(want, decodeWay(t, bytes, bytes.length, Model.FINAL, true), id);
+      Object want = decodeWay(t, bytes, bytes.length, Model.FINAL, false, true);
+      assertEquals(want, decodeWay(t, bytes, bytes.length, Model.FINAL, true, true), id);
       if (!(want instanceof List)) values++;
-      // every prefix, and every byte changed three ways
-      for (int k = 0; k < bytes.length; k++, checked++)
+      // prefixes and changed bytes: each of the first 128 bytes (three changes each), then every 16th
+      for (int k = 0; k < bytes.length; k += k < 128 ? 1 : 16, checked++)
         assertEquals(decodeWay(t, bytes, k, Model.FINAL, false), decodeWay(t, bytes, k, Model.FINAL, true), id + " prefix " + k);
-      for (int k = 0; k < bytes.length; k++) {
+      for (int k = 0; k < bytes.length; k += k < 128 ? 1 : 16) {
         byte was = bytes[k];
         for (int x : new int[] {was + 1, 0xFF, 0x80}) {
           bytes[k] = (byte) x;
