@@ -416,6 +416,17 @@ static void test_direct_encode_leaves(void **state) {
   assert_false(fbei_tape_keyed(ints, t_struct(s, "t.Inner")));
   fbei_tape_programs_free(ints);
   fbe_schema_release(s);
+  /* through a cycle: A reaches B's map, so A, B and C (which holds an A) are keyed; D is not */
+  s = t_load_text("package c\nstruct A { B? b; int32 x; }\nstruct B { A[] a; int32<int32> m; }\n"
+                  "struct C { A a; }\nstruct D { D? d; C[] never; }\nstruct E { E? e; }\n", "c.fbe");
+  ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.A")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.B")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.C")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.D")));
+  assert_false(fbei_tape_keyed(ints, t_struct(s, "c.E")));
+  fbei_tape_programs_free(ints);
+  fbe_schema_release(s);
   t_tape_free(&tp);
 }
 

@@ -62,7 +62,7 @@ static tape_op *emit_own(tape_op *op, const fbe_struct *st, fbei_tape_format for
   return op;
 }
 
-static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st);
+static int decide_keyed(fbei_tape_programs *pp);
 
 fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format) {
   uint32_t count = (uint32_t)fbe_schema_struct_count(schema);
@@ -92,35 +92,72 @@ fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format
     op = emit_own(op, pg->st, format);
     pg->nsops = (uint32_t)(op - pg->sops);
   }
-  for (uint32_t i = 0; i < count; i++) keyed_struct(pp, pp->progs[i].st);
+  decide_keyed(pp);
   return pp;
 }
 
 void fbei_tape_programs_free(fbei_tape_programs *pp) { fbei_mem_free(pp); }
 
-/* 1 when a value of t holds a set, map or hash somewhere. */
-static int keyed_type(fbei_tape_programs *pp, const fbe_type *t) {
-  for (;;) {
-    switch (t->kind) {
-      case FBE_KIND_SET: case FBE_KIND_MAP: case FBE_KIND_HASH: return 1;
-      case FBE_KIND_STRUCT: return keyed_struct(pp, t->st);
-      case FBE_KIND_OPTIONAL: case FBE_KIND_ARRAY: case FBE_KIND_VECTOR: case FBE_KIND_LIST: t = t->elem; continue;
-      default: return 0;
-    }
-  }
+/* Whether a message of each struct can hold a set, map or hash (tape_prog.keyed), in time
+ * linear in the schema: a struct holds one itself (a field's type, through optionals,
+ * arrays and collections) or reaches a struct that does through its fields (cycles
+ * included): those are found backwards from the ones that hold one. 0, or -1 when out of
+ * memory (then every struct counts as keyed: fbei_tape_encode leaves them all). */
+static const fbe_type *inner_type(const fbe_type *t) {
+  while (t->kind == FBE_KIND_OPTIONAL || t->kind == FBE_KIND_ARRAY || t->kind == FBE_KIND_VECTOR ||
+         t->kind == FBE_KIND_LIST)
+    t = t->elem;
+  return t;
 }
 
-/* Computed once per struct (a struct reaching itself: decided by its other fields). */
-static int keyed_struct(fbei_tape_programs *pp, const fbe_struct *st) {
-  tape_prog *pg = &pp->progs[st->index];
-  if (pg->keyed) return pg->keyed == 2;
-  pg->keyed = 1;
-  for (uint32_t i = 0; i < st->nfields; i++)
-    if (keyed_type(pp, st->fields[i].type)) {
-      pg->keyed = 2;
-      break;
+static int decide_keyed(fbei_tape_programs *pp) {
+  uint32_t n = pp->count;
+  size_t nedges = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const fbe_struct *st = pp->progs[i].st;
+    for (uint32_t f = 0; f < st->nfields; f++) nedges += inner_type(st->fields[f].type)->kind == FBE_KIND_STRUCT;
+  }
+  uint32_t *start = fbei_mem_calloc((size_t)n + 1, sizeof *start); /* from[start[j], start[j+1]): reaching j */
+  uint32_t *from = fbei_mem_calloc(nedges + 1, sizeof *from);
+  uint32_t *queue = fbei_mem_calloc((size_t)n + 1, sizeof *queue);
+  int rc = start && from && queue ? 0 : -1;
+  for (uint32_t i = 0; !rc && i < n; i++) {
+    const fbe_struct *st = pp->progs[i].st;
+    for (uint32_t f = 0; f < st->nfields; f++) {
+      const fbe_type *t = inner_type(st->fields[f].type);
+      if (t->kind == FBE_KIND_STRUCT) start[t->st->index + 1]++;
     }
-  return pg->keyed == 2;
+  }
+  for (uint32_t j = 0; !rc && j < n; j++) start[j + 1] += start[j];
+  uint32_t head = 0, tail = 0;
+  for (uint32_t i = 0; !rc && i < n; i++) {
+    tape_prog *pg = &pp->progs[i];
+    pg->keyed = 1;
+    for (uint32_t f = 0; f < pg->st->nfields; f++) {
+      const fbe_type *t = inner_type(pg->st->fields[f].type);
+      if (t->kind == FBE_KIND_SET || t->kind == FBE_KIND_MAP || t->kind == FBE_KIND_HASH) pg->keyed = 2;
+      else if (t->kind == FBE_KIND_STRUCT) from[start[t->st->index]++] = i;
+    }
+    if (pg->keyed == 2) queue[tail++] = i;
+  }
+  for (uint32_t j = n; !rc && j > 0; j--) start[j] = start[j - 1]; /* (the fill moved each start to the next) */
+  if (!rc) start[0] = 0;
+  while (!rc && head < tail) {
+    uint32_t j = queue[head++];
+    for (uint32_t k = start[j]; k < start[j + 1]; k++) {
+      tape_prog *pg = &pp->progs[from[k]];
+      if (pg->keyed != 2) {
+        pg->keyed = 2;
+        queue[tail++] = from[k];
+      }
+    }
+  }
+  if (rc)
+    for (uint32_t i = 0; i < n; i++) pp->progs[i].keyed = 2;
+  fbei_mem_free(start);
+  fbei_mem_free(from);
+  fbei_mem_free(queue);
+  return rc;
 }
 
 static int is_ours(const fbei_tape_programs *pp, const fbe_struct *st) {

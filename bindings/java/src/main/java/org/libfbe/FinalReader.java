@@ -47,25 +47,54 @@ final class FinalReader {
     return new FinalReader(bytes, 8).struct(st);
   }
 
-  /** Whether every message of st is read here (computed once per struct). */
+  /** Whether every message of st is read here (decided for the whole schema at the first ask). */
   static boolean readable(StructType st) {
     int r = st.finalReadable;
     if (r == 0) {
-      st.finalReadable = 2; // (a struct reaching itself: decided by its other fields)
-      boolean ok = true;
-      for (FieldType t : st.types) ok &= readable(t);
-      st.finalReadable = r = ok ? 2 : 1;
+      decide(st.schema.structs);
+      r = st.finalReadable;
     }
     return r == 2;
   }
 
-  private static boolean readable(FieldType t) {
-    switch (t.code) {
-      case K_DECIMAL: case K_SET: case K_MAP: case K_HASH: return false;
-      case K_STRUCT: return readable(t.struct());
-      case K_OPTIONAL: case K_ARRAY: case K_VECTOR: case K_LIST: return readable(t.element());
-      default: return true;
+  /**
+   * Every struct's answer, in time linear in the schema: a struct is not read here when
+   * a field holds a kind that is not (directly, or as an optional's, array's or
+   * collection's element), or when it reaches such a struct through its fields (cycles
+   * included): the structs that reach those are found backwards from them.
+   */
+  private static synchronized void decide(StructType[] all) {
+    if (all.length == 0 || all[0].finalReadable != 0) return;
+    int n = all.length;
+    boolean[] not = new boolean[n];
+    int[][] from = new int[n][]; // from[j]: the structs with a field reaching struct j
+    int[] count = new int[n];
+    List<int[]> edges = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      for (FieldType t : all[i].types) {
+        while (t.code == K_OPTIONAL || t.code == K_ARRAY || t.code == K_VECTOR || t.code == K_LIST) t = t.element();
+        if (t.code == K_DECIMAL || t.code == K_SET || t.code == K_MAP || t.code == K_HASH) not[i] = true;
+        else if (t.code == K_STRUCT) {
+          edges.add(new int[] {i, t.struct().index});
+          count[t.struct().index]++;
+        }
+      }
     }
+    for (int j = 0; j < n; j++) from[j] = new int[count[j]];
+    for (int[] e : edges) from[e[1]][--count[e[1]]] = e[0];
+    int[] queue = new int[n];
+    int head = 0, tail = 0;
+    for (int i = 0; i < n; i++) if (not[i]) queue[tail++] = i;
+    while (head < tail) {
+      int j = queue[head++];
+      for (int i : from[j]) {
+        if (!not[i]) {
+          not[i] = true;
+          queue[tail++] = i;
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) all[i].finalReadable = not[i] ? 1 : 2;
   }
 
   private Object[] struct(StructType st) {
