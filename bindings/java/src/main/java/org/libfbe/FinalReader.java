@@ -12,7 +12,7 @@ import java.util.UUID;
 /**
  * A message's values read in Java straight from a final model the core has verified
  * (StructType.decode: the core's fbe_verify, with decode's limits and errors, then the
- * bytes kept as the message's {@link Message.Wire} and read here on first use): the same
+ * bytes kept as the message's state and read here on first use): the same
  * values, in the same classes, as the core's decode writes onto the tape and
  * {@link Tape#getMessage} reads (DirectPathsTest holds the two equal on every
  * conformance record). Nothing here judges the bytes: verify did, so every length,

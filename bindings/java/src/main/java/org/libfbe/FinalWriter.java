@@ -53,8 +53,126 @@ final class FinalWriter {
   private byte[] tape;
   private int n, p;
 
+  // A struct's program, for a message still on the tape C wrote: one step per value in
+  // the tape's order (nested structs spliced in), each a scalar's wire width (1, 2, 4,
+  // 8) or F_*; an optional, array or collection step names its element's program,
+  // which must be flat (scalars, strings, bytes, uuids and enums only): so the size of
+  // the whole is found from the tape in one pass over the flags and counts (no buffer
+  // to grow, no copy), and the bytes in a second.
+  static final int F_BLOB = 0, F_BOOL = 9, F_UUID = 16, F_CHAR = 17, F_OPT = 18, F_VEC = 19, F_ARR = 20;
+
+  /** A compiled program (see above). */
+  static final class Program {
+    static final Program NONE = new Program(new int[0], new Program[0], new int[0]);
+    final int[] ops;
+    /** F_OPT, F_VEC, F_ARR: the element's program, at the step's index. */
+    final Program[] elems;
+    /** F_ARR: the count, at the step's index. */
+    final int[] counts;
+    /** Flat programs: the fixed bytes of a value (4 per string or bytes), its slots; else -1. */
+    final int fixed, slots;
+
+    Program(int[] ops, Program[] elems, int[] counts) {
+      this.ops = ops;
+      this.elems = elems;
+      this.counts = counts;
+      int f = 0, n = 0;
+      for (int op : ops) {
+        if (op >= F_OPT) {
+          f = -1;
+          break;
+        }
+        f += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
+        n += op == F_UUID ? 2 : 1;
+      }
+      fixed = f;
+      slots = f < 0 ? -1 : n;
+    }
+  }
+
+  /** st's program, or Program.NONE when it has none (made once per struct; racing threads make the same). */
+  static Program program(StructType st) {
+    Program p = st.finalProgram;
+    if (p == null) {
+      st.finalProgram = Program.NONE; // (a struct reaching itself meanwhile: none, the general walk)
+      List<int[]> steps = new java.util.ArrayList<>(); // {op, count} and its element program
+      List<Program> elems = new java.util.ArrayList<>();
+      p = steps(st, steps, elems, 0) ? make(steps, elems) : Program.NONE;
+      st.finalProgram = p;
+    }
+    return p;
+  }
+
+  private static Program make(List<int[]> steps, List<Program> elems) {
+    int n = steps.size();
+    int[] ops = new int[n], counts = new int[n];
+    Program[] es = new Program[n];
+    for (int k = 0; k < n; k++) {
+      ops[k] = steps.get(k)[0];
+      counts[k] = steps.get(k)[1];
+      es[k] = elems.get(k);
+    }
+    return new Program(ops, es, counts);
+  }
+
+  /** The step of a scalar, string, bytes, uuid or enum; -1 for anything else. */
+  private static int scalarStep(FieldType t) {
+    switch (t.code) {
+      case K_BOOL: return F_BOOL;
+      case K_CHAR: return F_CHAR;
+      case K_BYTE: case K_WCHAR: case K_INT8: case K_UINT8: case K_INT16: case K_UINT16: case K_INT32: case K_UINT32:
+      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_FLOAT: case K_DOUBLE:
+        return wireSize(t.code);
+      case K_UUID: return F_UUID;
+      case K_STRING: case K_BYTES: return F_BLOB;
+      case K_ENUM: case K_FLAGS: return wireSize(t.enumType().base().ordinal());
+      default: return -1;
+    }
+  }
+
+  private static boolean steps(StructType st, List<int[]> steps, List<Program> elems, int nesting) {
+    if (nesting > 64) return false;
+    for (FieldType t : st.types) {
+      int op = scalarStep(t);
+      if (op >= 0) {
+        steps.add(new int[] {op, 0});
+        elems.add(null);
+        continue;
+      }
+      switch (t.code) {
+        case K_STRUCT:
+          if (!steps(t.struct(), steps, elems, nesting + 1)) return false;
+          continue;
+        case K_OPTIONAL: case K_VECTOR: case K_LIST: case K_ARRAY: {
+          FieldType e = t.element();
+          int eop = scalarStep(e);
+          Program ep = eop >= 0 ? new Program(new int[] {eop}, new Program[1], new int[1])
+              : e.code == K_STRUCT ? program(e.struct()) : Program.NONE;
+          if (ep == Program.NONE || ep.fixed < 0) return false; // an element that is not flat: the general walk
+          steps.add(new int[] {t.code == K_OPTIONAL ? F_OPT : t.code == K_ARRAY ? F_ARR : F_VEC, t.arraySize()});
+          elems.add(ep);
+          continue;
+        }
+        default:
+          return false;
+      }
+    }
+    return true;
+  }
+
   /** The message's final model, or null when the general way must write it (or refuse it). */
   static byte[] encode(Message m) {
+    Message.Saved saved = m.saved();
+    if (saved != null) {
+      Program prog = program(m.type);
+      if (prog != Program.NONE) {
+        try {
+          return saved(m.type, prog, saved);
+        } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+          return null; // a tape that disagrees with the schema: the general way says so
+        }
+      }
+    }
     FinalWriter w = LOCAL.get();
     if (w.busy) w = new FinalWriter(); // (never re-entered today: no callback runs in here)
     w.busy = true;
@@ -127,6 +245,136 @@ final class FinalWriter {
 
   private void deeper() {
     if (++depth > MAX_DEPTH) throw GIVE_UP; // (the general way throws the core's error)
+  }
+
+  /**
+   * A message still on the tape C wrote, of a struct with a program: its size from one
+   * pass over the tape's flags and counts (the strings' and bytes' contents are all of
+   * the tape's byte part), then each value written at its width. Levels: an optional or
+   * a collection of the root is one, its flat elements none, within the core's depth.
+   */
+  private static byte[] saved(StructType st, Program prog, Message.Saved saved) {
+    byte[] tape = saved.tape;
+    int base = 8 * saved.slots;
+    long size = 8L + (tape.length - base);
+    int[] ops = prog.ops;
+    if (prog.fixed >= 0) size += prog.fixed; // flat: known
+    else for (int k = 0, n = 0; k < ops.length; k++) { // the size: the fixed bytes, by the flags and counts
+      int op = ops[k];
+      if (op < F_OPT) {
+        size += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
+        n += op == F_UUID ? 16 : 8;
+        continue;
+      }
+      Program e = prog.elems[k];
+      long count = op == F_ARR ? prog.counts[k] : (long) SLOT.get(tape, n);
+      if (op != F_ARR) n += 8;
+      if (op == F_OPT) size += 1;
+      else if (op == F_VEC) size += 4;
+      if (op == F_OPT && count == 0) continue;
+      if (op == F_OPT) count = 1;
+      size += count * e.fixed;
+      n += (int) (count * e.slots * 8);
+    }
+    if (size > Integer.MAX_VALUE - 8) return null; // (the general way says why)
+    byte[] out = new byte[(int) size];
+    I32.set(out, 0, (int) size);
+    I32.set(out, 4, st.typeId());
+    long at = flat(prog, tape, 0, base, out, 8);
+    return (int) at == size ? out : null; // (a tape that disagrees: the general way)
+  }
+
+  /**
+   * Writes a program's values from the tape (slots from byte n, contents from byte p)
+   * into out from pos: the position after them.
+   */
+  private static long flat(Program prog, byte[] tape, int n, int p, byte[] out, int pos) {
+    int[] ops = prog.ops;
+    for (int k = 0; k < ops.length; k++) {
+      int op = ops[k];
+      if (op >= F_OPT) {
+        Program e = prog.elems[k];
+        int count;
+        if (op == F_ARR) {
+          count = prog.counts[k];
+        } else {
+          count = (int) (long) SLOT.get(tape, n);
+          n += 8;
+          if (op == F_OPT) {
+            out[pos++] = (byte) (count != 0 ? 1 : 0);
+            count = count != 0 ? 1 : 0;
+          } else {
+            I32.set(out, pos, count);
+            pos += 4;
+          }
+        }
+        if (e.ops.length == 1 && e.ops[0] == 8) { // 8-byte scalars: the slots are their bytes
+          for (int i = 0; i < count; i++) I64.set(out, pos + 8 * i, (long) SLOT.get(tape, n + 8 * i));
+          n += 8 * count;
+          pos += 8 * count;
+          continue;
+        }
+        for (int i = 0; i < count; i++) {
+          int[] eops = e.ops;
+          for (int j = 0; j < eops.length; j++) {
+            long x = (long) SLOT.get(tape, n);
+            n += 8;
+            switch (eops[j]) {
+              case 1: case F_CHAR: out[pos++] = (byte) x; break;
+              case F_BOOL: out[pos++] = (byte) (x != 0 ? 1 : 0); break;
+              case 2: I16.set(out, pos, (short) x); pos += 2; break;
+              case 4: I32.set(out, pos, (int) x); pos += 4; break;
+              case 8: I64.set(out, pos, x); pos += 8; break;
+              case F_UUID:
+                BE64.set(out, pos, x);
+                BE64.set(out, pos + 8, (long) SLOT.get(tape, n));
+                n += 8;
+                pos += 16;
+                break;
+              default: { // F_BLOB
+                int len = (int) x;
+                I32.set(out, pos, len);
+                copy(tape, p, out, pos + 4, len);
+                p += len;
+                pos += 4 + len;
+                break;
+              }
+            }
+          }
+        }
+        continue;
+      }
+      long x = (long) SLOT.get(tape, n);
+      n += 8;
+      switch (op) {
+        case 1: case F_CHAR: out[pos++] = (byte) x; break;
+        case F_BOOL: out[pos++] = (byte) (x != 0 ? 1 : 0); break;
+        case 2: I16.set(out, pos, (short) x); pos += 2; break;
+        case 4: I32.set(out, pos, (int) x); pos += 4; break;
+        case 8: I64.set(out, pos, x); pos += 8; break;
+        case F_UUID:
+          BE64.set(out, pos, x);
+          BE64.set(out, pos + 8, (long) SLOT.get(tape, n));
+          n += 8;
+          pos += 16;
+          break;
+        default: { // F_BLOB: its bytes as C wrote them (a string's: UTF-8)
+          int len = (int) x;
+          I32.set(out, pos, len);
+          copy(tape, p, out, pos + 4, len);
+          p += len;
+          pos += 4 + len;
+          break;
+        }
+      }
+    }
+    return pos;
+  }
+
+  /** System.arraycopy, short runs by hand (most strings: no call). */
+  private static void copy(byte[] from, int at, byte[] to, int pos, int len) {
+    if (len <= 16) for (int i = 0; i < len; i++) to[pos + i] = from[at + i];
+    else System.arraycopy(from, at, to, pos, len);
   }
 
   // ------------------------------------------------------------------ from Java values (Tape.put's cases)

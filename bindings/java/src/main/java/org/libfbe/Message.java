@@ -31,7 +31,7 @@ public final class Message implements Comparable<Message> {
    * (decode, fromJson, newMessage, a view's toValue) and not read yet, the tape C wrote
    * (a {@link Saved}): encode, JSON, text and equality send that tape back as it is, and
    * the first read or set makes the values from it; or, for a final model decoded and
-   * not read yet, its verified bytes (a {@link Wire}), read in Java on first use. Volatile,
+   * not read yet, its verified bytes (a byte[]), read in Java on first use. Volatile,
    * and replaced whole, so threads that read one message at once each see a complete
    * state.
    */
@@ -49,22 +49,14 @@ public final class Message implements Comparable<Message> {
   }
 
   /**
-   * A final model the core verified (StructType.decode), kept as it is: its values are
-   * read from it in Java ({@link FinalReader}) on the first read or set, or when the
-   * message crosses to C (encode, JSON, text, equality).
+   * Called by decode: a message still in the verified final model it came in (the core
+   * verified these bytes: StructType.decode), its values read from them in Java
+   * ({@link FinalReader}) on the first read or set, or when the message crosses to C
+   * (encode, JSON, text, equality).
    */
-  static final class Wire {
-    final byte[] bytes;
-
-    Wire(byte[] bytes) {
-      this.bytes = bytes;
-    }
-  }
-
-  /** Called by decode: a message still in the verified final model it came in. */
-  Message(StructType type, Wire wire) {
+  Message(StructType type, byte[] verifiedFinal) {
     this.type = type;
-    this.state = wire;
+    this.state = verifiedFinal;
   }
 
   /** Called by the tape with values already in canonical form. */
@@ -89,7 +81,7 @@ public final class Message implements Comparable<Message> {
   Object[] values() {
     Object s = state;
     if (s instanceof Object[]) return (Object[]) s;
-    Object[] v = s instanceof Wire ? FinalReader.values(type, ((Wire) s).bytes) : Tape.values(type, (Saved) s);
+    Object[] v = s instanceof byte[] ? FinalReader.values(type, (byte[]) s) : Tape.values(type, (Saved) s);
     state = v;
     return v;
   }

@@ -29,6 +29,8 @@ public final class StructType {
   String[] names = new String[0];
   /** FinalReader.readable's answer: 0 not yet known, 1 no, 2 yes. */
   int finalReadable;
+  /** FinalWriter's program (FinalWriter.program; Program.NONE: it has none); null: not made yet. */
+  FinalWriter.Program finalProgram;
 
   /**
    * Tests only: false makes decode take the core's decode alone (its value written onto
@@ -51,6 +53,17 @@ public final class StructType {
     Map<String, Field> m = new HashMap<>();
     for (Field f : list) m.put(f.name(), f);
     byName = m;
+    int cap = Integer.highestOneBit(Math.max(4, list.size() * 2) - 1) << 1;
+    String[] keys = new String[cap];
+    Field[] hits = new Field[cap];
+    for (Field f : list) {
+      int i = f.name().hashCode() & (cap - 1);
+      while (keys[i] != null) i = (i + 1) & (cap - 1);
+      keys[i] = f.name();
+      hits[i] = f;
+    }
+    internedNames = keys;
+    internedFields = hits;
     types = new FieldType[list.size()];
     names = new String[list.size()];
     for (Field f : list) {
@@ -113,10 +126,21 @@ public final class StructType {
    * @throws FbeException UNKNOWN_FIELD (a kind of NOT_FOUND) when the struct has no such field
    */
   public Field field(String name) {
+    String[] keys = internedNames; // a name given as a literal is the field's own (interned) String
+    int mask = keys.length - 1;
+    for (int i = name == null ? 0 : name.hashCode() & mask; name != null; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == name) return internedFields[i];
+      if (k == null) break;
+    }
     Field f = byName.get(name);
     if (f == null) throw unknownField(name);
     return f;
   }
+
+  /** The field names (interned, as Field keeps them) by hash, open addressing: field(name) by identity first. */
+  private String[] internedNames = new String[1];
+  private Field[] internedFields = new Field[1];
 
   /** UNKNOWN_FIELD in the core's words: "unknown field 'symbl' of proto.Order (did you mean 'symbol'?)". */
   FbeException unknownField(String name) {
@@ -308,7 +332,7 @@ public final class StructType {
         own = java.util.Arrays.copyOfRange(data, off, off + len);
         Walk.verify(t.core, index, own, 0, len, Model.FINAL.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
       }
-      return new Message(this, new Message.Wire(own));
+      return new Message(this, own);
     } finally {
       schema.end(t);
     }
