@@ -63,7 +63,7 @@ final class FinalWriter {
 
   /** A compiled program (see above). */
   static final class Program {
-    static final Program NONE = new Program(new int[0], new Program[0], new int[0]);
+    static final Program NONE = new Program();
     final int[] ops;
     /** F_OPT, F_VEC, F_ARR: the element's program, at the step's index. */
     final Program[] elems;
@@ -71,6 +71,14 @@ final class FinalWriter {
     final int[] counts;
     /** Flat programs: the fixed bytes of a value (4 per string or bytes), its slots; else -1. */
     final int fixed, slots;
+
+    /** NONE: no program (not flat either). */
+    private Program() {
+      ops = new int[0];
+      elems = new Program[0];
+      counts = new int[0];
+      fixed = slots = -1;
+    }
 
     Program(int[] ops, Program[] elems, int[] counts) {
       this.ops = ops;
