@@ -282,9 +282,9 @@ public final class Message implements Comparable<Message> {
    * (fbei_tape_encode) and the final model written in Java ({@link FinalWriter}) must
    * match byte for byte.
    */
-  static volatile boolean directEncode = true;
+  static boolean directEncode = true; // (plain: set and read on the test's thread)
   /** Tests only: false leaves the final model to the core's straight walk (no {@link FinalWriter}). */
-  static volatile boolean javaEncode = true;
+  static boolean javaEncode = true;
   private static final int ENCODE_GENERAL = 2; // Walk.encode's model bit
 
   /**

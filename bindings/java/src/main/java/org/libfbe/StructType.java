@@ -36,7 +36,7 @@ public final class StructType {
    * Tests only: false makes decode take the core's decode alone (its value written onto
    * the tape), which a verified final model read in Java ({@link FinalReader}) must match.
    */
-  static volatile boolean directDecode = true;
+  static boolean directDecode = true; // (plain: set and read on the test's thread)
 
   StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message, boolean hasKeys) {
     this.schema = schema;
