@@ -264,10 +264,20 @@ final class FinalWriter {
   private static byte[] saved(StructType st, Program prog, Message.Saved saved) {
     byte[] tape = saved.tape;
     int base = 8 * saved.slots;
-    long size = 8L + (tape.length - base);
+    long size = 8L + (tape.length - base) + (prog.fixed >= 0 ? prog.fixed : fixedBytes(prog, tape));
+    if (size > Integer.MAX_VALUE - 8) return null; // (the general way says why)
+    byte[] out = new byte[(int) size];
+    I32.set(out, 0, (int) size);
+    I32.set(out, 4, st.typeId());
+    int end = prog.fixed >= 0 ? flat(prog, tape, 0, base, out, 8) : nested(prog, tape, base, out);
+    return end == size ? out : null; // (a tape that disagrees: the general way)
+  }
+
+  /** A program with optionals or collections: its fixed bytes, by the tape's flags and counts. */
+  private static long fixedBytes(Program prog, byte[] tape) {
     int[] ops = prog.ops;
-    if (prog.fixed >= 0) size += prog.fixed; // flat: known
-    else for (int k = 0, n = 0; k < ops.length; k++) { // the size: the fixed bytes, by the flags and counts
+    long size = 0;
+    for (int k = 0, n = 0; k < ops.length; k++) {
       int op = ops[k];
       if (op < F_OPT) {
         size += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
@@ -277,112 +287,115 @@ final class FinalWriter {
       Program e = prog.elems[k];
       long count = op == F_ARR ? prog.counts[k] : (long) SLOT.get(tape, n);
       if (op != F_ARR) n += 8;
-      if (op == F_OPT) size += 1;
-      else if (op == F_VEC) size += 4;
-      if (op == F_OPT && count == 0) continue;
-      if (op == F_OPT) count = 1;
+      if (op == F_OPT) {
+        size += 1;
+        count = count != 0 ? 1 : 0;
+      } else if (op == F_VEC) {
+        size += 4;
+      }
       size += count * e.fixed;
       n += (int) (count * e.slots * 8);
     }
-    if (size > Integer.MAX_VALUE - 8) return null; // (the general way says why)
-    byte[] out = new byte[(int) size];
-    I32.set(out, 0, (int) size);
-    I32.set(out, 4, st.typeId());
-    long at = flat(prog, tape, 0, base, out, 8);
-    return (int) at == size ? out : null; // (a tape that disagrees: the general way)
+    return size;
   }
 
   /**
-   * Writes a program's values from the tape (slots from byte n, contents from byte p)
-   * into out from pos: the position after them.
+   * A program with optionals or collections (of flat elements) from the tape into out
+   * from byte 8: the position after it.
    */
-  private static long flat(Program prog, byte[] tape, int n, int p, byte[] out, int pos) {
+  private static int nested(Program prog, byte[] tape, int p, byte[] out) {
     int[] ops = prog.ops;
+    int n = 0, pos = 8;
     for (int k = 0; k < ops.length; k++) {
       int op = ops[k];
-      if (op >= F_OPT) {
-        Program e = prog.elems[k];
-        int count;
-        if (op == F_ARR) {
-          count = prog.counts[k];
-        } else {
-          count = (int) (long) SLOT.get(tape, n);
-          n += 8;
-          if (op == F_OPT) {
-            out[pos++] = (byte) (count != 0 ? 1 : 0);
-            count = count != 0 ? 1 : 0;
-          } else {
-            I32.set(out, pos, count);
-            pos += 4;
-          }
-        }
-        if (e.ops.length == 1 && e.ops[0] == 8) { // 8-byte scalars: the slots are their bytes
-          for (int i = 0; i < count; i++) I64.set(out, pos + 8 * i, (long) SLOT.get(tape, n + 8 * i));
-          n += 8 * count;
-          pos += 8 * count;
-          continue;
-        }
-        for (int i = 0; i < count; i++) {
-          int[] eops = e.ops;
-          for (int j = 0; j < eops.length; j++) {
-            long x = (long) SLOT.get(tape, n);
-            n += 8;
-            switch (eops[j]) {
-              case 1: case F_CHAR: out[pos++] = (byte) x; break;
-              case F_BOOL: out[pos++] = (byte) (x != 0 ? 1 : 0); break;
-              case 2: I16.set(out, pos, (short) x); pos += 2; break;
-              case 4: I32.set(out, pos, (int) x); pos += 4; break;
-              case 8: I64.set(out, pos, x); pos += 8; break;
-              case F_UUID:
-                BE64.set(out, pos, x);
-                BE64.set(out, pos + 8, (long) SLOT.get(tape, n));
-                n += 8;
-                pos += 16;
-                break;
-              default: { // F_BLOB
-                int len = (int) x;
-                I32.set(out, pos, len);
-                copy(tape, p, out, pos + 4, len);
-                p += len;
-                pos += 4 + len;
-                break;
-              }
-            }
-          }
-        }
+      if (op < F_OPT) { // a run of the program's own values: written as a flat program's
+        int run = k;
+        while (run < ops.length && ops[run] < F_OPT) run++;
+        int from = pos;
+        pos = flatSteps(ops, k, run, tape, n, p, out, pos);
+        for (int j = k; j < run; j++) n += ops[j] == F_UUID ? 16 : 8;
+        p += (pos - from) - fixedOf(ops, k, run);
+        k = run - 1;
         continue;
       }
-      long x = (long) SLOT.get(tape, n);
-      n += 8;
-      switch (op) {
-        case 1: case F_CHAR: out[pos++] = (byte) x; break;
-        case F_BOOL: out[pos++] = (byte) (x != 0 ? 1 : 0); break;
-        case 2: I16.set(out, pos, (short) x); pos += 2; break;
-        case 4: I32.set(out, pos, (int) x); pos += 4; break;
-        case 8: I64.set(out, pos, x); pos += 8; break;
-        case F_UUID:
-          BE64.set(out, pos, x);
-          BE64.set(out, pos + 8, (long) SLOT.get(tape, n));
-          n += 8;
-          pos += 16;
-          break;
-        default: { // F_BLOB: its bytes as C wrote them (a string's: UTF-8)
-          int len = (int) x;
-          I32.set(out, pos, len);
-          copy(tape, p, out, pos + 4, len);
-          p += len;
-          pos += 4 + len;
-          break;
+      Program e = prog.elems[k];
+      int count;
+      if (op == F_ARR) {
+        count = prog.counts[k];
+      } else {
+        count = (int) (long) SLOT.get(tape, n);
+        n += 8;
+        if (op == F_OPT) {
+          out[pos++] = (byte) (count != 0 ? 1 : 0);
+          count = count != 0 ? 1 : 0;
+        } else {
+          I32.set(out, pos, count);
+          pos += 4;
         }
+      }
+      if (e.ops.length == 1 && e.ops[0] == 8) { // 8-byte scalars: the slots are their bytes
+        for (int i = 0; i < count; i++) I64.set(out, pos + 8 * i, (long) SLOT.get(tape, n + 8 * i));
+        n += 8 * count;
+        pos += 8 * count;
+        continue;
+      }
+      for (int i = 0; i < count; i++) {
+        int from = pos;
+        pos = flat(e, tape, n, p, out, pos);
+        n += 8 * e.slots;
+        p += (pos - from) - e.fixed;
       }
     }
     return pos;
   }
 
-  /** System.arraycopy, short runs by hand (most strings: no call). */
-  private static void copy(byte[] from, int at, byte[] to, int pos, int len) {
-    if (len <= 16) for (int i = 0; i < len; i++) to[pos + i] = from[at + i];
-    else System.arraycopy(from, at, to, pos, len);
+  /** The fixed bytes of steps [k, end) of a flat run. */
+  private static int fixedOf(int[] ops, int k, int end) {
+    int f = 0;
+    for (int j = k; j < end; j++) f += ops[j] == F_BLOB ? 4 : ops[j] == F_BOOL || ops[j] == F_CHAR ? 1 : ops[j];
+    return f;
+  }
+
+  /**
+   * A flat program's values from the tape (slots from byte n, contents from byte p) into
+   * out from pos: the position after them (the tape's positions after them follow: 8 x
+   * its slots, and the contents written, the bytes past its fixed ones).
+   */
+  private static int flat(Program prog, byte[] tape, int n, int p, byte[] out, int pos) {
+    return flatSteps(prog.ops, 0, prog.ops.length, tape, n, p, out, pos);
+  }
+
+  /** Steps [k, end) of scalars, strings, bytes, uuids and enums: as {@link #flat}. */
+  private static int flatSteps(int[] ops, int k, int end, byte[] tape, int n, int p, byte[] out, int pos) {
+    for (; k < end; k++) {
+      int op = ops[k];
+      long x = (long) SLOT.get(tape, n);
+      n += 8;
+      if (op == 8) {
+        I64.set(out, pos, x);
+        pos += 8;
+      } else if (op == 4) {
+        I32.set(out, pos, (int) x);
+        pos += 4;
+      } else if (op == F_BLOB) { // its bytes as C wrote them (a string's: UTF-8)
+        int len = (int) x;
+        I32.set(out, pos, len);
+        System.arraycopy(tape, p, out, pos + 4, len);
+        p += len;
+        pos += 4 + len;
+      } else if (op == F_UUID) {
+        BE64.set(out, pos, x);
+        BE64.set(out, pos + 8, (long) SLOT.get(tape, n));
+        n += 8;
+        pos += 16;
+      } else if (op == 2) {
+        I16.set(out, pos, (short) x);
+        pos += 2;
+      } else { // 1, F_CHAR, F_BOOL
+        out[pos++] = (byte) (op == F_BOOL ? (x != 0 ? 1 : 0) : x);
+      }
+    }
+    return pos;
   }
 
   // ------------------------------------------------------------------ from Java values (Tape.put's cases)
