@@ -31,11 +31,22 @@ public final class Message implements Comparable<Message> {
    * (decode, fromJson, newMessage, a view's toValue) and not read yet, the tape C wrote
    * (a {@link Saved}): encode, JSON, text and equality send that tape back as it is, and
    * the first read or set makes the values from it; or, for a final model decoded and
-   * not read yet, its verified bytes (a byte[]), read in Java on first use. Volatile,
-   * and replaced whole, so threads that read one message at once each see a complete
-   * state.
+   * not read yet, its verified bytes (a byte[]), read in Java on first use. Replaced
+   * whole, written with release and read with acquire ordering ({@link #STATE}), so
+   * threads that read one message at once each see a complete state (what was written
+   * into a state before it was published is seen with it; no fence instruction on x86).
    */
-  private volatile Object state;
+  private Object state;
+
+  private static final java.lang.invoke.VarHandle STATE;
+
+  static {
+    try {
+      STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Message.class, "state", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** One root struct's tape as C wrote it: its slots (8 bytes each) in tape[0, 8 x slots), then its bytes. */
   static final class Saved {
@@ -56,33 +67,33 @@ public final class Message implements Comparable<Message> {
    */
   Message(StructType type, byte[] verifiedFinal) {
     this.type = type;
-    this.state = verifiedFinal;
+    STATE.setRelease(this, verifiedFinal);
   }
 
   /** Called by the tape with values already in canonical form. */
   Message(StructType type, Object[] values) {
     this.type = type;
-    this.state = values;
+    STATE.setRelease(this, values);
   }
 
   /** Called by the tape: a message still on the tape C wrote. */
   Message(StructType type, Saved saved) {
     this.type = type;
-    this.state = saved;
+    STATE.setRelease(this, saved);
   }
 
   /** The saved tape while the values have not been made, else null. */
   Saved saved() {
-    Object s = state;
+    Object s = STATE.getAcquire(this);
     return s instanceof Saved ? (Saved) s : null;
   }
 
   /** The values, made from the saved tape or the verified bytes on first use. */
   Object[] values() {
-    Object s = state;
+    Object s = STATE.getAcquire(this);
     if (s instanceof Object[]) return (Object[]) s;
     Object[] v = s instanceof byte[] ? FinalReader.values(type, (byte[]) s) : Tape.values(type, (Saved) s);
-    state = v;
+    STATE.setRelease(this, v);
     return v;
   }
 
