@@ -80,10 +80,19 @@ final class FinalWriter {
       fixed = slots = -1;
     }
 
+    /**
+     * A program with optionals or collections, cut into segments: a run of its own
+     * scalars, strings, bytes and uuids (steps [segFrom, segTo), segFixed bytes but for
+     * the contents, segSlots slots), or one optional, array or collection (segTo = -1,
+     * the step at segFrom).
+     */
+    int[] segFrom, segTo, segFixed, segSlots;
+
     Program(int[] ops, Program[] elems, int[] counts) {
       this.ops = ops;
       this.elems = elems;
       this.counts = counts;
+      cut();
       int f = 0, n = 0;
       for (int op : ops) {
         if (op >= F_OPT) {
@@ -95,6 +104,30 @@ final class FinalWriter {
       }
       fixed = f;
       slots = f < 0 ? -1 : n;
+    }
+
+    private void cut() {
+      int nseg = 0;
+      for (int k = 0; k < ops.length; k++)
+        if (ops[k] >= F_OPT || k == 0 || ops[k - 1] >= F_OPT) nseg++;
+      int[] from = new int[nseg], to = new int[nseg], fx = new int[nseg], sl = new int[nseg];
+      for (int k = 0, j = 0; k < ops.length; j++) {
+        from[j] = k;
+        if (ops[k] >= F_OPT) {
+          to[j] = -1;
+          k++;
+          continue;
+        }
+        for (; k < ops.length && ops[k] < F_OPT; k++) {
+          fx[j] += ops[k] == F_BLOB ? 4 : ops[k] == F_BOOL || ops[k] == F_CHAR ? 1 : ops[k];
+          sl[j] += ops[k] == F_UUID ? 2 : 1;
+        }
+        to[j] = k;
+      }
+      segFrom = from;
+      segTo = to;
+      segFixed = fx;
+      segSlots = sl;
     }
   }
 
@@ -287,23 +320,28 @@ final class FinalWriter {
 
   /** A program with optionals or collections: its fixed bytes, by the tape's flags and counts. */
   private static long fixedBytes(Program prog, byte[] tape) {
-    int[] ops = prog.ops;
+    int[] from = prog.segFrom, to = prog.segTo;
     long size = 0;
-    for (int k = 0, n = 0; k < ops.length; k++) {
-      int op = ops[k];
-      if (op < F_OPT) {
-        size += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
-        n += op == F_UUID ? 16 : 8;
+    for (int j = 0, n = 0; j < from.length; j++) {
+      if (to[j] >= 0) {
+        size += prog.segFixed[j];
+        n += 8 * prog.segSlots[j];
         continue;
       }
+      int k = from[j], op = prog.ops[k];
       Program e = prog.elems[k];
-      long count = op == F_ARR ? prog.counts[k] : (long) SLOT.get(tape, n);
-      if (op != F_ARR) n += 8;
-      if (op == F_OPT) {
-        size += 1;
-        count = count != 0 ? 1 : 0;
-      } else if (op == F_VEC) {
-        size += 4;
+      long count;
+      if (op == F_ARR) {
+        count = prog.counts[k];
+      } else {
+        count = (long) SLOT.get(tape, n);
+        n += 8;
+        if (op == F_OPT) {
+          size += 1;
+          count = count != 0 ? 1 : 0;
+        } else {
+          size += 4;
+        }
       }
       size += count * e.fixed;
       n += (int) (count * e.slots * 8);
@@ -316,22 +354,19 @@ final class FinalWriter {
    * from byte 8: the position after it.
    */
   private static int nested(Program prog, byte[] tape, int p, byte[] out) {
-    int[] ops = prog.ops;
+    int[] from = prog.segFrom, to = prog.segTo;
     int n = 0, pos = 8;
-    for (int k = 0; k < ops.length; k++) {
-      int op = ops[k];
-      if (op < F_OPT) { // a run of the program's own values: written as a flat program's
-        int run = k;
-        while (run < ops.length && ops[run] < F_OPT) run++;
-        int from = pos;
-        pos = flatSteps(ops, k, run, tape, n, p, out, pos);
-        for (int j = k; j < run; j++) n += ops[j] == F_UUID ? 16 : 8;
-        p += (pos - from) - fixedOf(ops, k, run);
-        k = run - 1;
+    for (int j = 0; j < from.length; j++) {
+      int k = from[j];
+      if (to[j] >= 0) { // a run of the program's own values
+        int start = pos;
+        pos = flatSteps(prog.ops, k, to[j], tape, n, p, out, pos);
+        n += 8 * prog.segSlots[j];
+        p += (pos - start) - prog.segFixed[j];
         continue;
       }
+      int op = prog.ops[k], count;
       Program e = prog.elems[k];
-      int count;
       if (op == F_ARR) {
         count = prog.counts[k];
       } else {
@@ -351,21 +386,15 @@ final class FinalWriter {
         pos += 8 * count;
         continue;
       }
+      int[] eops = e.ops;
       for (int i = 0; i < count; i++) {
-        int from = pos;
-        pos = flat(e, tape, n, p, out, pos);
+        int start = pos;
+        pos = flatSteps(eops, 0, eops.length, tape, n, p, out, pos);
         n += 8 * e.slots;
-        p += (pos - from) - e.fixed;
+        p += (pos - start) - e.fixed;
       }
     }
     return pos;
-  }
-
-  /** The fixed bytes of steps [k, end) of a flat run. */
-  private static int fixedOf(int[] ops, int k, int end) {
-    int f = 0;
-    for (int j = k; j < end; j++) f += ops[j] == F_BLOB ? 4 : ops[j] == F_BOOL || ops[j] == F_CHAR ? 1 : ops[j];
-    return f;
   }
 
   /**
