@@ -78,6 +78,7 @@ final class FinalWriter {
       elems = new Program[0];
       counts = new int[0];
       fixed = slots = -1;
+      segFrom = segTo = segFixed = segSlots = new int[0];
     }
 
     /**
@@ -86,27 +87,12 @@ final class FinalWriter {
      * the contents, segSlots slots), or one optional, array or collection (segTo = -1,
      * the step at segFrom).
      */
-    int[] segFrom, segTo, segFixed, segSlots;
+    final int[] segFrom, segTo, segFixed, segSlots;
 
     Program(int[] ops, Program[] elems, int[] counts) {
       this.ops = ops;
       this.elems = elems;
       this.counts = counts;
-      cut();
-      int f = 0, n = 0;
-      for (int op : ops) {
-        if (op >= F_OPT) {
-          f = -1;
-          break;
-        }
-        f += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
-        n += op == F_UUID ? 2 : 1;
-      }
-      fixed = f;
-      slots = f < 0 ? -1 : n;
-    }
-
-    private void cut() {
       int nseg = 0;
       for (int k = 0; k < ops.length; k++)
         if (ops[k] >= F_OPT || k == 0 || ops[k - 1] >= F_OPT) nseg++;
@@ -128,6 +114,17 @@ final class FinalWriter {
       segTo = to;
       segFixed = fx;
       segSlots = sl;
+      int f = 0, n = 0;
+      for (int op : ops) {
+        if (op >= F_OPT) {
+          f = -1;
+          break;
+        }
+        f += op == F_BLOB ? 4 : op == F_BOOL || op == F_CHAR ? 1 : op;
+        n += op == F_UUID ? 2 : 1;
+      }
+      fixed = f;
+      slots = f < 0 ? -1 : n;
     }
   }
 
