@@ -148,7 +148,7 @@ final class Tape {
 
   void release() {
     busy = false;
-    if (memCap > 2 << 20) { // don't keep huge tapes
+    if (memCap > 4 << 20) { // don't keep huge tapes (a new direct buffer for each huge message is the rarer cost)
       newMem(8 * SLOTS + BYTES);
       base = base0 = 8 * SLOTS;
     }
