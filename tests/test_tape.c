@@ -1,7 +1,9 @@
 /* The tape (fbe/internal/tape.h) that Java and JavaScript cross on: every conformance
- * vector's value written onto a tape and read back in both slot formats, the slots as
- * each host reads them, the range check of the DOUBLE format with its path, a tape too
- * small for the value, a tape that ends early and the depth rule. */
+ * vector's value written onto a tape and read back in both slot formats (and, INT64,
+ * encoded straight from the tape as fbe_encode encodes it), the slots as each host
+ * reads them, the range check of the DOUBLE format with its path, a tape too small for
+ * the value, a tape that ends early, the depth rule, and what the straight encode
+ * leaves to the general way. */
 #include <math.h>
 #include "fbe_test.h"
 #include "fbe/internal/tape.h"
@@ -21,8 +23,32 @@ static void t_tape_free(fbei_tape *tp) {
   free(tp->bytes);
 }
 
+/* The model's bytes written straight from the tape (fbei_tape_encode) are fbe_encode's
+ * of m, in both models, or it leaves m to the general way when m can hold a set, map or
+ * hash; with a byte less of room it leaves it too. */
+static void direct_encode(const fbei_tape_programs *progs, const fbei_tape *tp, const fbe_msg *m, const char *what) {
+  static uint8_t out[1 << 17];
+  for (int model = 0; model < 2; model++) {
+    fbe_model md = model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbe_buffer want;
+    fbe_buffer_init(&want);
+    fbe_error err;
+    if (fbe_encode(m, md, &want, &err) != FBE_OK) fail_msg("%s: encode: %s", what, err.message);
+    int64_t size = fbei_tape_encode(progs, tp, fbe_msg_type(m), md, out, sizeof out);
+    if (size < 0) {
+      if (!fbei_tape_keyed(progs, fbe_msg_type(m))) fail_msg("%s: left to the general way (model %d)", what, model);
+    } else {
+      assert_int_equal((size_t)size, want.size);
+      if (memcmp(out, want.data, want.size)) fail_msg("%s: other bytes than fbe_encode's (model %d)", what, model);
+      assert_int_equal(fbei_tape_encode(progs, tp, fbe_msg_type(m), md, out, (size_t)size - 1), -1);
+    }
+    fbe_buffer_free(&want);
+  }
+}
+
 /* m written onto a tape that fits exactly (after asking a too small one what it
- * needs), read back as a message equal to m, the positions past the whole value. */
+ * needs), read back as a message equal to m, the positions past the whole value; and
+ * (INT64) encoded straight from it as fbe_encode encodes m. */
 static void round_trip(const fbei_tape_programs *progs, const fbe_msg *m, const char *what) {
   uint64_t need_n = 0, need_p = 0, again_n = 0, again_p = 0;
   fbei_tape none = {NULL, 0, NULL, 0};
@@ -41,6 +67,8 @@ static void round_trip(const fbei_tape_programs *progs, const fbe_msg *m, const 
   assert_int_equal(n, need_n);
   assert_int_equal(p, need_p);
   if (!fbe_msg_equal(m, back)) fail_msg("%s: read back differs", what);
+  if (fbei_tape_programs_check(progs, fbe_msg_type(m), FBE_TAPE_INT64)) direct_encode(progs, &tp, m, what);
+  else assert_int_equal(fbei_tape_encode(progs, &tp, fbe_msg_type(m), FBE_MODEL_FINAL, NULL, 0), -1);
   fbe_arena_free(arena);
   t_tape_free(&tp);
 }
@@ -344,6 +372,9 @@ static void test_depth(void **state) {
   n = 0;
   assert_null(fbei_tape_read(ints, &tp, r, &n, &p, arena, &err));
   assert_int_equal(err.code, FBE_ERR_LIMIT);
+  uint8_t out[2048];
+  for (int model = 0; model < 2; model++) /* too deep: the general way's error */
+    assert_int_equal(fbei_tape_encode(ints, &tp, r, model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD, out, sizeof out), -1);
   fbe_error want;
   fbei_tape_too_deep(&want);
   assert_string_equal(err.message, want.message);
@@ -351,6 +382,52 @@ static void test_depth(void **state) {
   t_tape_free(&tp);
   fbei_tape_programs_free(ints);
   fbe_schema_release(s);
+}
+
+/* What fbei_tape_encode leaves to the general way: a string that is not UTF-8, a tape
+ * that ends early, a value holding a map (t.S's m). */
+static void test_direct_encode_leaves(void **state) {
+  (void)state;
+  fbe_schema *s = t_load_text("package d\nstruct D { string s; int32[] v; }\n", "d.fbe");
+  const fbe_struct *st = t_struct(s, "d.D");
+  fbei_tape_programs *ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  fbei_tape tp = t_tape(8, 8);
+  tp.num[0].i = 2; /* s: 2 bytes */
+  memcpy(tp.bytes, "ok", 2);
+  tp.num[1].i = 2; /* v: 2 elements */
+  tp.num[2].i = 7;
+  tp.num[3].i = -8;
+  uint8_t out[256];
+  for (int model = 0; model < 2; model++) {
+    fbe_model md = model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD;
+    fbei_tape whole = {tp.num, 4, tp.bytes, 2}, short_tape = {tp.num, 3, tp.bytes, 2};
+    assert_true(fbei_tape_encode(ints, &whole, st, md, out, sizeof out) > 0);
+    assert_int_equal(fbei_tape_encode(ints, &short_tape, st, md, out, sizeof out), -1);
+    tp.bytes[0] = 0xff;
+    assert_int_equal(fbei_tape_encode(ints, &whole, st, md, out, sizeof out), -1);
+    tp.bytes[0] = 'o';
+  }
+  fbei_tape_programs_free(ints);
+  fbe_schema_release(s);
+  s = t_load_text(SCHEMA, "t.fbe");
+  ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "t.S")));
+  assert_false(fbei_tape_keyed(ints, t_struct(s, "t.R")));
+  assert_false(fbei_tape_keyed(ints, t_struct(s, "t.Inner")));
+  fbei_tape_programs_free(ints);
+  fbe_schema_release(s);
+  /* through a cycle: A reaches B's map, so A, B and C (which holds an A) are keyed; D is not */
+  s = t_load_text("package c\nstruct A { B? b; int32 x; }\nstruct B { A[] a; int32<int32> m; }\n"
+                  "struct C { A a; }\nstruct D { D? d; C[] never; }\nstruct E { E? e; }\n", "c.fbe");
+  ints = fbei_tape_compile(s, FBE_TAPE_INT64);
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.A")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.B")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.C")));
+  assert_true(fbei_tape_keyed(ints, t_struct(s, "c.D")));
+  assert_false(fbei_tape_keyed(ints, t_struct(s, "c.E")));
+  fbei_tape_programs_free(ints);
+  fbe_schema_release(s);
+  t_tape_free(&tp);
 }
 
 int main(void) {
@@ -361,6 +438,7 @@ int main(void) {
       cmocka_unit_test(test_decimal_text),
       cmocka_unit_test(test_need_space),
       cmocka_unit_test(test_depth),
+      cmocka_unit_test(test_direct_encode_leaves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,23 +62,32 @@ const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, 
  * section (no JNI call; it may write its result onto the tape): 0, or -1 with err set. */
 typedef int (*jf_tape_op)(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err);
 
-/* Java's tape is ONE byte[] (org.libfbe.Tape: one pin per call), its slots in the first
+/* Java's tape is ONE block of direct memory (org.libfbe.Tape's direct ByteBuffer, its
+ * address passed as a jlong: no pin, no JNI call to reach it), its slots in the first
  * 8 x slots bytes and the byte tape after them; caps = (slots << 32 | bytes), which Java
- * passes (a JNI GetArrayLength is a VM transition, as dear as the call itself).
+ * passes. The block belongs to the calling thread's Tape, which Java keeps reachable
+ * for the length of the call.
  *
  * Reads `count` messages (1, or 2 one after the other) of struct si from Java's tape
  * into a scratch's arena and runs op on them. 0, or -1 with an exception thrown. */
-int jf_with_tape(JNIEnv *env, jlong core, jint si, jbyteArray tape, jlong caps, int count, jf_tape_op op,
+int jf_with_tape(JNIEnv *env, jlong core, jint si, jlong tape, jlong caps, int count, jf_tape_op op,
                  void *ctx);
+
+/* The tape at address `tape` with capacities caps, as the core reads it: 0, or -1 with
+ * an exception thrown (no tape, or one not 8-aligned). */
+int jf_tape_at(JNIEnv *env, jlong tape, jlong caps, fbei_tape *tp);
+
+/* A scratch of the pool (jf_pool), or NULL with an exception thrown. */
+fbei_scratch *jf_scratch(JNIEnv *env);
 
 /* Makes a message of struct si in a scratch's arena (make: 0, or a status with err set)
  * and writes it onto Java's tape: (slots << 32 | bytes) written, or -1 - (slots << 32 |
  * bytes) the tape needs when it is too small (Java grows it and calls again); 0 with
- * an exception thrown on failure. make runs with the tape held (tp: what it holds, e.g.
- * an input Java put on it): no JNI call in it but Get/ReleasePrimitiveArrayCritical. */
+ * an exception thrown on failure. make gets the tape (tp: what is on it, e.g. an input
+ * Java put there) and may pin a Java array (Get/ReleasePrimitiveArrayCritical). */
 typedef fbe_status (*jf_make_op)(void *ctx, const fbei_tape *tp, const fbe_struct *st, fbe_arena *arena, fbe_msg **out,
                                  fbe_error *err);
-jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jbyteArray tape, jlong caps, jf_make_op make,
+jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jlong tape, jlong caps, jf_make_op make,
                         void *ctx);
 
 #endif

@@ -1,6 +1,6 @@
 /* Java arrays and values in and out: byte[]s, ranges, limits, and the tape itself
- * (org.libfbe.Tape's one byte[] of slots and contents), held as a critical section (no
- * copy) while C reads or writes it. */
+ * (org.libfbe.Tape's one block of direct memory, slots and contents, reached by its
+ * address: no pin, no copy). */
 #include <string.h>
 #include "binding.h"
 
@@ -36,77 +36,66 @@ const fbe_limits *jf_limits(JNIEnv *env, jlong max_depth, jlong max_model_size, 
   return NULL;
 }
 
-/* Java's tape, held: ONE byte[] (one pin), the slots in its first 8 x slots bytes and
- * the byte tape after them (caps = slots << 32 | bytes, from Java, which sizes the array
- * to match). No JNI call until tape_close. 0, or -1 with an exception. */
-static int tape_open(JNIEnv *env, jbyteArray tape, jlong caps, fbei_tape *tp) {
-  if (!tape || caps < 0) {
+/* Java's tape: ONE block of direct memory (org.libfbe.Tape's), the slots in its first
+ * 8 x slots bytes and the byte tape after them (caps = slots << 32 | bytes, from Java,
+ * which sizes the block to match). Nothing to pin or release. */
+int jf_tape_at(JNIEnv *env, jlong tape, jlong caps, fbei_tape *tp) {
+  uint8_t *p = (uint8_t *)(intptr_t)tape;
+  if (!p || caps < 0) {
     jf_throw_status(env, FBE_ERR_ARGUMENT, "no tape");
+    return -1;
+  }
+  if ((uintptr_t)p % sizeof(fbei_tape_slot)) { /* direct buffers start 8-aligned: never here */
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "internal error: the tape is not 8-aligned");
     return -1;
   }
   tp->num_cap = (uint32_t)((uint64_t)caps >> 32);
   tp->bytes_cap = (uint32_t)caps;
-  uint8_t *p = (*env)->GetPrimitiveArrayCritical(env, tape, NULL);
-  if (!p) return -1;
-  if ((uintptr_t)p % sizeof(fbei_tape_slot)) { /* a JVM's arrays start 8-aligned: never here */
-    (*env)->ReleasePrimitiveArrayCritical(env, tape, p, JNI_ABORT);
-    jf_throw_status(env, FBE_ERR_ARGUMENT, "internal error: the tape is not 8-aligned");
-    return -1;
-  }
   tp->num = (fbei_tape_slot *)(void *)p;
   tp->bytes = p + (size_t)tp->num_cap * sizeof(fbei_tape_slot);
   return 0;
 }
 
-static void tape_close(JNIEnv *env, jbyteArray tape, fbei_tape *tp) {
-  (*env)->ReleasePrimitiveArrayCritical(env, tape, tp->num, 0);
-}
-
-static fbei_scratch *scratch(JNIEnv *env) {
+fbei_scratch *jf_scratch(JNIEnv *env) {
   fbei_scratch *s = fbei_scratch_get(&jf_pool);
   if (!s) jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
   return s;
 }
 
-int jf_with_tape(JNIEnv *env, jlong core, jint si, jbyteArray tape, jlong caps, int count, jf_tape_op op,
+int jf_with_tape(JNIEnv *env, jlong core, jint si, jlong tape, jlong caps, int count, jf_tape_op op,
                  void *ctx) {
   const jf_core *c = jf_core_of(env, core, si);
-  fbei_scratch *s = c ? scratch(env) : NULL;
   fbei_tape tp;
-  if (!s || tape_open(env, tape, caps, &tp)) {
-    fbei_scratch_put(&jf_pool, s);
-    return -1;
-  }
+  if (!c || jf_tape_at(env, tape, caps, &tp)) return -1;
+  fbei_scratch *s = jf_scratch(env);
+  if (!s) return -1;
   const fbe_struct *st = fbe_schema_struct_at(c->schema, (size_t)si);
   uint32_t n = 0, p = 0;
   fbe_error err;
   fbe_msg *a = fbei_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err);
   fbe_msg *b = a && count > 1 ? fbei_tape_read(c->progs, &tp, st, &n, &p, s->arena, &err) : NULL;
   int rc = a && (count < 2 || b) ? op(ctx, &tp, a, b, s, &err) : -1;
-  tape_close(env, tape, &tp);
   fbei_scratch_put(&jf_pool, s);
-  if (rc) jf_throw(env, &err);
+  if (rc && !(*env)->ExceptionCheck(env)) jf_throw(env, &err);
   return rc;
 }
 
-jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jbyteArray tape, jlong caps, jf_make_op make,
+jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jlong tape, jlong caps, jf_make_op make,
                         void *ctx) {
   const jf_core *c = jf_core_of(env, core, si);
-  fbei_scratch *s = c ? scratch(env) : NULL;
+  fbei_tape tp;
+  if (!c || jf_tape_at(env, tape, caps, &tp)) return 0;
+  fbei_scratch *s = jf_scratch(env);
   if (!s) return 0;
   fbe_msg *m = NULL;
   fbe_error err;
-  fbei_tape tp;
   uint64_t need_n = 0, need_p = 0;
   int rc = 0;
-  if (!tape_open(env, tape, caps, &tp)) {
-    fbe_status st = make(ctx, &tp, fbe_schema_struct_at(c->schema, (size_t)si), s->arena, &m, &err);
-    if (!st) rc = fbei_tape_write(c->progs, &tp, m, 0, 0, &need_n, &need_p); /* (over an input on it: used up) */
-    tape_close(env, tape, &tp);
-    if (st) {
-      m = NULL;
-      if (!(*env)->ExceptionCheck(env)) jf_throw(env, &err);
-    }
+  fbe_status st = make(ctx, &tp, fbe_schema_struct_at(c->schema, (size_t)si), s->arena, &m, &err);
+  if (!st) rc = fbei_tape_write(c->progs, &tp, m, 0, 0, &need_n, &need_p); /* (over an input on it: used up) */
+  if (st) {
+    m = NULL;
+    if (!(*env)->ExceptionCheck(env)) jf_throw(env, &err);
   }
   fbei_scratch_put(&jf_pool, s);
   if (!m) return 0; /* (thrown) */

@@ -6,18 +6,22 @@
 #include "binding.h"
 #include "fbe/internal/input.h"
 
-static fbe_model model_of(jint model) { return model ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD; }
+static fbe_model model_of(jint model) { return model & 1 ? FBE_MODEL_FINAL : FBE_MODEL_STANDARD; }
+
+/* Walk.encode's model | ENCODE_GENERAL: the general way only (the tests compare the two). */
+enum { ENCODE_GENERAL = 2 };
 
 /* What op_write writes: the model's bytes, the JSON text, or the text form (text.h). */
 enum { WRITE_MODEL, WRITE_JSON, WRITE_TEXT };
 
-/* in: what to write, and the model (encode) or pretty (JSON); out: the size of the
- * bytes written over Java's byte tape (the value read from it is no longer needed: Java
- * copies them out, cheaper than a new array made through JNI), or -1 - size when they
- * do not fit it. */
+/* in: what to write, the model (encode) or pretty (JSON), and where on the byte tape the
+ * output goes (`at`: past the tape's own bytes, which the message read from it points
+ * into); out: the size of the bytes written there (Java copies them out, cheaper than a
+ * new array made through JNI), or -1 - size when they do not fit. */
 typedef struct write_ctx {
   int what;
   jint how, size;
+  uint32_t at;
 } write_ctx;
 
 static int op_write(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
@@ -31,7 +35,7 @@ static int op_write(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scrat
     return -1;
   }
   w->size = (jint)s->buf.size;
-  if (s->buf.size <= tp->bytes_cap) memcpy(tp->bytes, s->buf.data, s->buf.size);
+  if (w->at <= tp->bytes_cap && s->buf.size <= tp->bytes_cap - w->at) memcpy(tp->bytes + w->at, s->buf.data, s->buf.size);
   else w->size = -1 - w->size;
   return 0;
 }
@@ -54,43 +58,57 @@ static int op_key_compare(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei
   return 0;
 }
 
+/* Walk.encode: the message on the tape (used: its slots << 32 | bytes) encoded; the bytes
+ * go after the tape's own (at byte `used & 0xFFFFFFFF` of the byte tape). */
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_encode(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jbyteArray tape, jlong caps, jint model) {
-  write_ctx w = {WRITE_MODEL, model, 0};
+                                                            jlong tape, jlong caps, jlong used, jint model) {
+  const jf_core *c = jf_core_of(env, core, si);
+  fbei_tape tp;
+  if (!c || jf_tape_at(env, tape, caps, &tp)) return 0;
+  uint32_t n = (uint32_t)((uint64_t)used >> 32), p = (uint32_t)used;
+  if (!(model & ENCODE_GENERAL) && n <= tp.num_cap && p <= tp.bytes_cap) {
+    /* straight from the tape to the bytes; what that walk leaves (fbe/internal/tape.h)
+     * goes the general way below, which gives the bytes or the error */
+    fbei_tape own = {tp.num, n, tp.bytes, p};
+    int64_t size = fbei_tape_encode(c->progs, &own, fbe_schema_struct_at(c->schema, (size_t)si), model_of(model),
+                                    tp.bytes + p, tp.bytes_cap - p);
+    if (size >= 0) return (jint)size;
+  }
+  write_ctx w = {WRITE_MODEL, model, 0, (uint32_t)used};
   jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toJson(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jbyteArray tape, jlong caps, jboolean pretty) {
-  write_ctx w = {WRITE_JSON, pretty, 0};
+                                                            jlong tape, jlong caps, jlong used, jboolean pretty) {
+  write_ctx w = {WRITE_JSON, pretty, 0, (uint32_t)used};
   jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_toText(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                            jbyteArray tape, jlong caps) {
-  write_ctx w = {WRITE_TEXT, 0, 0};
+                                                            jlong tape, jlong caps, jlong used) {
+  write_ctx w = {WRITE_TEXT, 0, 0, (uint32_t)used};
   jf_with_tape(env, core, si, tape, caps, 1, op_write, &w);
   return w.size;
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_keyHash(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                              jbyteArray tape, jlong caps) {
+                                                              jlong tape, jlong caps) {
   uint64_t h = 0;
   jf_with_tape(env, core, si, tape, caps, 1, op_key_hash, &h);
   return (jlong)h;
 }
 
 JNIEXPORT jint JNICALL Java_org_libfbe_internal_Walk_keyCompare(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                                jbyteArray tape, jlong caps) {
+                                                                jlong tape, jlong caps) {
   int order = 0;
   jf_with_tape(env, core, si, tape, caps, 2, op_key_compare, &order);
   return order;
 }
 
 JNIEXPORT jboolean JNICALL Java_org_libfbe_internal_Walk_equal(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                               jbyteArray tape, jlong caps) {
+                                                               jlong tape, jlong caps) {
   int same = 0;
   jf_with_tape(env, core, si, tape, caps, 2, op_equal, &same);
   return same ? JNI_TRUE : JNI_FALSE;
@@ -103,7 +121,7 @@ static fbe_status make_defaults(void *ctx, const fbei_tape *tp, const fbe_struct
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_defaults(JNIEnv *env, jclass cls, jlong core, jint si,
-                                                               jbyteArray tape, jlong caps) {
+                                                               jlong tape, jlong caps) {
   return jf_make_onto_tape(env, core, si, tape, caps, make_defaults, NULL);
 }
 
@@ -155,7 +173,7 @@ static fbe_status make_from_json(void *ctx, const fbei_tape *tp, const fbe_struc
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass cls, jlong core, jint si,
     jbyteArray data, jint off, jint len, jboolean in_tape, jint model, jboolean trusted, jlong max_depth,
-    jlong max_model_size, jlong max_memory, jbyteArray tape, jlong caps) {
+    jlong max_model_size, jlong max_memory, jlong tape, jlong caps) {
   fbe_limits storage;
   int failed;
   input_ctx in = {env, data, off, len, model, in_tape, trusted, JNI_FALSE, NULL};
@@ -165,7 +183,7 @@ JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_decode(JNIEnv *env, jclass
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_fromJson(JNIEnv *env, jclass cls, jlong core, jint si,
-    jbyteArray utf8, jboolean ignore_unknown, jlong max_depth, jlong max_model_size, jlong max_memory, jbyteArray tape,
+    jbyteArray utf8, jboolean ignore_unknown, jlong max_depth, jlong max_model_size, jlong max_memory, jlong tape,
     jlong caps) {
   fbe_limits storage;
   int failed;
@@ -218,4 +236,34 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_limitsSet(JNIEnv *env, jcla
   v[1] = (jlong)l.max_model_size;
   v[2] = (jlong)l.max_memory;
   (*env)->SetLongArrayRegion(env, limits, 0, 3, v);
+}
+
+/* Walk.address: where a direct ByteBuffer's memory starts (org.libfbe.Tape's, asked once
+ * per buffer; the calls then take that address). 0 when it is not a direct buffer. */
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_address(JNIEnv *env, jclass cls, jobject buffer) {
+  return buffer ? (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buffer) : 0;
+}
+
+/* Walk.verifyAt: verify of the len bytes Java put at the start of the tape's byte part
+ * (no pin): the model size, or -1 with verify's exception thrown. */
+JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_verifyAt(JNIEnv *env, jclass cls, jlong core, jint si,
+    jlong tape, jlong caps, jint len, jint model, jlong max_depth, jlong max_model_size, jlong max_memory) {
+  const jf_core *c = jf_core_of(env, core, si);
+  fbei_tape tp;
+  if (!c || jf_tape_at(env, tape, caps, &tp)) return -1;
+  if (len < 0 || (uint32_t)len > tp.bytes_cap) {
+    jf_throw_status(env, FBE_ERR_ARGUMENT, "internal error: the input is not on the tape");
+    return -1;
+  }
+  fbe_limits storage;
+  int failed;
+  const fbe_limits *limits = jf_limits(env, max_depth, max_model_size, max_memory, &storage, &failed);
+  if (failed) return -1;
+  size_t size = 0;
+  fbe_error err;
+  if (!fbe_verify(fbe_schema_struct_at(c->schema, (size_t)si), model_of(model), tp.bytes, (size_t)len, limits, &size,
+                  &err))
+    return (jlong)size;
+  jf_throw(env, &err);
+  return -1;
 }

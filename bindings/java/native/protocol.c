@@ -110,7 +110,7 @@ static int op_send(void *ctx, fbei_tape *tp, fbe_msg *m, fbe_msg *unused, fbei_s
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *env, jclass cls, jlong h,
-    jlong core, jint si, jbyteArray tape, jlong caps) {
+    jlong core, jint si, jlong tape, jlong caps) {
   jf_sender *snd = (jf_sender *)(intptr_t)h;
   if (!snd) {
     jf_throw_status(env, FBE_ERR_ARGUMENT, "the sender is closed");

@@ -390,7 +390,7 @@ typedef struct view_ctx {
 /* Walk.viewEqualMessage: the core's equality of a struct view and the message on Java's tape. */
 static int op_equal_view(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_scratch *s, fbe_error *err) {
   view_ctx *c = ctx;
-  uint8_t *p = pin(c->env, c->data); /* nested in the tape's critical sections */
+  uint8_t *p = pin(c->env, c->data);
   if (!p) return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory"), -1;
   c->v.data = p;
   c->same = fbe_view_equal_ref(c->v, fbe_msg_ref(a));
@@ -399,7 +399,7 @@ static int op_equal_view(void *ctx, fbei_tape *tp, fbe_msg *a, fbe_msg *b, fbei_
 }
 
 JNIEXPORT jboolean JNICALL Java_org_libfbe_internal_Walk_viewEqualMessage(JNIEnv *env, jclass cls, CURSOR,
-    jlong core, jint si, jbyteArray tape, jlong caps) {
+    jlong core, jint si, jlong tape, jlong caps) {
   view_ctx c = {env, data, CURSOR_AT(NULL), NULL, 0};
   jf_with_tape(env, core, si, tape, caps, 1, op_equal_view, &c);
   return c.same ? JNI_TRUE : JNI_FALSE;
@@ -419,7 +419,7 @@ static fbe_status make_from_view(void *ctx, const fbei_tape *tp, const fbe_struc
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_viewToMessage(JNIEnv *env, jclass cls, CURSOR, jlong core,
-    jint si, jlong max_depth, jlong max_model_size, jlong max_memory, jbyteArray tape, jlong caps) {
+    jint si, jlong max_depth, jlong max_model_size, jlong max_memory, jlong tape, jlong caps) {
   fbe_limits storage;
   int failed;
   view_ctx c = {env, data, CURSOR_AT(NULL), NULL, 0};

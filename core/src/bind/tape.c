@@ -11,65 +11,12 @@
 #include "fbe/internal/memory.h"
 #include "fbe/internal/schema_model.h"
 #include "fbe/internal/value.h"
+#include "tape_program.h"
 
 /* ------------------------------------------------------------------ programs */
 
-/* One step: a scalar at a fixed offset from the struct's start, or (OP_VALUE) an
- * optional, array or collection for the generic walk. The codes that differ by slot
- * format are told apart when the program is compiled, so a step costs one switch
- * whatever the format. */
-typedef enum tape_code {
-  /* one slot each */
-  OP_BITS64, /* both formats: int64, uint64, timestamp, double: the slot's 8 bytes are the value's */
-  OP_BOOL, OP_I8, OP_U8, OP_I16, OP_U16, OP_I32, OP_U32, /* INT64: the bits widened; a float's too */
-  OP_NUM_BOOL, OP_NUM_I8, OP_NUM_U8, OP_NUM_I16, OP_NUM_U16, OP_NUM_I32, OP_NUM_U32, OP_NUM_F32,
-                                                         /* DOUBLE: the number, checked here */
-  /* a length and bytes, or more slots */
-  OP_STR, OP_BYTES, OP_DEC, /* both formats */
-  OP_UUID_SLOTS,            /* INT64 */
-  OP_UUID_TEXT,             /* DOUBLE */
-  OP_VALUE
-} tape_code;
-
-typedef struct tape_op {
-  uint8_t code;     /* tape_code */
-  uint32_t offset;  /* from the start of the struct value */
-  const fbe_type *type;
-  const char *name; /* "wallet.currency" for a spliced nested field */
-} tape_op;
-
-typedef struct tape_prog {
-  const fbe_struct *st;
-  uint32_t nops;
-  const tape_op *ops;
-} tape_prog;
-
-struct fbei_tape_programs {
-  fbei_tape_format format;
-  uint32_t count;
-  tape_prog *progs; /* indexed by fbe_struct_index */
-};
-
-static tape_code code_of(const fbe_type *t, fbei_tape_format format) {
-  int num = format == FBE_TAPE_DOUBLE;
-  switch (t->wire) {
-    case FBE_KIND_BOOL: return num ? OP_NUM_BOOL : OP_BOOL;
-    case FBE_KIND_INT8: return num ? OP_NUM_I8 : OP_I8;
-    case FBE_KIND_BYTE: case FBE_KIND_CHAR: case FBE_KIND_UINT8: return num ? OP_NUM_U8 : OP_U8;
-    case FBE_KIND_INT16: return num ? OP_NUM_I16 : OP_I16;
-    case FBE_KIND_UINT16: return num ? OP_NUM_U16 : OP_U16;
-    case FBE_KIND_INT32: return num ? OP_NUM_I32 : OP_I32;
-    case FBE_KIND_UINT32: case FBE_KIND_WCHAR: return num ? OP_NUM_U32 : OP_U32;
-    case FBE_KIND_FLOAT: return num ? OP_NUM_F32 : OP_U32;
-    case FBE_KIND_INT64: case FBE_KIND_UINT64: case FBE_KIND_TIMESTAMP: case FBE_KIND_DOUBLE:
-      return OP_BITS64;
-    case FBE_KIND_STRING: return OP_STR;
-    case FBE_KIND_BYTES: return OP_BYTES;
-    case FBE_KIND_DECIMAL: return OP_DEC;
-    case FBE_KIND_UUID: return num ? OP_UUID_TEXT : OP_UUID_SLOTS;
-    default: return OP_VALUE;
-  }
-}
+#define code_of fbei_tape_code_of
+#define prog_of fbei_tape_prog_of
 
 /* The steps and the joined names' bytes a struct's program takes (a schema's programs
  * are one block). */
@@ -100,15 +47,30 @@ static tape_op *emit(tape_op *op, char **pool, const fbe_struct *st, uint32_t ba
     if (f->type->wire == FBE_KIND_STRUCT)
       op = emit(op, pool, f->type->st, base + f->mem_offset, name, format);
     else
-      *op++ = (tape_op){(uint8_t)code_of(f->type, format), base + f->mem_offset, f->type, name};
+      *op++ = (tape_op){(uint8_t)code_of(f->type, format), base + f->mem_offset, f->type, name, 0};
   }
   return op;
 }
 
+/* A struct's own fields, a nested struct one step (its own body in the standard model). */
+static tape_op *emit_own(tape_op *op, const fbe_struct *st, fbei_tape_format format) {
+  for (uint32_t i = 0; i < st->nfields; i++) {
+    const fbe_field *f = &st->fields[i];
+    uint8_t code = (uint8_t)(f->type->wire == FBE_KIND_STRUCT ? OP_NESTED : code_of(f->type, format));
+    *op++ = (tape_op){code, f->mem_offset, f->type, f->name, f->wire_offset};
+  }
+  return op;
+}
+
+static int decide_keyed(fbei_tape_programs *pp);
+
 fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format format) {
   uint32_t count = (uint32_t)fbe_schema_struct_count(schema);
   size_t nops = 0, names = 0;
-  for (uint32_t i = 0; i < count; i++) measure(fbe_schema_struct_at(schema, i), 0, &nops, &names);
+  for (uint32_t i = 0; i < count; i++) {
+    measure(fbe_schema_struct_at(schema, i), 0, &nops, &names);
+    nops += fbe_schema_struct_at(schema, i)->nfields;
+  }
   size_t head = sizeof(fbei_tape_programs) + sizeof(tape_prog) * ((size_t)count + 1);
   head = (head + 15) & ~(size_t)15;
   size_t body = sizeof(tape_op) * (nops + 1);
@@ -126,20 +88,88 @@ fbei_tape_programs *fbei_tape_compile(const fbe_schema *schema, fbei_tape_format
     pg->ops = op;
     op = emit(op, &pool, pg->st, 0, NULL, format);
     pg->nops = (uint32_t)(op - pg->ops);
+    pg->sops = op;
+    op = emit_own(op, pg->st, format);
+    pg->nsops = (uint32_t)(op - pg->sops);
   }
+  decide_keyed(pp);
   return pp;
 }
 
 void fbei_tape_programs_free(fbei_tape_programs *pp) { fbei_mem_free(pp); }
 
-/* Every struct the walk meets belongs to the compiled schema (the entry points check
- * the outermost one): its program is at its dense index. */
-static const tape_prog *prog_of(const fbei_tape_programs *pp, const fbe_struct *st) {
-  return &pp->progs[st->index];
+/* Whether a message of each struct can hold a set, map or hash (tape_prog.keyed), in time
+ * linear in the schema: a struct holds one itself (a field's type, through optionals,
+ * arrays and collections) or reaches a struct that does through its fields (cycles
+ * included): those are found backwards from the ones that hold one. 0, or -1 when out of
+ * memory (then every struct counts as keyed: fbei_tape_encode leaves them all). */
+static const fbe_type *inner_type(const fbe_type *t) {
+  while (t->kind == FBE_KIND_OPTIONAL || t->kind == FBE_KIND_ARRAY || t->kind == FBE_KIND_VECTOR ||
+         t->kind == FBE_KIND_LIST)
+    t = t->elem;
+  return t;
+}
+
+static int decide_keyed(fbei_tape_programs *pp) {
+  uint32_t n = pp->count;
+  size_t nedges = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const fbe_struct *st = pp->progs[i].st;
+    for (uint32_t f = 0; f < st->nfields; f++) nedges += inner_type(st->fields[f].type)->kind == FBE_KIND_STRUCT;
+  }
+  uint32_t *start = fbei_mem_calloc((size_t)n + 1, sizeof *start); /* from[start[j], start[j+1]): reaching j */
+  uint32_t *from = fbei_mem_calloc(nedges + 1, sizeof *from);
+  uint32_t *queue = fbei_mem_calloc((size_t)n + 1, sizeof *queue);
+  int rc = start && from && queue ? 0 : -1;
+  for (uint32_t i = 0; !rc && i < n; i++) {
+    const fbe_struct *st = pp->progs[i].st;
+    for (uint32_t f = 0; f < st->nfields; f++) {
+      const fbe_type *t = inner_type(st->fields[f].type);
+      if (t->kind == FBE_KIND_STRUCT) start[t->st->index + 1]++;
+    }
+  }
+  for (uint32_t j = 0; !rc && j < n; j++) start[j + 1] += start[j];
+  uint32_t head = 0, tail = 0;
+  for (uint32_t i = 0; !rc && i < n; i++) {
+    tape_prog *pg = &pp->progs[i];
+    pg->keyed = 1;
+    for (uint32_t f = 0; f < pg->st->nfields; f++) {
+      const fbe_type *t = inner_type(pg->st->fields[f].type);
+      if (t->kind == FBE_KIND_SET || t->kind == FBE_KIND_MAP || t->kind == FBE_KIND_HASH) pg->keyed = 2;
+      else if (t->kind == FBE_KIND_STRUCT) from[start[t->st->index]++] = i;
+    }
+    if (pg->keyed == 2) queue[tail++] = i;
+  }
+  for (uint32_t j = n; !rc && j > 0; j--) start[j] = start[j - 1]; /* (the fill moved each start to the next) */
+  if (!rc) start[0] = 0;
+  while (!rc && head < tail) {
+    uint32_t j = queue[head++];
+    for (uint32_t k = start[j]; k < start[j + 1]; k++) {
+      tape_prog *pg = &pp->progs[from[k]];
+      if (pg->keyed != 2) {
+        pg->keyed = 2;
+        queue[tail++] = from[k];
+      }
+    }
+  }
+  if (rc)
+    for (uint32_t i = 0; i < n; i++) pp->progs[i].keyed = 2;
+  fbei_mem_free(start);
+  fbei_mem_free(from);
+  fbei_mem_free(queue);
+  return rc;
 }
 
 static int is_ours(const fbei_tape_programs *pp, const fbe_struct *st) {
   return st && st->index < pp->count && pp->progs[st->index].st == st;
+}
+
+int fbei_tape_programs_check(const fbei_tape_programs *pp, const fbe_struct *st, fbei_tape_format format) {
+  return pp->format == format && is_ours(pp, st);
+}
+
+int fbei_tape_keyed(const fbei_tape_programs *pp, const fbe_struct *st) {
+  return !is_ours(pp, st) || pp->progs[st->index].keyed != 1;
 }
 
 fbe_status fbei_tape_too_deep(fbe_error *err) {

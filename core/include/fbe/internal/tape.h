@@ -85,6 +85,25 @@ int fbei_tape_write(const fbei_tape_programs *progs, fbei_tape *tp, const fbe_ms
 int fbei_tape_write_ref(const fbei_tape_programs *progs, fbei_tape *tp, fbe_ref r, uint32_t n,
                        uint32_t p, uint64_t *need_n, uint64_t *need_p);
 
+/* 1 when st is a struct of the schema progs were compiled for and they are of the given
+ * slot format, else 0. */
+int fbei_tape_programs_check(const fbei_tape_programs *progs, const fbe_struct *st, fbei_tape_format format);
+
+/* 1 when a message of st can hold a set, map or hash (or st is not of the compiled
+ * schema): fbei_tape_encode leaves such messages to the general way at once. */
+int fbei_tape_keyed(const fbei_tape_programs *progs, const fbe_struct *st);
+
+/* The message of struct st on the tape (from slot 0 and byte 0, as fbei_tape_read reads
+ * it) written straight as the model's bytes into out[0, cap), without building the
+ * value (core/src/bind/tape_encode.c): exactly the bytes fbe_encode writes for the
+ * value fbei_tape_read builds. Returns their size; or -1 when it leaves this message to
+ * the general way (read, then fbe_encode), which then gives the bytes or the error: a
+ * set, map or hash (the reader collapses duplicate keys), a string that is not UTF-8,
+ * a bad decimal, a value nested too deep, a tape that disagrees with the schema, more
+ * than cap bytes, or a tape of the FBE_TAPE_DOUBLE format. out is written either way. */
+int64_t fbei_tape_encode(const fbei_tape_programs *progs, const fbei_tape *tp, const fbe_struct *st,
+                        fbe_model model, uint8_t *out, size_t cap);
+
 /* The error of a value nested deeper than FBE_DEFAULT_MAX_DEPTH optionals and
  * collections (the core's encode rule): what the reader fails with, and what a host
  * that counts the same levels while it flattens throws first (before its own stack can

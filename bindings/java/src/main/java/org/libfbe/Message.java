@@ -30,10 +30,23 @@ public final class Message implements Comparable<Message> {
    * The field values (an Object[], canonical classes), or, for a message made by C
    * (decode, fromJson, newMessage, a view's toValue) and not read yet, the tape C wrote
    * (a {@link Saved}): encode, JSON, text and equality send that tape back as it is, and
-   * the first read or set makes the values from it. Volatile, and replaced whole, so
-   * threads that read one message at once each see a complete state.
+   * the first read or set makes the values from it; or, for a final model decoded and
+   * not read yet, its verified bytes (a byte[]), read in Java on first use. Replaced
+   * whole, written with release and read with acquire ordering ({@link #STATE}), so
+   * threads that read one message at once each see a complete state (what was written
+   * into a state before it was published is seen with it; no fence instruction on x86).
    */
-  private volatile Object state;
+  private Object state;
+
+  private static final java.lang.invoke.VarHandle STATE;
+
+  static {
+    try {
+      STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Message.class, "state", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** One root struct's tape as C wrote it: its slots (8 bytes each) in tape[0, 8 x slots), then its bytes. */
   static final class Saved {
@@ -46,30 +59,41 @@ public final class Message implements Comparable<Message> {
     }
   }
 
+  /**
+   * Called by decode: a message still in the verified final model it came in (the core
+   * verified these bytes: StructType.decode), its values read from them in Java
+   * ({@link FinalReader}) on the first read or set, or when the message crosses to C
+   * (encode, JSON, text, equality).
+   */
+  Message(StructType type, byte[] verifiedFinal) {
+    this.type = type;
+    STATE.setRelease(this, verifiedFinal);
+  }
+
   /** Called by the tape with values already in canonical form. */
   Message(StructType type, Object[] values) {
     this.type = type;
-    this.state = values;
+    STATE.setRelease(this, values);
   }
 
   /** Called by the tape: a message still on the tape C wrote. */
   Message(StructType type, Saved saved) {
     this.type = type;
-    this.state = saved;
+    STATE.setRelease(this, saved);
   }
 
   /** The saved tape while the values have not been made, else null. */
   Saved saved() {
-    Object s = state;
+    Object s = STATE.getAcquire(this);
     return s instanceof Saved ? (Saved) s : null;
   }
 
-  /** The values, made from the saved tape on first use. */
+  /** The values, made from the saved tape or the verified bytes on first use. */
   Object[] values() {
-    Object s = state;
+    Object s = STATE.getAcquire(this);
     if (s instanceof Object[]) return (Object[]) s;
-    Object[] v = Tape.values(type, (Saved) s);
-    state = v;
+    Object[] v = s instanceof byte[] ? FinalReader.values(type, (byte[]) s) : Tape.values(type, (Saved) s);
+    STATE.setRelease(this, v);
     return v;
   }
 
@@ -245,6 +269,10 @@ public final class Message implements Comparable<Message> {
   }
 
   public byte[] encode(Model model) {
+    if (model == Model.FINAL && directEncode && javaEncode && FinalReader.readable(type)) { // in Java, no native call
+      byte[] b = FinalWriter.encode(this);
+      if (b != null) return b;
+    }
     return (byte[]) write(WRITE_MODEL, model.ordinal(), false);
   }
 
@@ -260,32 +288,42 @@ public final class Message implements Comparable<Message> {
   private static final int WRITE_MODEL = 0, WRITE_JSON = 1, WRITE_TEXT = 2;
 
   /**
+   * Tests only: false makes encode take the general way alone (the tape read into the
+   * core's value, then fbe_encode), which the core's straight walk from the tape
+   * (fbei_tape_encode) and the final model written in Java ({@link FinalWriter}) must
+   * match byte for byte.
+   */
+  static boolean directEncode = true; // (plain: set and read on the test's thread)
+  /** Tests only: false leaves the final model to the core's straight walk (no {@link FinalWriter}). */
+  static boolean javaEncode = true;
+  private static final int ENCODE_GENERAL = 2; // Walk.encode's model bit
+
+  /**
    * The message flattened onto the tape, and ONE native call writing it out: the model's
    * bytes (a byte[]), or the JSON or text form (a String).
    */
   private Object write(int what, int model, boolean pretty) {
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
-      int size = writeCall(what, core, t, model, pretty);
-      if (size < 0) { // larger than the byte tape: grow it (keeping the strings) and again
-        t.growBytes(-1 - size);
-        size = writeCall(what, core, t, model, pretty);
+      int size = writeCall(what, t.core, t, model, pretty);
+      if (size < 0) { // larger than the room after the tape: more room (the tape kept) and again
+        t.growOut(-1 - size);
+        size = writeCall(what, t.core, t, model, pretty);
       }
       return what == WRITE_MODEL ? t.out(size) : t.outText(size);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
   private int writeCall(int what, long core, Tape t, int model, boolean pretty) {
     switch (what) {
-      case WRITE_MODEL: return Walk.encode(core, type.index, t.buf, t.caps(), model);
-      case WRITE_JSON: return Walk.toJson(core, type.index, t.buf, t.caps(), pretty);
-      default: return Walk.toText(core, type.index, t.buf, t.caps());
+      case WRITE_MODEL:
+        return Walk.encode(core, type.index, t.at(), t.caps(), t.used(), directEncode ? model : model | ENCODE_GENERAL);
+      case WRITE_JSON: return Walk.toJson(core, type.index, t.at(), t.caps(), t.used(), pretty);
+      default: return Walk.toText(core, type.index, t.at(), t.caps(), t.used());
     }
   }
 
@@ -314,15 +352,13 @@ public final class Message implements Comparable<Message> {
   public boolean sameValue(Message other) {
     if (other == null || other.type != type) return false;
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.equal(core, type.index, t.buf, t.caps());
+      return Walk.equal(t.core, type.index, t.at(), t.caps());
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -355,18 +391,14 @@ public final class Message implements Comparable<Message> {
     Schema schema = type.schema;
     Tape t = null;
     try {
-      long core = schema.enter();
-      t = Tape.acquire();
+      t = schema.begin();
       t.putMessage(this);
-      long h = Walk.keyHash(core, type.index, t.buf, t.caps());
+      long h = Walk.keyHash(t.core, type.index, t.at(), t.caps());
       return (int) (h ^ (h >>> 32));
     } catch (FbeException e) {
       return 0;
     } finally {
-      if (t != null) {
-        t.release();
-        schema.exit();
-      }
+      if (t != null) schema.end(t);
     }
   }
 
@@ -389,15 +421,13 @@ public final class Message implements Comparable<Message> {
       }
     }
     Schema schema = type.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage(this);
       t.putMessage(other);
-      return Walk.keyCompare(core, type.index, t.buf, t.caps());
+      return Walk.keyCompare(t.core, type.index, t.at(), t.caps());
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 

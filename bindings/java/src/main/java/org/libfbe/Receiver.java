@@ -163,6 +163,6 @@ public final class Receiver implements AutoCloseable {
   public void close() {
     if (feeder.get() == Thread.currentThread())
       throw new FbeException(Status.ARGUMENT, "a receiver cannot be closed from its own handler");
-    if (calls.close()) cleanable.clean();
+    if (calls.close(null)) cleanable.clean();
   }
 }

@@ -90,6 +90,43 @@ public final class Schema implements AutoCloseable {
     Reference.reachabilityFence(this);
   }
 
+  /**
+   * The calling thread's tape ({@link Tape#acquire}) with a native call on this schema
+   * entered, its native tables in {@code t.core}: {@code Tape t = schema.begin(); try {
+   * ...native call... } finally { schema.end(t); }}. On the thread's own tape the call is
+   * marked on the tape (one volatile store, which close() looks at: {@link InFlight}),
+   * else counted as {@link #enter} counts it.
+   *
+   * @throws FbeException ARGUMENT when the schema is closed
+   */
+  Tape begin() {
+    Tape t = Tape.acquire();
+    try {
+      if (t.lane) {
+        t.mark(this);
+        if (calls.open()) {
+          t.core = handle.core;
+          return t;
+        }
+        t.unmark(); // closing or closed: the counted way waits for close()'s answer, or throws
+      }
+      calls.enter();
+      t.core = handle.core;
+      return t;
+    } catch (RuntimeException | Error e) {
+      t.release();
+      throw e;
+    }
+  }
+
+  /** Ends a call begun by {@link #begin} (its tape released). */
+  void end(Tape t) {
+    if (t.marked() == this) t.unmark();
+    else calls.exit();
+    t.release();
+    Reference.reachabilityFence(this);
+  }
+
   /** The core schema's reference taken for views (0: none yet); released by the Cleaner, never by close(). */
   private volatile long viewsSchema;
 
@@ -218,7 +255,7 @@ public final class Schema implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (calls.close()) cleanable.clean();
+    if (calls.close(this)) cleanable.clean();
   }
 
   @Override

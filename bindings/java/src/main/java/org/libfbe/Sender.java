@@ -74,16 +74,14 @@ public final class Sender implements AutoCloseable {
     long p = enter();
     try {
       Schema s = schema;
-      long core = s.enter();
-      Tape t = Tape.acquire();
+      Tape t = s.begin();
       try {
         t.putMessage(m);
         synchronized (handle) { // the native sender's frame buffer is one per sender
-          frame = Walk.senderSend(p, core, m.type.index, t.buf, t.caps());
+          frame = Walk.senderSend(p, t.core, m.type.index, t.at(), t.caps());
         }
       } finally {
-        t.release();
-        s.exit();
+        s.end(t);
       }
     } finally {
       exit();
@@ -111,6 +109,6 @@ public final class Sender implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (calls.close()) cleanable.clean();
+    if (calls.close(null)) cleanable.clean();
   }
 }

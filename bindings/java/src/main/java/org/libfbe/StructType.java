@@ -27,6 +27,16 @@ public final class StructType {
   /** The fields' types and names by index, for the tape. */
   FieldType[] types = new FieldType[0];
   String[] names = new String[0];
+  /** FinalReader.readable's answer: 0 not yet known, 1 no, 2 yes. */
+  int finalReadable;
+  /** FinalWriter's program (FinalWriter.program; Program.NONE: it has none); null: not made yet. */
+  FinalWriter.Program finalProgram;
+
+  /**
+   * Tests only: false makes decode take the core's decode alone (its value written onto
+   * the tape), which a verified final model read in Java ({@link FinalReader}) must match.
+   */
+  static boolean directDecode = true; // (plain: set and read on the test's thread)
 
   StructType(Schema schema, int index, String name, String fullName, int typeId, boolean message, boolean hasKeys) {
     this.schema = schema;
@@ -43,6 +53,17 @@ public final class StructType {
     Map<String, Field> m = new HashMap<>();
     for (Field f : list) m.put(f.name(), f);
     byName = m;
+    int cap = Integer.highestOneBit(Math.max(4, list.size() * 2) - 1) << 1;
+    String[] keys = new String[cap];
+    Field[] hits = new Field[cap];
+    for (Field f : list) {
+      int i = f.name().hashCode() & (cap - 1);
+      while (keys[i] != null) i = (i + 1) & (cap - 1);
+      keys[i] = f.name();
+      hits[i] = f;
+    }
+    internedNames = keys;
+    internedFields = hits;
     types = new FieldType[list.size()];
     names = new String[list.size()];
     for (Field f : list) {
@@ -105,10 +126,21 @@ public final class StructType {
    * @throws FbeException UNKNOWN_FIELD (a kind of NOT_FOUND) when the struct has no such field
    */
   public Field field(String name) {
+    String[] keys = internedNames; // a name given as a literal is the field's own (interned) String
+    int mask = keys.length - 1;
+    for (int i = name == null ? 0 : name.hashCode() & mask; name != null; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == name) return internedFields[i];
+      if (k == null) break;
+    }
     Field f = byName.get(name);
     if (f == null) throw unknownField(name);
     return f;
   }
+
+  /** The field names (interned, as Field keeps them) by hash, open addressing: field(name) by identity first. */
+  private String[] internedNames = new String[1];
+  private Field[] internedFields = new Field[1];
 
   /** UNKNOWN_FIELD in the core's words: "unknown field 'symbl' of proto.Order (did you mean 'symbol'?)". */
   FbeException unknownField(String name) {
@@ -122,15 +154,13 @@ public final class StructType {
 
   /** A new message with every field at its schema default (utc/uuid defaults evaluated now). */
   public Message newMessage() {
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.defaults(core, index, t.buf, t.caps())) < 0) t.grow(-1 - used);
+      while ((used = Walk.defaults(t.core, index, t.at(), t.caps())) < 0) t.grow(-1 - used);
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -262,18 +292,49 @@ public final class StructType {
   }
 
   private Message decode(byte[] data, int off, int len, Model model, boolean trusted, Limits limits) {
+    if (!trusted && model == Model.FINAL && directDecode && FinalReader.readable(this) && data != null && off >= 0
+        && len >= 0 && off <= data.length - len)
+      return decodeFinal(data, off, len, limits);
     Limits l = Limits.of(limits);
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.decode(core, index, data, off, len, t.input(data, off, len), model.ordinal(), trusted, l.maxDepth(),
-          l.maxModelSize(), l.maxMemory(), t.buf, t.caps())) < 0)
+      boolean inTape = t.input(data, off, len); // (again after a grow: a new block)
+      while ((used = Walk.decode(t.core, index, data, off, len, inTape, model.ordinal(), trusted, l.maxDepth(),
+          l.maxModelSize(), l.maxMemory(), t.at(), t.caps())) < 0) {
         t.grow(-1 - used);
+        inTape = t.input(data, off, len);
+      }
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
+    }
+  }
+
+  /**
+   * A final model of a struct FinalReader reads: the core verifies the bytes (fbe_verify,
+   * which is what fbe_decode does first: the same refusals, status, text, path and
+   * offset, within the same limits), and the message keeps the verified bytes, its values
+   * read from them in Java when first needed. A small input is copied onto the tape's
+   * twin and verified there (no pin), then copied out of it; a larger one is copied
+   * first and the copy verified in place.
+   */
+  private Message decodeFinal(byte[] data, int off, int len, Limits limits) {
+    Limits l = Limits.of(limits);
+    Tape t = schema.begin();
+    try {
+      byte[] own;
+      if (t.input(data, off, len)) {
+        long size = Walk.verifyAt(t.core, index, t.at(), t.caps(), len, Model.FINAL.ordinal(), l.maxDepth(),
+            l.maxModelSize(), l.maxMemory());
+        own = t.inputCopy((int) size);
+      } else {
+        own = java.util.Arrays.copyOfRange(data, off, off + len);
+        Walk.verify(t.core, index, own, 0, len, Model.FINAL.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
+      }
+      return new Message(this, own);
+    } finally {
+      schema.end(t);
     }
   }
 
@@ -335,12 +396,15 @@ public final class StructType {
   /** {@link #verify} within the limits (the same ones decode would apply). */
   public long verify(byte[] data, Model model, Limits limits) {
     Limits l = Limits.of(limits);
-    long core = schema.enter();
+    int len = data.length;
+    Tape t = schema.begin();
     try {
-      return Walk.verify(core, index, data, 0, data.length, model.ordinal(), l.maxDepth(), l.maxModelSize(),
-          l.maxMemory());
+      if (t.input(data, 0, len)) // small: a copy on the tape, no pin
+        return Walk.verifyAt(t.core, index, t.at(), t.caps(), len, model.ordinal(), l.maxDepth(), l.maxModelSize(),
+            l.maxMemory());
+      return Walk.verify(t.core, index, data, 0, len, model.ordinal(), l.maxDepth(), l.maxModelSize(), l.maxMemory());
     } finally {
-      schema.exit();
+      schema.end(t);
     }
   }
 
@@ -397,17 +461,15 @@ public final class StructType {
   public Message fromJson(String json, Limits limits, boolean ignoreUnknown) {
     Limits l = Limits.of(limits);
     byte[] utf8 = Tape.utf8(json); // a lone surrogate as its bytes, which the core refuses (not as '?')
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.fromJson(core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
-          l.maxMemory(), t.buf, t.caps())) < 0)
+      while ((used = Walk.fromJson(t.core, index, utf8, ignoreUnknown, l.maxDepth(), l.maxModelSize(),
+          l.maxMemory(), t.at(), t.caps())) < 0)
         t.grow(-1 - used);
       return t.saved(this, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
     }
   }
 

@@ -3,6 +3,7 @@ package org.libfbe;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,16 +24,31 @@ import org.libfbe.internal.Walk;
  * How a message crosses between Java and C: flattened depth-first in schema field order
  * onto slots and a byte tape of string/bytes contents (the core's tape,
  * core/include/fbe/internal/tape.h, in its FBE_TAPE_INT64 format), handed to C in ONE
- * native call. Both live in ONE byte[], so C pins one array per call (a pin is a VM
- * transition each way): the slots, 8 bytes each in the machine's order (C reads them as
- * int64_t), in buf[0, base), the byte tape in buf[base, buf.length). A JNI call costs 10-20 ns and a slot here about one, so Java does the
- * per-value work: {@link #putMessage} type-checks and range-checks each value as it
- * writes it (an error carries the value's path), and {@link #getMessage} builds
- * Messages from what C wrote. One tape per thread, reused; a nested use (a Map
- * converted to a Message while flattening, a receiver's handler) gets a fresh one.
+ * native call. Both live in ONE block of direct memory ({@link #mem}: the slots, 8 bytes
+ * each in the machine's order (C reads them as int64_t), in [0, base), the byte tape in
+ * [base, capacity)), whose address the native calls take as a long: a call with
+ * primitive arguments only (about 6 ns), where pinning a Java array costs about 18 ns
+ * more. Java writes the slots and bytes there itself (ByteBuffer's absolute puts, which
+ * the JIT compiles to plain stores), and copies out what C wrote. A slot costs about a
+ * nanosecond here, so Java does the per-value work: {@link #putMessage} type-checks and
+ * range-checks each value as it writes it (an error carries the value's path), and
+ * {@link #getMessage} builds Messages from a tape C wrote (kept in a Java array: a
+ * {@link Message.Saved}, a received message). One tape per thread, reused; a nested use
+ * (a Map converted to a Message while flattening, a receiver's handler) gets a fresh one.
  */
 final class Tape {
-  private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::new);
+  private static final ThreadLocal<Tape> LOCAL = ThreadLocal.withInitial(Tape::lane);
+  /** Every thread's own tape (weakly: a thread that ended drops its own), for {@link #inUse}. */
+  private static final Map<Tape, Boolean> LANES = new java.util.WeakHashMap<>();
+  private static final VarHandle USING;
+
+  static {
+    try {
+      USING = MethodHandles.lookup().findVarHandle(Tape.class, "using", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private static final int MAX_DEPTH = 256; // the core's FBE_DEFAULT_MAX_DEPTH, its rule: optionals and collections
 
   // Kind ordinals as constants: an int switch (a switch on the enum reads a table first).
@@ -48,21 +64,74 @@ final class Tape {
       throw new AssertionError("Kind and Tape disagree");
   }
 
-  /** A slot: 8 bytes of buf in the machine's order. */
+  /** A slot of a tape in a Java array: 8 bytes in the machine's order. */
   private static final VarHandle SLOT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+  /** A fresh tape's slots (its base) and bytes. */
+  private static final int SLOTS = 256, BYTES = 1024;
 
-  /** The slots in buf[0, base) (base = 8 x the slot capacity), the byte tape after them. */
-  byte[] buf;
+  /** Reading (a tape C wrote, in a Java array): its slots in buf[0, base), the byte tape after them. */
+  private final byte[] buf;
+  /** Writing: the slots in mem[0, base) (base = 8 x the slot capacity), the byte tape in mem[base, memCap). */
   private int base;
   private int n, p, depth;
   private boolean busy;
+  /**
+   * The direct memory, its address and capacity. The Tape keeps it reachable through
+   * every native call that is given its address (the callers use the Tape after it).
+   */
+  private ByteBuffer mem;
+  private long addr;
+  private int memCap;
+  /** A thread's own tape (registered in LANES; a nested use's fresh one is not). */
+  boolean lane;
+  /** The Schema whose native call runs on this tape (Schema.begin), else null. */
+  private volatile Object using;
+  /** The native tables of the call's schema (Schema.begin). */
+  long core;
 
-  private Tape() {
-    this(new byte[8 * 256 + 1024], 8 * 256);
+  private static Tape lane() {
+    Tape t = new Tape();
+    t.lane = true;
+    synchronized (LANES) {
+      LANES.put(t, Boolean.TRUE);
+    }
+    return t;
   }
 
-  /** A tape over a buffer C wrote (a received message, a saved one): base = 8 x its slots. */
+  /** A call on owner runs on this tape: a volatile store (ordered before the caller's check of owner's state). */
+  void mark(Object owner) {
+    using = owner;
+  }
+
+  void unmark() {
+    USING.setRelease(this, null);
+  }
+
+  Object marked() {
+    return (Object) USING.getOpaque(this);
+  }
+
+  /** How many threads' tapes run a call on owner right now (InFlight.close). */
+  static int inUse(Object owner) {
+    int n = 0;
+    synchronized (LANES) {
+      for (Tape t : LANES.keySet())
+        if (t.using == owner) n++;
+    }
+    return n;
+  }
+
+  /** The slots' part a call starts with: what the largest value so far needed (kept, as the block is). */
+  private int base0;
+
+  private Tape() {
+    this.buf = null;
+    newMem(8 * SLOTS + BYTES);
+    base = base0 = 8 * SLOTS;
+  }
+
+  /** A tape over a buffer C wrote (a received message, a saved one), for reading: base = 8 x its slots. */
   Tape(byte[] buf, int base) {
     this.buf = buf;
     this.base = base;
@@ -73,32 +142,61 @@ final class Tape {
     if (t.busy) t = new Tape();
     t.busy = true;
     t.n = t.p = t.depth = 0;
+    t.base = t.base0;
     return t;
   }
 
   void release() {
     busy = false;
-    if (base > 8 << 17 || buf.length - base > 1 << 20) { // don't keep huge tapes
-      buf = new byte[8 * 256 + 1024];
-      base = 8 * 256;
+    if (memCap > 4 << 20) { // don't keep huge tapes (a new direct buffer for each huge message is the rarer cost)
+      newMem(8 * SLOTS + BYTES);
+      base = base0 = 8 * SLOTS;
     }
+  }
+
+  /** A new block of exactly cap bytes (what the old one held is not kept). */
+  private void newMem(long cap) {
+    if (cap > MAX_ARRAY) throw tooLarge();
+    mem = null; // (the old one can go before the new one is made)
+    ByteBuffer b = ByteBuffer.allocateDirect((int) cap).order(ByteOrder.nativeOrder());
+    long a = Walk.address(b);
+    if (a == 0 || (a & 7) != 0) throw new FbeException(Status.NOMEM, "no 8-aligned direct memory for the tape");
+    mem = b;
+    addr = a;
+    memCap = (int) cap;
+  }
+
+  /** The block's address, for a native call. */
+  long at() {
+    return addr;
   }
 
   /** The two parts' capacities as C takes them: (slots << 32 | bytes). */
   long caps() {
-    return (long) (base >>> 3) << 32 | (buf.length - base);
+    return (long) (base >>> 3) << 32 | (memCap - base);
   }
 
-  /** C said the value needs (slots << 32 | bytes): a bigger buffer (its content is redone). */
+  /** The message(s) Java put on the tape: (slots << 32 | bytes). */
+  long used() {
+    return (long) n << 32 | p;
+  }
+
+  /** What Java put on the tape, for a native call that reads it: the block's address. */
+  long sync() {
+    return addr;
+  }
+
+  /** C said the value needs (slots << 32 | bytes): more room (its content is redone; the block kept when it is large enough). */
   void grow(long need) {
     long slots = need >>> 32, size = (int) need;
-    int have = base >>> 3, cap = buf.length - base;
+    int have = base >>> 3, cap = memCap - base;
     long s = slots > have ? grown(have, slots) : have, b = size > cap ? grown(cap, size) : cap;
-    buf = new byte[total(8 * s, b)];
-    base = (int) (8 * s);
+    int total = total(8 * s, b);
+    if (total > memCap) newMem(Math.max(total, Math.min(2L * memCap, MAX_ARRAY)));
+    base = base0 = (int) (8 * s);
   }
 
-  /** Inputs below this many bytes go onto the tape (a copy in Java, no VM transition); C reads larger ones in place. */
+  /** Inputs below this many bytes go onto the tape (a copy, no pin); C reads larger ones in place (one pin). */
   private static final int INPUT_ON_TAPE_BELOW = 4096;
 
   /**
@@ -107,28 +205,39 @@ final class Tape {
    * its error, the one check of the range).
    */
   boolean input(byte[] data, int off, int len) {
-    if (len < 0 || len >= INPUT_ON_TAPE_BELOW) return false;
-    if (len > buf.length - base) buf = new byte[total(base, len)]; // (nothing on it yet)
-    try {
-      System.arraycopy(data, off, buf, base, len);
-      return true;
-    } catch (NullPointerException | IndexOutOfBoundsException e) {
-      return false;
-    }
+    if (len < 0 || len >= INPUT_ON_TAPE_BELOW || data == null || off < 0 || off > data.length - len) return false;
+    if (len > memCap - base) newMem(Math.max((long) base + len, Math.min(2L * memCap, MAX_ARRAY)));
+    mem.put(base, data, off, len);
+    return true;
   }
 
-  /** Room for size bytes of output over the byte tape, keeping what is on the tape (C reads it again). */
-  void growBytes(int size) {
-    if (size > buf.length - base) buf = Arrays.copyOf(buf, total(base, size));
+  /** The first size bytes of an input on the tape (put there by {@link #input}), copied out. */
+  byte[] inputCopy(int size) {
+    byte[] b = new byte[size];
+    mem.get(base, b, 0, size);
+    return b;
   }
 
-  /** The size bytes C wrote over the byte tape. */
+  /**
+   * Room for size bytes of output after the tape's own bytes (p), keeping what is on the
+   * tape (C reads it again).
+   */
+  void growOut(int size) {
+    long need = (long) base + p + size;
+    if (need > memCap) moveTo(total(base, grown(memCap - base, (long) p + size)), base);
+  }
+
+  /** The size bytes C wrote after the tape's own bytes. */
   byte[] out(int size) {
-    return Arrays.copyOfRange(buf, base, base + size);
+    byte[] b = new byte[size];
+    mem.get(base + p, b, 0, size);
+    return b;
   }
 
   String outText(int size) {
-    return new String(buf, base, size, StandardCharsets.UTF_8);
+    byte[] b = new byte[size];
+    mem.get(base + p, b, 0, size);
+    return new String(b, 0, size, StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ Java -> tape
@@ -144,8 +253,8 @@ final class Tape {
   Message saved(StructType st, long used) {
     int slots = (int) (used >>> 32), size = (int) used;
     byte[] tape = new byte[total(8L * slots, size)];
-    System.arraycopy(buf, 0, tape, 0, 8 * slots);
-    System.arraycopy(buf, base, tape, 8 * slots, size);
+    mem.get(0, tape, 0, 8 * slots);
+    mem.get(base, tape, 8 * slots, size);
     return new Message(st, new Message.Saved(tape, slots));
   }
 
@@ -156,7 +265,7 @@ final class Tape {
 
   private void slot(long x) {
     if (n == base >>> 3) moreSlots(n + 1L);
-    SLOT.set(buf, n << 3, x);
+    mem.putLong(n << 3, x);
     n++;
   }
 
@@ -164,19 +273,38 @@ final class Tape {
     return (long) SLOT.get(buf, n++ << 3);
   }
 
-  /** Room for `need` slots: the byte tape moves up (what is on it, buf[base, base+p), kept). */
+  /** Room for `need` slots: the byte tape moves up (what is on it, [base, base+p), kept). */
   private void moreSlots(long need) {
     long s = grown(base >>> 3, need);
-    byte[] more = new byte[total(8 * s, buf.length - base)];
-    System.arraycopy(buf, 0, more, 0, n << 3);
-    System.arraycopy(buf, base, more, (int) (8 * s), p);
-    buf = more;
-    base = (int) (8 * s);
+    moveTo(total(8 * s, memCap - base), (int) (8 * s));
+    base0 = Math.max(base0, base);
+  }
+
+  /**
+   * The slots' part newBase long in a block of at least cap bytes, what is on the tape
+   * kept: in the same block when it is large enough (the byte tape moved up), else in a
+   * new one.
+   */
+  private void moveTo(int cap, int newBase) {
+    if (cap <= memCap) {
+      if (p > 0) {
+        byte[] bytes = new byte[p];
+        mem.get(base, bytes, 0, p);
+        mem.put(newBase, bytes, 0, p);
+      }
+      base = newBase;
+      return;
+    }
+    ByteBuffer old = mem;
+    newMem(Math.max(cap, Math.min(2L * memCap, MAX_ARRAY)));
+    if (n > 0) mem.put(0, old, 0, n << 3);
+    if (p > 0) mem.put(newBase, old, base, p);
+    base = newBase;
   }
 
   private void room(long more) {
-    int cap = buf.length - base;
-    if (p + more > cap) buf = Arrays.copyOf(buf, total(base, grown(cap, p + more)));
+    int cap = memCap - base;
+    if (p + more > cap) moveTo(total(base, grown(cap, p + more)), base);
   }
 
   private static int grown(int have, long need) {
@@ -184,7 +312,7 @@ final class Tape {
     return (int) Math.max(need, Math.min((long) have * 2, MAX_ARRAY));
   }
 
-  /** The buffer's length for slot bytes and tape bytes together. */
+  /** The block's length for slot bytes and tape bytes together. */
   private static int total(long slotBytes, long bytes) {
     if (slotBytes + bytes > MAX_ARRAY) throw tooLarge();
     return (int) (slotBytes + bytes);
@@ -199,10 +327,15 @@ final class Tape {
     Message.Saved saved = m.saved();
     if (saved != null && m.type == st) { // still its decoded tape: that, as it is
       int slots = saved.slots, size = saved.tape.length - 8 * slots;
-      if (n + slots > base >>> 3) moreSlots((long) n + slots);
-      room(size);
-      System.arraycopy(saved.tape, 0, buf, n << 3, 8 * slots);
-      System.arraycopy(saved.tape, 8 * slots, buf, base + p, size);
+      if (n == 0 && p == 0 && saved.tape.length <= memCap) { // the whole tape: one copy, the bytes right after the slots
+        mem.put(0, saved.tape, 0, saved.tape.length);
+        base = 8 * slots;
+      } else {
+        if (n + slots > base >>> 3) moreSlots((long) n + slots);
+        room(size);
+        mem.put(n << 3, saved.tape, 0, 8 * slots);
+        mem.put(base + p, saved.tape, 8 * slots, size);
+      }
       n += slots;
       p += size;
       return;
@@ -323,7 +456,7 @@ final class Tape {
         if (v instanceof byte[]) {
           byte[] b = (byte[]) v;
           room(b.length);
-          System.arraycopy(b, 0, buf, base + p, b.length);
+          mem.put(base + p, b, 0, b.length);
           p += b.length;
           slot(b.length);
           return;
@@ -380,6 +513,7 @@ final class Tape {
     FieldType e = t.element();
     int size = items.size(), i = 0;
     if (t.code != K_ARRAY) slot(size);
+    if (items instanceof PrimitiveList && putPrimitive(e.code, (PrimitiveList) items, size)) return;
     try {
       if (items instanceof List && items instanceof RandomAccess) {
         List<?> list = (List<?>) items;
@@ -394,6 +528,62 @@ final class Tape {
     } catch (FbeException ex) {
       throw ex.under("[" + i + "]");
     }
+  }
+
+  /**
+   * The elements of a decoded list still in its primitive form, written as they are when
+   * every one fits the element kind (checked first): true; false (nothing written) when
+   * the general way must look at them.
+   */
+  private boolean putPrimitive(int code, PrimitiveList l, int size) {
+    if (l instanceof PrimitiveList.Longs) {
+      long[] a = ((PrimitiveList.Longs) l).longs();
+      if (a == null) return false;
+      switch (code) {
+        case K_INT64: case K_UINT64: case K_TIMESTAMP: break;
+        case K_UINT32:
+          for (int k = 0; k < size; k++) if (a[k] < 0 || a[k] > 0xFFFFFFFFL) return false;
+          break;
+        default: return false;
+      }
+      slots(a, size);
+      return true;
+    }
+    if (l instanceof PrimitiveList.Doubles) {
+      long[] bits = ((PrimitiveList.Doubles) l).bits();
+      if (bits == null || code != K_DOUBLE) return false;
+      slots(bits, size);
+      return true;
+    }
+    int[] a = ((PrimitiveList.Ints) l).ints();
+    if (a == null) return false;
+    switch (code) {
+      case K_INT32: break;
+      case K_UINT16:
+        for (int k = 0; k < size; k++) if (a[k] < 0 || a[k] > 0xFFFF) return false;
+        break;
+      case K_WCHAR: { // an Integer holds a wchar's 32 bits
+        if (n + size > base >>> 3) moreSlots((long) n + size);
+        ByteBuffer m = mem;
+        for (int k = 0, at = n << 3; k < size; k++) m.putLong(at + (k << 3), a[k] & 0xFFFFFFFFL);
+        n += size;
+        return true;
+      }
+      default: return false;
+    }
+    if (n + size > base >>> 3) moreSlots((long) n + size);
+    ByteBuffer m = mem;
+    for (int k = 0, at = n << 3; k < size; k++) m.putLong(at + (k << 3), a[k]);
+    n += size;
+    return true;
+  }
+
+  /** count slots at once. */
+  private void slots(long[] a, int count) {
+    if (n + count > base >>> 3) moreSlots((long) n + count);
+    ByteBuffer m = mem;
+    for (int k = 0, at = n << 3; k < count; k++) m.putLong(at + (k << 3), a[k]);
+    n += count;
   }
 
   private void putMap(FieldType t, Map<?, ?> map) {
@@ -419,7 +609,8 @@ final class Tape {
   private void putAscii(String s) {
     int len = s.length();
     room(len);
-    for (int i = 0; i < len; i++) buf[base + p + i] = (byte) s.charAt(i);
+    ByteBuffer m = mem;
+    for (int i = 0, o = base + p; i < len; i++) m.put(o + i, (byte) s.charAt(i));
     p += len;
     slot(len);
   }
@@ -430,10 +621,23 @@ final class Tape {
    * the words every binding uses.
    */
   private void putUtf8(String s) {
-    room(3L * s.length());
-    int start = base + p, len = utf8(s, buf, start) - start;
-    p += len; // before the slot: a move of the byte tape keeps buf[base, base+p)
-    slot(len);
+    int len = s.length();
+    room(3L * len);
+    ByteBuffer m = mem;
+    int start = base + p, o = start, i = 0;
+    for (; i < len; i++) { // ASCII, the common case
+      char c = s.charAt(i);
+      if (c >= 0x80) break;
+      m.put(o++, (byte) c);
+    }
+    if (i < len) { // the rest, through a Java array
+      byte[] rest = new byte[3 * (len - i)];
+      int k = utf8(s.substring(i), rest, 0);
+      m.put(o, rest, 0, k);
+      o += k;
+    }
+    p += o - start; // before the slot: a move of the byte tape keeps [base, base+p)
+    slot(o - start);
   }
 
   /** s as UTF-8 the same way (a lone surrogate as its 3 bytes, for the core to refuse). */
@@ -511,17 +715,27 @@ final class Tape {
    * their own (the same values, without a switch per element).
    */
   private List<Object> getItems(FieldType e, int count) {
+    switch (e.code) {
+      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_UINT32: {
+        long[] a = new long[count];
+        for (int i = 0; i < count; i++) a[i] = slotAt();
+        return new PrimitiveList.Longs(a, count);
+      }
+      case K_INT32: case K_UINT16: case K_WCHAR: {
+        int[] a = new int[count];
+        for (int i = 0; i < count; i++) a[i] = (int) slotAt();
+        return new PrimitiveList.Ints(a, count);
+      }
+      case K_DOUBLE: {
+        long[] a = new long[count];
+        for (int i = 0; i < count; i++) a[i] = slotAt();
+        return new PrimitiveList.Doubles(a, count);
+      }
+      default:
+        break;
+    }
     List<Object> out = new ArrayList<>(count);
     switch (e.code) {
-      case K_INT64: case K_UINT64: case K_TIMESTAMP: case K_UINT32:
-        for (int i = 0; i < count; i++) out.add(slotAt());
-        break;
-      case K_INT32: case K_UINT16: case K_WCHAR:
-        for (int i = 0; i < count; i++) out.add((int) slotAt());
-        break;
-      case K_DOUBLE:
-        for (int i = 0; i < count; i++) out.add(Double.longBitsToDouble(slotAt()));
-        break;
       case K_STRING:
         for (int i = 0; i < count; i++) out.add(getString());
         break;

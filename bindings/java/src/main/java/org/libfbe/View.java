@@ -564,17 +564,15 @@ public final class View {
 
   private Message message() {
     Schema schema = struct.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       long used;
-      while ((used = Walk.viewToMessage(data, end, model, ctype, at, base, image, core, struct.index,
-          limits.maxDepth(), limits.maxModelSize(), limits.maxMemory(), t.buf, t.caps())) < 0)
+      while ((used = Walk.viewToMessage(data, end, model, ctype, at, base, image, t.core, struct.index,
+          limits.maxDepth(), limits.maxModelSize(), limits.maxMemory(), t.at(), t.caps())) < 0)
         t.grow(-1 - used);
       return t.saved(struct, used);
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
       Reference.reachabilityFence(this);
     }
   }
@@ -621,16 +619,14 @@ public final class View {
     }
     if (!(o instanceof Message) || struct == null || ((Message) o).type != struct) return false;
     Schema schema = struct.schema;
-    long core = schema.enter();
-    Tape t = Tape.acquire();
+    Tape t = schema.begin();
     try {
       t.putMessage((Message) o);
-      return Walk.viewEqualMessage(data, end, model, ctype, at, base, image, core, struct.index, t.buf, t.caps());
+      return Walk.viewEqualMessage(data, end, model, ctype, at, base, image, t.core, struct.index, t.at(), t.caps());
     } catch (FbeException e) {
       return false; // a message holding a value that cannot be encoded (as Message.equals)
     } finally {
-      t.release();
-      schema.exit();
+      schema.end(t);
       Reference.reachabilityFence(this);
     }
   }

@@ -5,14 +5,16 @@ import org.libfbe.Receiver;
 
 /**
  * The hand-written JNI entry points (bindings/java/native/): one native call per
- * operation. A message crosses as a tape (org.libfbe.Tape, fbe/internal/tape.h): ONE byte[]
- * holding the slots (8 bytes each, the machine's order) and then the contents, flattened
- * and built in Java (C pins the one array); C reads the tape into
- * the core's value, or writes a decoded value onto it. Calls that write a tape return
- * the (slots << 32 | bytes) they wrote, or -1 - (slots << 32 | bytes) when the tape is
- * too small (grow it and call again). caps: the tape's two parts, (slots << 32 | bytes)
- * (Tape.caps(); the byte[] is 8 x slots + bytes long), which C takes as given (this is not an API).
- * Not an API: org.libfbe calls these with the schema's own tables.
+ * operation. A message crosses as a tape (org.libfbe.Tape, fbe/internal/tape.h): ONE
+ * block of direct memory (the calling thread's Tape's direct ByteBuffer, passed as its
+ * address `tape`: no array to pin, so a call takes primitives only) holding the slots (8
+ * bytes each, the machine's order) and then the contents, flattened and built in Java;
+ * C reads the tape into the core's value, or writes a decoded value onto it. Calls that
+ * write a tape return the (slots << 32 | bytes) they wrote, or -1 - (slots << 32 |
+ * bytes) when the tape is too small (grow it and call again). caps: the tape's two parts,
+ * (slots << 32 | bytes) (Tape.caps(); the block is 8 x slots + bytes long), which C takes
+ * as given; used: the message's own (slots << 32 | bytes) on it. Not an API: org.libfbe
+ * calls these with the schema's own tables and its own live buffers only.
  */
 public final class Walk {
   static {
@@ -26,14 +28,18 @@ public final class Walk {
 
   public static native void unbind(long core);
 
+  /** The address of a direct buffer's memory (0: not a direct buffer). */
+  public static native long address(java.nio.ByteBuffer buffer);
+
   /** A message of struct `index` with every field at its default, onto the tape. */
-  public static native long defaults(long core, int index, byte[] tape, long caps);
+  public static native long defaults(long core, int index, long tape, long caps);
 
   /**
-   * Encodes the message on the tape and writes the bytes over the byte tape: returns
-   * their size, or -1 - size when they do not fit it (nothing written).
+   * Encodes the message on the tape (`used` of it) and writes the bytes after it, at byte
+   * (int) used of the byte tape: returns their size, or -1 - size when they do not fit
+   * (nothing written).
    */
-  public static native int encode(long core, int index, byte[] tape, long caps, int model);
+  public static native int encode(long core, int index, long tape, long caps, long used, int model);
 
   /**
    * Sets one member of limits (max_depth, max_model_size, max_memory) by the core's rule,
@@ -53,30 +59,34 @@ public final class Walk {
    * writes the tape over them once decoded).
    */
   public static native long decode(long core, int index, byte[] data, int off, int len, boolean inTape, int model,
-      boolean trusted, long maxDepth, long maxModelSize, long maxMemory, byte[] tape, long caps);
+      boolean trusted, long maxDepth, long maxModelSize, long maxMemory, long tape, long caps);
 
   /** The model size, or throws FbeException with the reason. */
   public static native long verify(long core, int index, byte[] data, int off, int len, int model,
       long maxDepth, long maxModelSize, long maxMemory);
 
-  /** The message on the tape as JSON (UTF-8) over the byte tape: as {@link #encode}. */
-  public static native int toJson(long core, int index, byte[] tape, long caps, boolean pretty);
+  /** The len bytes Java put at the start of the tape's byte part, verified: {@link #verify}. */
+  public static native long verifyAt(long core, int index, long tape, long caps, int len, int model, long maxDepth,
+      long maxModelSize, long maxMemory);
+
+  /** The message on the tape as JSON (UTF-8) after it: as {@link #encode}. */
+  public static native int toJson(long core, int index, long tape, long caps, long used, boolean pretty);
 
   /** A message from JSON (UTF-8) onto the tape; unknown members refused unless ignoreUnknown. */
   public static native long fromJson(long core, int index, byte[] utf8, boolean ignoreUnknown, long maxDepth,
-      long maxModelSize, long maxMemory, byte[] tape, long caps);
+      long maxModelSize, long maxMemory, long tape, long caps);
 
-  /** The message on the tape in the text form (fbe_msg_to_text, UTF-8) over the byte tape: as {@link #encode}. */
-  public static native int toText(long core, int index, byte[] tape, long caps);
+  /** The message on the tape in the text form (fbe_msg_to_text, UTF-8) after it: as {@link #encode}. */
+  public static native int toText(long core, int index, long tape, long caps, long used);
 
   /** The core's equality of the two messages on the tape, one after the other. */
-  public static native boolean equal(long core, int index, byte[] tape, long caps);
+  public static native boolean equal(long core, int index, long tape, long caps);
 
   /** The hash of the [key] fields of the message on the tape (fbe_msg_key_hash). */
-  public static native long keyHash(long core, int index, byte[] tape, long caps);
+  public static native long keyHash(long core, int index, long tape, long caps);
 
   /** The order of the [key] fields of the two messages on the tape: -1, 0 or 1 (fbe_msg_key_compare). */
-  public static native int keyCompare(long core, int index, byte[] tape, long caps);
+  public static native int keyCompare(long core, int index, long tape, long caps);
 
   // Scalars from their text and back, judged by the core (bad text: FbeException ARGUMENT).
 
@@ -173,17 +183,17 @@ public final class Walk {
 
   /** A struct view against the message on the tape (struct index). */
   public static native boolean viewEqualMessage(byte[] data, long end, int model, long type, long at, long base,
-      long image, long core, int index, byte[] tape, long caps);
+      long image, long core, int index, long tape, long caps);
 
   /** A struct view's decoded message onto the tape, within the limits: as {@link #decode}. */
   public static native long viewToMessage(byte[] data, long end, int model, long type, long at, long base,
-      long image, long core, int index, long maxDepth, long maxModelSize, long maxMemory, byte[] tape, long caps);
+      long image, long core, int index, long maxDepth, long maxModelSize, long maxMemory, long tape, long caps);
 
   public static native long senderNew(long core, String pkg, int model);
 
   public static native void senderFree(long sender);
 
-  public static native byte[] senderSend(long sender, long core, int index, byte[] tape, long caps);
+  public static native byte[] senderSend(long sender, long core, int index, long tape, long caps);
 
   public static native long senderBytes(long sender);
 
