@@ -35,8 +35,7 @@
 typedef struct verifier {
   const uint8_t *p;
   uint64_t end;      /* the model occupies [0, end) */
-  int64_t levels;     /* levels of nesting left (fbe_limits.max_depth at the root) */
-  uint32_t max_depth;
+  int64_t levels;    /* levels of nesting left (max_depth at the root) */
   int64_t budget;    /* bytes left of the memory budget (cost.h); below 0 only after
                         charges taken untested (the final model's strings, a lazy walk's) */
   uint64_t visits;   /* values the standard model's walk visited (fbei_cost_report) */
@@ -58,7 +57,7 @@ COLD static int fail(verifier *v, fbei_fault fault, uint64_t offset, ...) {
 }
 
 COLD static int too_deep(verifier *v, uint64_t offset) {
-  return fail(v, FBE_FAULT_TOO_DEEP, offset, U(v->max_depth));
+  return fail(v, FBE_FAULT_TOO_DEEP, offset, U(fbei_limits_depth(v->limits)));
 }
 
 COLD static int over_budget(verifier *v, uint64_t offset) {
@@ -640,7 +639,7 @@ static inline ALWAYS_INLINE int std_root(verifier *v, const fbe_struct *st, int 
 /* The exact walk again, after a lazy one that overdrew the budget: it refuses at the first
  * value over it, or (never, but as an exact walk would) refuses or passes as it does. */
 static NOINLINE int std_again(verifier *v, const fbe_struct *st) {
-  v->levels = v->max_depth;
+  v->levels = fbei_limits_depth(v->limits);
   v->visits = 0;
   v->budget = first_budget(v->limits, (uint32_t)v->end);
   return charge(v, 0, st->root_cost) || std_root(v, st, 0) ? -1 : 0;
@@ -979,9 +978,8 @@ static inline ALWAYS_INLINE fbe_status verify_model(const fbe_struct *type, fbe_
   uint64_t max_size = fbei_limits_size(limits);
   uint32_t total = size >= 4 ? fbe_load32(data) : 0; /* the model's size field */
   if (total > max_size) return fbei_fault_set(err, FBE_FAULT_MODEL_LIMIT, 0, U(total), U(max_size));
-  uint32_t max_depth = fbei_limits_depth(limits);
   int64_t budget = first_budget(limits, total);
-  verifier v = {data, total, max_depth, max_depth, budget, 0, limits, err, FBE_ERR_MALFORMED};
+  verifier v = {data, total, fbei_limits_depth(limits), budget, 0, limits, err, FBE_ERR_MALFORMED};
   int rc = model == FBE_MODEL_FINAL ? verify_final(&v, type, size)
                                     : verify_standard(&v, type, size, lazy);
   if (report) {
