@@ -300,6 +300,20 @@ static bool blobs_only(const fbei_op *ops, uint32_t n) {
   return true;
 }
 
+/* The steps of a verify program (up to its END) that hold a struct whose own steps in that
+ * model are all strings and bytes get the FBE_CHECK_BLOBS_* checks. */
+static void blobs_checks(fbei_op *op, bool final) {
+  for (; op->check != FBE_CHECK_END; op++) {
+    if (!op->st || !(final ? op->st->final_blobs_only : op->st->blobs_only)) continue;
+    switch (op->check) {
+      case FBE_CHECK_STRUCT: op->check = FBE_CHECK_BLOBS_STRUCT; break;
+      case FBE_CHECK_OPTIONAL_STRUCT: op->check = FBE_CHECK_OPTIONAL_BLOBS; break;
+      case FBE_CHECK_STRUCTS: op->check = FBE_CHECK_BLOBS_STRUCTS; break;
+      default: break;
+    }
+  }
+}
+
 /* Builds the three programs of a struct (nested plain structs are built first). */
 static int build_ops(fbe_struct *st, layout_ctx *lx) {
   fbe_arena *arena = lx->arena;
@@ -461,6 +475,13 @@ int fbei_layout_compute(fbe_schema *schema, const fbe_struct **too_large) {
       if (st->self_type && (rc = type_full((fbe_type *)st->self_type, &lx))) return rc;
       for (uint32_t i = 0; i < st->nfields; i++)
         if ((rc = type_full((fbe_type *)st->fields[i].type, &lx))) return rc;
+    }
+  }
+  for (uint32_t p = 0; p < schema->npackages; p++) { /* every struct's blobs_only is known now */
+    const fbe_package *pkg = schema->packages[p];
+    for (uint32_t s = 0; s < pkg->nstructs; s++) {
+      blobs_checks(pkg->structs[s]->ptr_ops, false);
+      blobs_checks(pkg->structs[s]->final_checks, true);
     }
   }
   *too_large = NULL;

@@ -104,6 +104,9 @@ typedef enum fbei_check_code {
   FBE_CHECK_STRUCT,           /* nested struct (standard model only) */
   FBE_CHECK_OPTIONAL_STRUCT,  /* Struct? */
   FBE_CHECK_STRUCTS,          /* vector, list or set of structs */
+  FBE_CHECK_BLOBS_STRUCT,     /* the same three of a struct whose steps in this model are */
+  FBE_CHECK_OPTIONAL_BLOBS,   /* all strings and bytes (fbe_struct.blobs_only, */
+  FBE_CHECK_BLOBS_STRUCTS,    /* final_blobs_only): checked with no frame of the walk */
   FBE_CHECK_VALUE,            /* anything else: the generic per-type path */
   FBE_CHECK_END               /* after the last of ptr_ops and of final_checks (not
                                  counted) */
@@ -202,7 +205,8 @@ struct fbe_struct {
   uint32_t nptr_ops;
   fbei_op *ptr_ops;           /* the steps of ops that hold pointers (what verify checks) */
   bool blobs_only;           /* every step of ptr_ops is a string or bytes: verify checks
-                                such a nested body in one loop, with no frame of its walk */
+                                such a nested body in one loop, with no frame of its walk
+                                (the steps holding it are FBE_CHECK_BLOBS_*) */
   uint32_t nfinal_ops;
   fbei_op *final_ops;         /* final-model program: nested plain structs spliced in, since
                                 the final model writes them inline with no header */
