@@ -1030,9 +1030,8 @@ fbe_status fbe_verify(const fbe_struct *type, fbe_model model, const uint8_t *da
 
 fbe_status fbei_verify_at(const fbe_type *t, fbe_model model, const uint8_t *data, uint64_t end,
                           uint64_t at, uint64_t base, const fbe_limits *limits, fbe_error *err) {
-  fbe_error local;
-  if (!err) err = &local;
-  verifier v = {data, end, 0, fbei_limits_depth(limits), first_budget(limits, (uint32_t)end), 0, limits, err};
+  verifier v = {data, end, fbei_limits_depth(limits), first_budget(limits, (uint32_t)end), 0, limits, err,
+                FBE_ERR_MALFORMED};
   int rc;
   if (model == FBE_MODEL_FINAL) {
     uint64_t pos = at;
@@ -1047,5 +1046,5 @@ fbe_status fbei_verify_at(const fbe_type *t, fbe_model model, const uint8_t *dat
   } else {
     rc = std_value(&v, t, at, base, NULL);
   }
-  return rc ? err->code : FBE_OK;
+  return rc ? v.status : FBE_OK;
 }
