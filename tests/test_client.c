@@ -210,6 +210,12 @@ static void test_timeouts_and_reset(void **state) {
   fbe_client *c = new_client(s, NULL, &w, 0);
   fbe_error err;
   assert_int_equal(fbe_client_next_deadline(c), UINT64_MAX);
+  /* the first request's time is its own, 0 included */
+  world z;
+  fbe_client *zc = new_client(s, NULL, &z, 0);
+  assert_int_equal(fbe_client_request(zc, with_id(s, arena, "NewOrder", 1), 5, 0, 1, &err), FBE_OK);
+  assert_int_equal(fbe_client_next_deadline(zc), 5);
+  free_client(&z);
   /* at the same time: started 1000, 1001, 1002 (strictly increasing) */
   assert_int_equal(fbe_client_request(c, with_id(s, arena, "NewOrder", 1), 50, 1000, 1, &err), FBE_OK);
   assert_int_equal(fbe_client_request(c, with_id(s, arena, "NewOrder", 2), 0, 1000, 2, &err), FBE_OK);

@@ -45,7 +45,8 @@ struct fbe_client {
   uint32_t *buckets; /* a power of two, at least twice the capacity */
   uint32_t nbuckets;
   uint32_t oldest, newest;
-  uint64_t last_time;
+  uint64_t last_time; /* of the last request; any at first */
+  int timed;          /* a request was made: last_time is one */
   int feeding;       /* inside fbe_client_feed: its callbacks may not feed again */
   int reset_in_feed; /* fbe_client_reset from a callback of the feed: the receiver is reset when it returns */
   fbe_buffer text;   /* a reject's text form */
@@ -271,8 +272,9 @@ fbe_status fbe_client_request(fbe_client *c, const fbe_msg *request, uint64_t ti
   if (id.size > sizeof e->id_small && !(large = fbei_mem_alloc(id.size)))
     return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
   c->free_list = e->bucket_next;
-  uint64_t started = now > c->last_time ? now : c->last_time + 1; /* strictly increasing */
+  uint64_t started = !c->timed || now > c->last_time ? now : c->last_time + 1; /* strictly increasing */
   c->last_time = started;
+  c->timed = 1;
   uint32_t generation = e->generation + 1;
   *e = (entry){token, started, timeout_ns ? started + timeout_ns : 0, hash, type, id.type, id.size, large, {0},
                NONE, c->newest, NONE, generation, 1};
