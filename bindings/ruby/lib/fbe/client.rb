@@ -168,7 +168,7 @@ module FBE
     # any more: the pending requests end with FBE::ResetError). Raises what feed raises
     # (a bad frame, a handler's exception), after the reset.
     def run(io = @io, chunk_size: 65_536)
-      Chunks.each(io, chunk_size) { |chunk| feed(chunk) }
+      reading { Chunks.each(io, chunk_size) { |chunk| feed(chunk) } }
       nil
     ensure
       reset_unless_closed
@@ -187,10 +187,12 @@ module FBE
 
       ended = false
       begin
-        Chunks.each(io, chunk_size) do |chunk|
-          got = []
-          engine_call(got, handler: false) { |events| @engine.feed(events, chunk) }
-          got.each { |message| yield message }
+        reading do
+          Chunks.each(io, chunk_size) do |chunk|
+            got = []
+            engine_call(got, handler: false) { |events| @engine.feed(events, chunk) }
+            got.each { |message| yield message }
+          end
         end
         ended = true
       rescue Exception # rubocop:disable Lint/RescueException -- raised on
@@ -245,9 +247,10 @@ module FBE
           error = e
         end
         events.each { |event| event[1] = @futures.delete(event[1]) if event[0] == :end }
+        @wake.signal if @timer && @futures.empty? # nothing left to time: the watchdog thread ends
       end
       begin
-        @outlet.flush
+        @outlet.flush(wait: !Thread.current[:fbe_reader])
       rescue Exception => e # rubocop:disable Lint/RescueException -- raised below
         error ||= e
       end
@@ -313,6 +316,16 @@ module FBE
           warn "fbe: a callback raised in the client's watchdog thread: #{e.class}: #{e.message}"
         end
       end
+    end
+
+    # Marks the thread as a reader loop's while it feeds: what its callbacks send is then
+    # never waited for (FBE::Outlet#flush).
+    def reading
+      was = Thread.current[:fbe_reader]
+      Thread.current[:fbe_reader] = true
+      yield
+    ensure
+      Thread.current[:fbe_reader] = was
     end
 
     def reset_unless_closed

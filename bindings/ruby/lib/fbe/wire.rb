@@ -5,9 +5,11 @@ module FBE
   # native call under the owner's lock. The sink given is
   # - an IO (anything with #write_nonblock: sockets, pipes, files): a frame is written at
   #   once when the IO takes it without waiting, else queued, and the queue is written
-  #   (blocking) by #flush, which the owner calls once its lock is released. So a client's
-  #   lock is never held while a socket is full, and its reader can always feed the
-  #   responses that let the peer go on reading; frames leave in the order they were sent.
+  #   (blocking) by #flush, which the owner calls once its lock is released, by one thread
+  #   at a time (a thread that finds another writing leaves its frames to it). So neither a
+  #   client's lock nor its reader ever waits for a full socket: the reader can always feed
+  #   the responses that let the peer go on reading. Frames leave in the order they were
+  #   sent.
   #   An error writing is raised from the call that met it, and from every later send;
   # - a String (bytes appended), anything with #call, or with #write only: called at once,
   #   inside the call (an exception refuses the frame: the request is not registered).
@@ -24,8 +26,7 @@ module FBE
       @queue = String.new(encoding: Encoding::BINARY)
       @writing = false
       @error = nil
-      @mutex = Mutex.new  # the queue
-      @flush = Mutex.new  # the writes of #flush, one at a time
+      @mutex = Mutex.new # the queue and the writer's role
     end
 
     attr_reader :sink
@@ -51,34 +52,48 @@ module FBE
       nil
     end
 
-    # Writes what is queued, in order; returns once it is written (or raises the write's
-    # error). Called without the owner's lock.
-    def flush
-      return if @mode != :io || (@queue.empty? && !@writing)
+    # Writes what is queued, in order, unless another thread is writing it already (that
+    # one writes until the queue is empty: the writer's role is taken and given back
+    # under the queue's mutex, so no frame is left behind). Called without the owner's
+    # lock. wait: false (a reader loop's thread, which must never wait for a full socket:
+    # its peer may be waiting for it to read) leaves the writing to a new thread. Raises
+    # the write's error (kept for every later send).
+    def flush(wait: true)
+      return if @mode != :io
 
-      @flush.synchronize do
-        loop do
-          chunk = @mutex.synchronize do
-            if @queue.empty?
-              @writing = false
-              nil
-            else
-              @writing = true
-              @queue.dup.tap { @queue.clear }
-            end
-          end
-          return nil unless chunk
+      @mutex.synchronize do
+        return nil if @writing || @queue.empty?
 
-          begin
-            @sink.write(chunk)
-          rescue Exception => e # rubocop:disable Lint/RescueException -- kept, and raised again
-            @mutex.synchronize do
-              @error = e
-              @writing = false
-              @queue.clear
-            end
-            raise
+        @writing = true
+      end
+      if wait
+        drain
+      else
+        Thread.new { drain rescue nil }.name = "fbe-writer" # rubocop:disable Style/RescueModifier -- kept in @error
+      end
+      nil
+    end
+
+    private
+
+    def drain
+      loop do
+        chunk = @mutex.synchronize do
+          if @queue.empty?
+            @writing = false
+            return nil
           end
+          @queue.dup.tap { @queue.clear }
+        end
+        begin
+          @sink.write(chunk)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- kept, and raised again
+          @mutex.synchronize do
+            @error = e
+            @writing = false
+            @queue.clear
+          end
+          raise
         end
       end
     end
