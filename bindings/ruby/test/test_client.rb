@@ -358,6 +358,39 @@ class TestClient < Minitest::Test
     assert_equal [], e.received
   end
 
+  # A proxy between a client and a server, in a thread of its own: client -> pipe ->
+  # proxy -> pipe -> server, the answers straight back. What it forwards is what the
+  # client sent, byte for byte, and every request is answered.
+  def test_a_proxy_piping_a_stream
+    to_proxy_r, to_proxy_w = IO.pipe
+    to_server_r, to_server_w = IO.pipe
+    a, b = UNIXSocket.pair
+    sent = String.new
+    client = FBE::Client.new(ex, ->(bytes) { sent << bytes; to_proxy_w.write(bytes) })
+    client_reader = client.start(a)
+    forwarded = String.new
+    proxy = FBE::Proxy.new(ex, verify: true) do |frame|
+      forwarded << frame.data
+      to_server_w.write(frame.data)
+    end
+    proxy_thread = proxy.start(to_proxy_r)
+    server = FBE::Server.new(ex, b)
+    server.on(ex::NewOrder) { |o| ex::OrderAccepted.new(order: o.quantity.to_i) }
+    server_thread = server.start(to_server_r)
+    futures = (1..100).map { |i| client.request(order(i, quantity: i)) }
+    futures.each_with_index { |f, i| assert_equal i + 1, f.value!(WAIT).order }
+    to_proxy_w.close
+    proxy_thread.join(WAIT)
+    to_server_w.close
+    server_thread.join(WAIT)
+    assert_equal sent, forwarded
+    assert_equal 100, proxy.received + proxy.skipped
+    b.close
+    client_reader.join(WAIT)
+  ensure
+    [to_proxy_r, to_proxy_w, to_server_r, to_server_w, a, b].each { |io| io&.close unless io&.closed? }
+  end
+
   # ------------------------------------------------------------ logging
 
   def test_log_hooks_with_the_text_form
