@@ -197,6 +197,11 @@ class TestClient < Minitest::Test
     assert_raises(FBE::TypeMismatchError) { client.request(proto::Order.new) }
     assert_raises(::ArgumentError) { client.request(order(4), timeout: -1) }
     assert_raises(::TypeError) { client.request(order(4), timeout: "1") }
+    assert_raises(::ArgumentError) { client.request(order(4), timeout: Float::NAN) }
+    assert_equal 2, client.pending
+    other = FBE::Client.new(ex, String.new, clock: -> { 0 })
+    [Float::INFINITY, 10**12, 0, nil].each_with_index { |t, i| other.request(order(10 + i), timeout: t) }
+    assert_nil other.next_deadline # none of them times out
   end
 
   def test_a_sink_that_raises_refuses_the_request
@@ -221,6 +226,22 @@ class TestClient < Minitest::Test
     deliver(@to_server, server)
     deliver(@to_client, client)
     assert_equal 1, f.value.order
+  end
+
+  # A socket whose peer is gone: the send raises the IO's error (at once, or once the
+  # queued bytes are written), the client resets (no answer can come any more) and every
+  # later request is refused with that error.
+  def test_a_broken_socket_resets_the_client
+    a, b = UNIXSocket.pair
+    client = FBE::Client.new(ex, a)
+    waiting = client.request(order(1))
+    b.close
+    assert_raises(Errno::EPIPE) { client.request(order(2, symbol: "x" * 100_000)) }
+    assert_kind_of FBE::ResetError, waiting.error(WAIT)
+    assert_raises(Errno::EPIPE) { client.request(order(3)) }
+    assert_equal 0, client.pending
+  ensure
+    [a, b].each { |s| s&.close unless s&.closed? }
   end
 
   # ------------------------------------------------------------ futures

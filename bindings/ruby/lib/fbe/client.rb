@@ -26,6 +26,7 @@ module FBE
   # call the client again.
   class Client
     NS = 1_000_000_000
+    NEVER = 100 * 365 * 86_400 # seconds: a timeout longer is none
 
     def initialize(schema, io = nil, package: nil, final: false, max_pending: 0, limits: nil, ordered: false,
                    clock: nil, &on_notify)
@@ -35,7 +36,7 @@ module FBE
       @schema = schema
       @io = io
       @clock = clock
-      @outlet = Outlet.new(io, "client")
+      @outlet = Outlet.new(io, "client") { reset_unless_closed } # a write failed: no answer can come
       @lock = Monitor.new
       @wake = @lock.new_cond
       @engine = Native::ClientEngine.new(schema.__core__, @outlet, package&.to_s, final, max_pending || 0, limits,
@@ -51,11 +52,12 @@ module FBE
     attr_reader :schema, :io
 
     # Sends message (of a [request] type) and returns its FBE::Future. timeout: seconds
-    # (any Numeric; nil or 0: none). With a block, the block is the future's on_complete
+    # (any Numeric; nil, 0 or Float::INFINITY: none). With a block, the block is the future's on_complete
     # (response, error). Raises at once, with nothing sent and nothing pending, when the
     # core refuses: FBE::TypeMismatchError (not a request), FBE::ArgumentError (no id, or a
     # pending request with an equal one), FBE::LimitError (max_pending requests pending),
-    # or what the io raised.
+    # or what the io raised. An io that fails once it took the bytes (a queued write)
+    # resets the client, this request's future too, and its error is raised.
     def request(message, timeout: nil, &block)
       timeout_ns = nanoseconds(timeout)
       future = Future.new(message)
@@ -224,10 +226,14 @@ module FBE
 
     private
 
+    # A timeout in seconds as the core's nanoseconds: 0 (none) for nil, 0 and what no
+    # clock reaches (Float::INFINITY, past a century); at least 1 ns for any other.
     def nanoseconds(timeout)
       return 0 if timeout.nil?
       raise ::TypeError, "timeout must be a number of seconds, not #{timeout.class}" unless timeout.is_a?(Numeric)
+      raise ::ArgumentError, "timeout must be a number of seconds, not #{timeout}" if timeout.to_f.nan?
       raise ::ArgumentError, "timeout must not be negative" if timeout.negative?
+      return 0 if timeout.to_f.infinite? || timeout > NEVER
 
       ns = (timeout * NS).round
       ns.zero? && timeout.positive? ? 1 : ns

@@ -9,12 +9,14 @@ module FBE
   #   at a time (a thread that finds another writing leaves its frames to it). So neither a
   #   client's lock nor its reader ever waits for a full socket: the reader can always feed
   #   the responses that let the peer go on reading. Frames leave in the order they were
-  #   sent.
-  #   An error writing is raised from the call that met it, and from every later send;
+  #   sent. An error writing is raised from the call that met it (after the owner's broken
+  #   block: a client resets, since no answer can come any more), and from every later
+  #   send, whose frame is then refused;
   # - a String (bytes appended), anything with #call, or with #write only: called at once,
   #   inside the call (an exception refuses the frame: the request is not registered).
   class Outlet
-    def initialize(sink, owner)
+    # broken: called (once, from the thread that met it) with the error of a failed write.
+    def initialize(sink, owner, &broken)
       @sink = sink
       @mode = if sink.is_a?(String) then :string
               elsif sink.respond_to?(:call) then :call
@@ -27,6 +29,8 @@ module FBE
       @writing = false
       @error = nil
       @mutex = Mutex.new # the queue and the writer's role
+      @broken = broken
+      @report = false
     end
 
     attr_reader :sink
@@ -41,7 +45,13 @@ module FBE
           raise @error if @error
 
           if @queue.empty? && !@writing
-            n = @sink.write_nonblock(bytes, exception: false)
+            begin
+              n = @sink.write_nonblock(bytes, exception: false)
+            rescue Exception => e # rubocop:disable Lint/RescueException -- the frame is refused
+              @error = e
+              @report = true # to the broken block by #flush, outside the owner's lock
+              raise
+            end
             return nil if n == bytes.bytesize
 
             bytes = bytes.byteslice(n, bytes.bytesize - n) if n.is_a?(Integer)
@@ -61,6 +71,7 @@ module FBE
     def flush(wait: true)
       return if @mode != :io
 
+      @broken&.call(@error) if @mutex.synchronize { @report.tap { @report = false } }
       @mutex.synchronize do
         return nil if @writing || @queue.empty?
 
@@ -93,6 +104,7 @@ module FBE
             @writing = false
             @queue.clear
           end
+          @broken&.call(e)
           raise
         end
       end
