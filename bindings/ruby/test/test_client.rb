@@ -358,9 +358,9 @@ class TestClient < Minitest::Test
       FBE::Sender.new(other, stream, final: final) << other::X.new(a: 1) # a type id gateway does not know
       forwarded = String.new
       types = []
-      proxy = FBE::Proxy.new(gw, final: final, verify: true) do |type_id, type, data|
-        types << [type_id, type&.fbe_name]
-        forwarded << data
+      proxy = FBE::Proxy.new(gw, final: final, verify: true) do |frame|
+        types << [frame.type_id, frame.type&.fbe_name]
+        forwarded << frame.data
       end
       stream.each_char.each_slice(5) { |piece| proxy.feed(piece.join) }
       assert_equal stream, forwarded
@@ -689,5 +689,8 @@ class TestClient < Minitest::Test
     assert_equal ex::Trade.new(order: 1).encode.bytesize, @to_server.bytesize
     assert_equal 0, client.send(:pending) # Object#send otherwise
     assert_equal ex.client(String.new).class, FBE::Client
+    assert_raises(::TypeError) { client.dup }
+    assert_raises(::TypeError) { ex.server(String.new).clone }
+    assert_raises(::TypeError) { ex.proxy.dup }
   end
 end

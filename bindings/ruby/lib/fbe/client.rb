@@ -51,6 +51,11 @@ module FBE
 
     attr_reader :schema, :io
 
+    # One connection's state: not copied (dup and clone raise TypeError).
+    def initialize_copy(_other)
+      raise ::TypeError, "#{self.class} cannot be copied"
+    end
+
     # Sends message (of a [request] type) and returns its FBE::Future. timeout: seconds
     # (any Numeric; nil, 0 or Float::INFINITY: none). With a block, the block is the future's on_complete
     # (response, error). Raises at once, with nothing sent and nothing pending, when the

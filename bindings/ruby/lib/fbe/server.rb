@@ -38,6 +38,11 @@ module FBE
 
     attr_reader :schema, :io
 
+    # One connection's state: not copied (dup and clone raise TypeError).
+    def initialize_copy(_other)
+      raise ::TypeError, "#{self.class} cannot be copied"
+    end
+
     # The handler of the messages of type (a struct class of the schema, or its name:
     # "NewOrder" of the package, "exchange.NewOrder"); without a type, of every message no
     # handler takes. The block gets the message and returns the reply, or nil. Returns self.
@@ -167,14 +172,9 @@ module FBE
   # A frame a proxy hands over undecoded: its type id, the struct class of the message
   # when the protocol knows the id (else nil), and the frame's bytes (a binary String, its
   # size field included: written as it is, it forwards the message byte for byte).
-  # Destructures as [type_id, type, data].
   Frame = Struct.new(:type_id, :type, :data) do
     def known?
       !type.nil?
-    end
-
-    def to_ary
-      to_a
     end
 
     def inspect
@@ -200,6 +200,10 @@ module FBE
     end
 
     attr_reader :schema
+
+    def initialize_copy(_other)
+      raise ::TypeError, "#{self.class} cannot be copied"
+    end
 
     # Takes the next bytes of the stream; the frames they completed (without a handler)
     # or nil. A bad frame raises the core's error (its #received: the frames before it).
