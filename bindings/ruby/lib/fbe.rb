@@ -29,9 +29,19 @@ require_relative "fbe/limits"
 require_relative "fbe/message"
 require_relative "fbe/view"
 require_relative "fbe/schema"
+require_relative "fbe/wire"
 require_relative "fbe/protocol"
+require_relative "fbe/future"
+require_relative "fbe/client"
+require_relative "fbe/server"
 
 module FBE
   # Version of the C core compiled into the extension.
   CORE_VERSION = Core.fbe_version
+
+  # How a message of reply_type may answer a request of request_type (struct classes):
+  # :response, :reject or nil (the core's fbe_reply_kind).
+  def self.reply_kind(request_type, reply_type)
+    Native.reply_kind(request_type, reply_type)
+  end
 end

@@ -131,6 +131,11 @@ void rf_init_errors(VALUE native);
 void rf_init_bind(VALUE native);
 void rf_init_ops(VALUE native, VALUE fbe);
 void rf_init_protocol(VALUE native);
+void rf_init_client(VALUE native);
+
+/* protocol.c: the struct of a message's class in core (by name when the class comes from
+ * another load of the schema), or raises TypeMismatchError. */
+rf_struct *rf_struct_in_core(rf_core *core, VALUE obj);
 void rf_init_view(VALUE native, VALUE fbe);
 void rbfbe_init(VALUE swig_module);           /* from SWIG's Init_core (swig/ruby.i) */
 fbe_schema *rbfbe_schema_from_swig(VALUE obj); /* swig/ruby.i */

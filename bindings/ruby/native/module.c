@@ -27,6 +27,7 @@ void rbfbe_init(VALUE swig_module) {
   rf_init_bind(native);
   rf_init_ops(native, fbe);
   rf_init_protocol(native);
+  rf_init_client(native);
   rf_init_view(native, fbe);
   ruby_vm_at_exit(drain);
 }

@@ -278,4 +278,24 @@ class TestConformance < Minitest::Test
     closing = out[/^(\d+) passed, 0 failed$/, 1]
     assert closing && Integer(closing) > lines.size, report
   end
+
+  # The conversations (docs/TESTEE.md): every script of conversations.jsonl played by this
+  # gem's testee as client, server and proxy, each answer held to the script's
+  # expectations, and, when the C tool is built (build/release/bin/fbe), to the C
+  # testee's answers in every pairing (c x ruby, ruby x c, ruby x ruby).
+  def test_conversations_through_the_runner
+    testee = Shellwords.join([RbConfig.ruby, *$LOAD_PATH.flat_map { |d| ["-I", d] },
+                              File.expand_path("../bin/fbe-testee", __dir__)])
+    fbe = File.join(Helper::REPO, "build", "release", "bin", "fbe")
+    testees = File.executable?(fbe) ? ["--testee", "c=#{Shellwords.escape(fbe)} testee"] : []
+    scripts = File.join(Helper::CONFORMANCE, "conversations.jsonl")
+    out, err, status = Open3.capture3("python3", File.join(Helper::CONFORMANCE, "runner"), "--describe-testee", "none",
+                                      *testees, "--testee", "ruby=#{testee}", "-I", Helper::SCHEMAS,
+                                      "--conversations", scripts)
+    report = out + err
+    assert status.success?, report
+    count = File.readlines(scripts).count { |l| !l.strip.empty? }
+    cells = testees.empty? ? 1 : 4
+    assert_includes out, "\n#{count * cells} passed, 0 failed", report
+  end
 end

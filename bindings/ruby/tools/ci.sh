@@ -7,7 +7,8 @@
 #   4. the gem installed into an empty folder outside the repository, with a `swig`
 #      that fails on the PATH (installing must not need it), and its testee (the
 #      installed fbe-testee executable) run there through the shared runner (--view:
-#      decode and text also answered through views)
+#      decode and text also answered through views; --conversations: the client, server
+#      and proxy sessions)
 #   5. the benchmark in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -63,7 +64,8 @@ chmod +x "$tmp/noswig/swig"
   gem install --local --no-document "./$(basename "$gem_file")" >/dev/null &&
   GEM_HOME="$tmp/gems" GEM_PATH="$tmp/gems:$system_gems" \
   python3 "$repo/tests/conformance/runner" --describe-testee none --view --testee "ruby=$tmp/gems/bin/fbe-testee" \
-    --behaviour "$repo/tests/conformance/behaviour.jsonl" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
+    --behaviour "$repo/tests/conformance/behaviour.jsonl" --conversations conversations.jsonl \
+    -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

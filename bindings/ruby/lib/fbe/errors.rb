@@ -43,5 +43,20 @@ module FBE
     end
   end
 
+  # A request refused by the server with a reject message (docs/CLIENT.md): the client's
+  # future fails with it, #reject being the reject and #message its text form. A
+  # server's handler raises one to answer with a reject: raise FBE::RejectedError, reject.
+  class RejectedError
+    attr_reader :reject
+
+    def initialize(reason = "request rejected", code = Core::FBE_ERR_REJECTED, path = "", offset = nil)
+      if Message === reason
+        @reject = reason
+        reason = reason.to_s
+      end
+      super(reason, code, path, offset)
+    end
+  end
+
   Native.set_error_classes(classes) # the classes C raises, by status code
 end

@@ -33,6 +33,21 @@ module FBE
       self
     end
 
+    # Sends reply as the answer to request (a message of a [request] type): the core's
+    # fbe_reply_prepare checks that reply's type is the request's response or one of its
+    # rejects (FBE::TypeMismatchError otherwise) and gives it the request's id in what is
+    # sent (reply itself is not changed). The frame's size.
+    def reply(request, reply)
+      @engine.reply(request, reply)
+    end
+
+    # The log hook: the text form (docs/TEXT.md) of every message sent, once it is
+    # encoded, before the sink takes it; no block turns it off. Returns self.
+    def on_log(&block)
+      @engine.log = block
+      self
+    end
+
     def bytes_sent
       @engine.bytes_sent
     end
@@ -69,7 +84,7 @@ module FBE
     # chunks. Returns the messages when there is no block.
     def receive_from(source, chunk_size: 65_536)
       out = @handler ? nil : []
-      each_chunk(source, chunk_size) do |chunk|
+      Chunks.each(source, chunk_size) do |chunk|
         got = begin
           @engine.feed(chunk)
         rescue Error => e
@@ -79,6 +94,22 @@ module FBE
         out&.concat(got)
       end
       out
+    end
+
+    # Every message read from source (an IO, or an Enumerable of chunks) until its end,
+    # as it is read; an Enumerator without a block. For a receiver without a handler.
+    def each(source, chunk_size: 65_536, &block)
+      return enum_for(:each, source, chunk_size: chunk_size) unless block
+      raise ::ArgumentError, "this receiver hands its messages to its handler" if @handler
+
+      Chunks.each(source, chunk_size) { |chunk| @engine.feed(chunk).each(&block) }
+    end
+
+    # The log hook: the text form of every message received, once it is decoded, before
+    # the handler gets it; no block turns it off. Returns self.
+    def on_log(&block)
+      @engine.log = block
+      self
     end
 
     def reset
@@ -99,22 +130,6 @@ module FBE
 
     def close
       @engine.close
-    end
-
-    private
-
-    def each_chunk(source, chunk_size, &block)
-      if source.respond_to?(:readpartial)
-        loop { yield source.readpartial(chunk_size) }
-      elsif source.respond_to?(:read)
-        while (chunk = source.read(chunk_size)) && !chunk.empty?
-          yield chunk
-        end
-      else
-        source.each { |chunk| block.call(chunk) unless chunk.empty? }
-      end
-    rescue EOFError
-      nil
     end
   end
 end

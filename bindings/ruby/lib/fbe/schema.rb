@@ -133,6 +133,19 @@ module FBE
       Receiver.new(self, package: package, final: final, ordered: ordered, limits: limits, &handler)
     end
 
+    # FBE::Client.new(self, ...), FBE::Server.new(self, ...), FBE::Proxy.new(self, ...).
+    def client(io = nil, **options, &on_notify)
+      Client.new(self, io, **options, &on_notify)
+    end
+
+    def server(io = nil, **options)
+      Server.new(self, io, **options)
+    end
+
+    def proxy(**options, &handler)
+      Proxy.new(self, **options, &handler)
+    end
+
     # Releases the C schema now (the GC does it otherwise); its classes then raise.
     def close
       Native.close(@core)
