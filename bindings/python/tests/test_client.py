@@ -569,3 +569,47 @@ def test_receiver_and_proxy_async_iteration(ex: fbe.Schema) -> None:
         frames = [f async for f in fbe.Proxy(ex).receive_async(reader, chunk_size=3)]
         assert b"".join(f.data for f in frames) == bytes(data)
     asyncio.run(main())
+
+
+# ---- the testee's conversations through the shared runner ---------------------------
+
+REPO = SCHEMAS.parent
+RUNNER = REPO / "tests" / "conformance" / "runner"
+CONVERSATIONS = REPO / "tests" / "conformance" / "conversations.jsonl"
+C_TESTEE = REPO / "build" / "release" / "bin" / "fbe"
+
+
+def run_conversations(*testees: str) -> str:
+    import subprocess
+    args = [sys.executable, str(RUNNER)]
+    for t in testees:
+        args += ["--testee", t]
+    out = subprocess.run(args + ["--conversations", str(CONVERSATIONS)], capture_output=True, text=True,
+                         check=False, timeout=600)
+    report = out.stdout + out.stderr
+    assert out.returncode == 0, report
+    return out.stdout
+
+
+def test_conversations_through_the_runner() -> None:
+    """python -m fbe.testee plays every conversation script as client, server and proxy
+    (docs/TESTEE.md "Conversations"), each answer held to the scripts' expectations."""
+    import re
+    import shlex
+    scripts = sum(1 for line in CONVERSATIONS.read_text(encoding="utf-8").splitlines() if line.strip())
+    out = run_conversations(f"python={shlex.quote(sys.executable)} -m fbe.testee")
+    assert re.search(r"^python +%d/0 *$" % scripts, out, re.M), out
+    assert re.search(r"^%d passed, 0 failed$" % scripts, out, re.M), out
+
+
+@pytest.mark.skipif(not C_TESTEE.is_file(), reason="the C testee is not built (build/release/bin/fbe)")
+def test_conversations_with_the_c_testee() -> None:
+    """Every pair: c x python, python x c, python x python, held to c x c's answers."""
+    import re
+    import shlex
+    scripts = sum(1 for line in CONVERSATIONS.read_text(encoding="utf-8").splitlines() if line.strip())
+    out = run_conversations(f"c={shlex.quote(str(C_TESTEE))} testee",
+                            f"python={shlex.quote(sys.executable)} -m fbe.testee")
+    assert re.search(r"^c +%d/0 +%d/0 *$" % (scripts, scripts), out, re.M), out
+    assert re.search(r"^python +%d/0 +%d/0 *$" % (scripts, scripts), out, re.M), out
+    assert re.search(r"^%d passed, 0 failed$" % (4 * scripts), out, re.M), out

@@ -17,7 +17,7 @@ import inspect
 import itertools
 import threading
 import time
-from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Optional, Set, Union
+from typing import Any, Awaitable, Callable, Dict, Optional, Set
 
 from . import _core
 from ._errors import RejectedError
@@ -750,7 +750,7 @@ async def start_server(schema: Any, handlers: Optional[Dict[Any, Handler]] = Non
                        final: bool = False, default: Optional[Handler] = None, log: Optional[LogHook] = None,
                        limits: Any = None, ordered: bool = False,
                        connected: Optional[Callable[[AsyncServer], Any]] = None,
-                       **server: Any) -> asyncio.AbstractServer:
+                       **server: Any) -> asyncio.Server:
     """Starts serving (``asyncio.start_server(..., host, port)``, or a Unix socket at
     ``path``): one AsyncServer per connection with these handlers, reading it until it
     ends. ``connected(server)`` is called with each one first (to add handlers, or to

@@ -3,7 +3,7 @@ stream, dispatched by type id) over any callable, file-like object, socket or as
 stream; and the log hooks, the core's text form of every message sent or received."""
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Callable, Iterable, Iterator, List, NamedTuple, Optional, Union
+from typing import Any, AsyncIterator, Callable, Iterator, List, NamedTuple, Optional, Union
 
 from . import _core
 from ._errors import Error
