@@ -117,6 +117,7 @@ static void on_done(void *ctx, uint64_t token, fbe_request_end end, const fbe_ms
   PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
   PyObject *m = msg ? message(c, msg) : (Py_INCREF(Py_None), Py_None);
   PyObject *e = NULL;
+  int how = (int)end;
   if (!m) { /* the message could not be made: the request ends with why */
     PyObject *type, *tb;
     PyErr_Fetch(&type, &e, &tb);
@@ -125,14 +126,14 @@ static void on_done(void *ctx, uint64_t token, fbe_request_end end, const fbe_ms
     Py_XDECREF(tb);
     Py_INCREF(Py_None);
     m = Py_None;
-    end = FBE_REQUEST_RESET + 1; /* "failed": no status of the core */
+    how = FBE_REQUEST_RESET + 1; /* "failed" (fbe/_client.py FAILED): no status of the core */
   } else if (err) {
     e = pf_exception(err);
   } else {
     Py_INCREF(Py_None);
     e = Py_None;
   }
-  PyObject *t = PyLong_FromUnsignedLongLong(token), *k = PyLong_FromLong((long)end);
+  PyObject *t = PyLong_FromUnsignedLongLong(token), *k = PyLong_FromLong(how);
   if (t && k && e) {
     PyObject *args[] = {t, k, m, e};
     PyObject *r = call(c->done, args, 4);

@@ -613,3 +613,28 @@ def test_conversations_with_the_c_testee() -> None:
     assert re.search(r"^c +%d/0 +%d/0 *$" % (scripts, scripts), out, re.M), out
     assert re.search(r"^python +%d/0 +%d/0 *$" % (scripts, scripts), out, re.M), out
     assert re.search(r"^%d passed, 0 failed$" % (4 * scripts), out, re.M), out
+
+
+def test_client_and_server_over_pipes(ex: fbe.Schema) -> None:
+    """Two pipes, the server on a thread of its own: bytes read as they arrive (read1),
+    not when a buffer is full."""
+    import os
+    r1, w1 = os.pipe()
+    r2, w2 = os.pipe()
+    with open(r1, "rb") as server_in, open(w2, "wb", buffering=0) as server_out, \
+            open(w1, "wb", buffering=0) as client_out, open(r2, "rb") as client_in:
+        server = fbe.Server(ex, server_out, handlers={ex.NewOrder: lambda o: ex.OrderAccepted(order=int(o.price))})
+        serving = threading.Thread(target=server.receive_from, args=(server_in,), daemon=True)
+        serving.start()
+        client = fbe.Client(ex, client_out)
+        reading = threading.Thread(target=client.receive_from, args=(client_in,), daemon=True)
+        reading.start()
+        for n in range(20):  # one at a time: each answer must come while the pipe stays open
+            future = client.request(ex.NewOrder(id=uid(n), price=float(n)), timeout=WAIT)
+            assert future.result(timeout=WAIT).order == n
+        client_out.close()
+        serving.join(WAIT)
+        server_out.close()
+        reading.join(WAIT)
+        assert client.closed is False and client.pending == 0
+        client.close()

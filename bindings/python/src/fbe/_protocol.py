@@ -16,10 +16,11 @@ LogHook = Callable[[str, str], Any]
 
 def _chunks(source: Any, chunk_size: int) -> Iterator[Any]:
     """The chunks of a source until it ends: a socket (``recv``), a file-like object
-    (``read``), a callable returning chunks, or an iterable of chunks; an empty chunk
-    (or None from a callable) ends the first three."""
+    (``read1`` when it has it, so a pipe's bytes come as they arrive; else ``read``), a
+    callable returning chunks, or an iterable of chunks; an empty chunk (or None from a
+    callable) ends the first three."""
     recv = getattr(source, "recv", None)
-    read = getattr(source, "read", None) if recv is None else None
+    read = getattr(source, "read1", None) or getattr(source, "read", None) if recv is None else None
     if recv is not None or read is not None or callable(source):
         pull = recv or read or source
         while True:
@@ -129,9 +130,9 @@ class Receiver:
 
     def receive_from(self, source: Any, chunk_size: int = 65536) -> Optional[List[Any]]:
         """Feeds everything from ``source`` until it ends: a socket (its ``recv(n)``, until
-        b""), a file-like object (its ``read(n)``, until b""), a callable returning chunks
-        (until b"" or None) or an iterable of chunks. Returns the messages when there is
-        no handler."""
+        b""), a file-like object or pipe (its ``read1(n)`` or ``read(n)``, until b""), a
+        callable returning chunks (until b"" or None) or an iterable of chunks. Returns the
+        messages when there is no handler."""
         out: Optional[List[Any]] = None if self._engine_has_handler() else []
         for chunk in _chunks(source, chunk_size):
             try:
