@@ -638,3 +638,26 @@ def test_client_and_server_over_pipes(ex: fbe.Schema) -> None:
         reading.join(WAIT)
         assert client.closed is False and client.pending == 0
         client.close()
+
+
+def test_a_blocked_sink_does_not_stop_the_reading(ex: fbe.Schema) -> None:
+    """Both directions full at once: one thread sends 20,000 requests (several times a
+    socket's buffers) while the server answers each with a large reply. The requests'
+    sendall waits for the server, which waits for the client to read its answers; the
+    client reads them on a thread that does not take its lock, so all complete."""
+    a, b = socket.socketpair()
+    big = "x" * 2000
+    server = fbe.Server(ex, b.sendall, handlers={ex.NewOrder: lambda o: ex.Reject(reason=big)})
+    serving = threading.Thread(target=server.receive_from, args=(b,), daemon=True)
+    serving.start()
+    client = fbe.Client(ex, a.sendall)
+    reading = threading.Thread(target=client.receive_from, args=(a,), daemon=True)
+    reading.start()
+    futures = [client.request(order(ex, n), timeout=WAIT) for n in range(20000)]
+    assert all(f.exception(timeout=WAIT).reject.reason == big for f in futures)
+    a.shutdown(socket.SHUT_WR)
+    serving.join(WAIT)
+    b.close()
+    reading.join(WAIT)
+    a.close()
+    client.close()

@@ -15,6 +15,7 @@ import asyncio
 import concurrent.futures
 import inspect
 import itertools
+import queue
 import threading
 import time
 from typing import Any, Awaitable, Callable, Dict, Optional, Set
@@ -187,10 +188,30 @@ class Client(_ClientBase):
         """Feeds everything from ``source`` (a socket, a file-like object, a callable
         returning chunks or an iterable of chunks; see Receiver.receive_from) until it
         ends, then resets the client: no answer can come on a stream that ended. Run it
-        on a thread of its own for a socket."""
+        on a thread of its own for a socket.
+
+        The source is read on a helper thread that never takes the client's lock, so it
+        is drained even while a request's sink waits for room (a ``sendall`` to a peer
+        that waits for us to read its answers first: with the reading done under the
+        lock, both sides would wait for ever)."""
+        chunks: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+
+        def pump() -> None:
+            try:
+                for chunk in _chunks(source, chunk_size):
+                    chunks.put(chunk)
+            except BaseException as exc:  # (a broken stream: raised by the feeding thread)
+                chunks.put(_Failed(exc))
+            chunks.put(None)
+        threading.Thread(target=pump, name="fbe-client-reader", daemon=True).start()
         try:
-            for chunk in _chunks(source, chunk_size):
-                self.feed(chunk)
+            while True:
+                item = chunks.get()
+                if item is None:
+                    return
+                if isinstance(item, _Failed):
+                    raise item.exc
+                self.feed(item)
         finally:
             if not self.closed:
                 self.reset()
@@ -241,6 +262,11 @@ class Client(_ClientBase):
             self._timer.start()
         else:
             self._timer.wake()
+
+
+class _Failed:
+    def __init__(self, exc: BaseException):
+        self.exc = exc
 
 
 class _Timer(threading.Thread):
