@@ -11,7 +11,8 @@
  *              strings), and what a refused value is called (the core writes the words)
  *   encode.c   Python object -> core value      decode.c  core value -> Python object
  *   ops.c      entry points (encode, decode, verify, JSON, equal, default) and fbe.Limits
- *   protocol.c sender and receiver engines
+ *   protocol.c sender, receiver and proxy engines, log hooks, replies (fbe_reply_prepare)
+ *   client.c   the client engine over fbe_client (fbe.Client, fbe.AsyncClient)
  *   view.c     fbe.View: a struct read in place from verified bytes (fbe/view.h)
  *   module.c   fbe.Struct (==, hash, order and repr by the core), the scratch pool, init
  *
@@ -109,8 +110,8 @@ typedef struct pf_meta {
 } pf_meta;
 
 extern PyTypeObject pf_meta_type, pf_struct_base_type, pf_core_type, pf_limits_type,
-    pf_sender_type, pf_receiver_type, pf_view_type;
-extern PyMethodDef pf_module_methods[], pf_struct_methods[];
+    pf_sender_type, pf_receiver_type, pf_proxy_type, pf_client_type, pf_view_type;
+extern PyMethodDef pf_module_methods[], pf_struct_methods[], pf_protocol_methods[];
 
 /* ---- errors.c. A converter's failure: -1 with its fbe_error filled (code != 0), or
  * -1 with a Python exception pending (code 0); the entry point raises the former. */

@@ -23,6 +23,8 @@ PyObject *pf_exception(const fbe_error *e) {
   /* The instance as Error.__init__ leaves it: args (text,) and the record's attributes. */
   PyObject *args = Py_BuildValue("(N)", text_object(text));
   PyObject *exc = args ? ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL) : NULL;
+  /* (a class with an OSError base, TimeoutError, leaves args to its __init__) */
+  if (exc && PyObject_SetAttrString(exc, "args", args) < 0) Py_CLEAR(exc);
   PyObject *offset = e->offset == FBE_NO_OFFSET ? (Py_INCREF(Py_None), Py_None) : PyLong_FromSize_t(e->offset);
   PyObject *attrs = Py_BuildValue("{sNsisssNsN}", "message", text_object(e->message), "code", (int)code,
                                   "status", fbe_status_name(code), "path", text_object(e->path), "offset", offset);

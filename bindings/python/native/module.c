@@ -296,6 +296,7 @@ static int module_init(PyObject *m) {
   } types[] = {{"StructMeta", &pf_meta_type},       {"Struct", &pf_struct_base_type},
                {"SchemaCore", &pf_core_type},       {"Limits", &pf_limits_type},
                {"SenderEngine", &pf_sender_type}, {"ReceiverEngine", &pf_receiver_type},
+               {"ProxyEngine", &pf_proxy_type},   {"ClientEngine", &pf_client_type},
                {"View", &pf_view_type}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     if (PyType_Ready(types[i].type) < 0) return -1;
@@ -305,7 +306,8 @@ static int module_init(PyObject *m) {
   PyModuleDef *def = PyModule_GetDef(m);
   if (def) def->m_free = module_free;
   (void)Py_AtExit(drain);
-  if (PyModule_AddFunctions(m, pf_module_methods) < 0) return -1;
+  if (PyModule_AddFunctions(m, pf_module_methods) < 0 || PyModule_AddFunctions(m, pf_protocol_methods) < 0)
+    return -1;
   return PyModule_AddIntConstant(m, "NOGIL_BYTES", (long)FBE_RELEASE_LOCK_BYTES);
 }
 

@@ -201,3 +201,71 @@ def test_no_gil_calls_while_other_threads_drop_references() -> None:
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_clients_dropped_and_closed_from_their_own_callbacks() -> None:
+    # the native client outlives every call that uses it: a handler that drops the last
+    # reference to its client (and collects), closes it, or resets it mid-feed; a sink
+    # that drops its client while a request is being sent; cycles through closures
+    out = run_isolated(f"""
+        import asyncio, gc, uuid, fbe
+        s = fbe.load("{SCHEMAS}/exchange.fbe", include=["{SCHEMAS}"])
+        def answers(n):
+            back = bytearray()
+            snd = fbe.Sender(s, back.extend)
+            for i in range(n):
+                snd.send(s.OrderAccepted(id=uuid.UUID(int=i), order=i))
+                snd.send(s.Trade(order=i))
+            return bytes(back)
+        holder = {{}}
+        def notify(m):
+            holder.pop("c", None)
+            gc.collect()
+        c = fbe.Client(s, bytearray().extend, notify=notify, clock=lambda: 0)
+        fs = [c.request(s.NewOrder(id=uuid.UUID(int=i))) for i in range(50)]
+        holder["c"] = c
+        feed = c.feed
+        del c
+        feed(answers(50))
+        assert all(f.done() for f in fs), "every request ended"
+        # closing from a done callback and from notify, with more frames in the chunk
+        c = fbe.Client(s, bytearray().extend, notify=lambda m: c.close(), clock=lambda: 0)
+        fs = [c.request(s.NewOrder(id=uuid.UUID(int=i))) for i in range(50)]
+        fs[0].add_done_callback(lambda f: c.close())
+        c.feed(answers(50))
+        assert c.closed and all(f.done() for f in fs)  # (the chunk fed was read to its end)
+        assert all(f.exception() is None for f in fs)
+        c = fbe.Client(s, bytearray().extend, clock=lambda: 0)
+        fs = [c.request(s.NewOrder(id=uuid.UUID(int=i))) for i in range(50)]
+        fs[0].add_done_callback(lambda f: c.close())
+        c.feed(answers(1))
+        assert c.closed and sum(isinstance(f.exception(), fbe.ResetError) for f in fs) == 49
+        # a sink that drops its client and collects while the request is in flight
+        def sink(data):
+            holder.pop("d", None)
+            gc.collect()
+        d = fbe.Client(s, sink, clock=lambda: 0)
+        holder["d"] = d
+        request = d.request
+        del d
+        f = request(s.NewOrder())
+        del request
+        gc.collect()
+        assert isinstance(f.exception(timeout=10), fbe.ResetError)
+        # asyncio: a client dropped with requests pending, and a timer armed
+        async def main():
+            c = fbe.AsyncClient(s, bytearray().extend)
+            fs = [c.request(s.NewOrder(), timeout=3600) for _ in range(10)]
+            c.close()
+            got = await asyncio.gather(*fs, return_exceptions=True)
+            assert all(isinstance(e, fbe.ResetError) for e in got)
+            c2 = fbe.AsyncClient(s, bytearray().extend, notify=lambda m: c2.close())
+            f = c2.request(s.NewOrder(id=uuid.UUID(int=0)), timeout=3600)
+            c2.feed(answers(3))
+            assert (await f).order == 0 and c2.closed
+        asyncio.run(main())
+        for i in range(3):
+            gc.collect()
+        print("ok")
+    """)
+    assert out.rstrip().endswith("ok")

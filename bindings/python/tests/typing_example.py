@@ -2,9 +2,11 @@
 Run it with the repository's schemas directory as its argument."""
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import io
 import sys
-from typing import Any, Dict, List, Optional, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 
 import fbe
 
@@ -122,10 +124,13 @@ def main(schemas: str) -> int:
     counts: int = collector.pending + collector.received + collector.skipped
     assert counts == 1
 
+    requests_and_responses(schemas)
+    asyncio.run(over_asyncio_streams(schemas))
+
     errors: List[Type[fbe.Error]] = [
         fbe.OutOfMemoryError, fbe.ArgumentError, fbe.SchemaError, fbe.NotFoundError,
         fbe.TypeMismatchError, fbe.RangeError, fbe.MalformedError, fbe.JSONError, fbe.LimitError,
-        fbe.StreamError, fbe.UnknownFieldError,
+        fbe.StreamError, fbe.UnknownFieldError, fbe.RejectedError, fbe.TimeoutError, fbe.ResetError,
     ]
     try:
         Account.decode(b"\x00")
@@ -143,6 +148,95 @@ def main(schemas: str) -> int:
         print(diagnostics)
     print(fbe.__version__, fbe.core_version)
     return 0
+
+
+def requests_and_responses(schemas: str) -> None:
+    """fbe.Client, fbe.Server, fbe.Proxy, replies and log hooks (README "Requests and
+    responses")."""
+    ex: fbe.Schema = fbe.load(f"{schemas}/exchange.fbe", include=[schemas])
+    to_server, to_client = bytearray(), bytearray()
+    lines: List[Tuple[str, str]] = []
+    notified: List[Any] = []
+    client = fbe.Client(ex, to_server.extend, "exchange", False, notify=notified.append, max_pending=8,
+                        limits=fbe.Limits(), ordered=False, clock=lambda: 0, log=lambda d, t: lines.append((d, t)))
+    server = fbe.Server(ex, to_client.extend, "exchange", handlers={ex.NewOrder: lambda o: ex.OrderAccepted(order=1)},
+                        default=None, log=None, limits=None, ordered=False)
+
+    @server.handle(ex.CancelOrder)
+    def cancel(request: Any) -> Any:
+        raise fbe.RejectedError(ex.UnknownOrder(order=request.order))
+
+    accepted: concurrent.futures.Future[Any] = client.request(ex.NewOrder(symbol="EURUSD"), timeout=5.0)
+    refused = client.request(ex.CancelOrder(order=1), timeout_ns=5_000_000_000, now=0)
+    unhandled: List[Any] = server.feed(bytes(to_server))
+    timed = client.request(ex.NewOrder(), timeout_ns=10)
+    server.send(ex.Trade(order=1))
+    later: int = server.reply(ex.NewOrder(), ex.Reject(reason="late"))
+    client.feed(bytes(to_client))
+    ended: int = client.watchdog(10**12) + client.watchdog()
+    client.send(ex.Trade(order=2))
+    client.set_log(None)
+    client.reset()
+    deadline: Optional[int] = client.next_deadline
+    counts: int = client.pending + client.bytes_sent + client.received
+    assert accepted.result().order == 1 and later and counts and deadline is None and ended == 1 and not unhandled
+    rejected = refused.exception()
+    assert isinstance(rejected, fbe.RejectedError) and rejected.reject.order == 1
+    assert isinstance(timed.exception(), fbe.TimeoutError) and len(notified) == 2 and lines
+    with fbe.Client(ex, io.BytesIO()) as other:
+        other.receive_from([b""])
+    assert other.closed and client.schema is ex and client.package == "exchange"
+    client.close()
+    sender = fbe.Sender(ex, bytearray().extend, log=lambda d, t: None)
+    sender.set_log(None)
+    sent: int = sender.reply(ex.NewOrder(), ex.OrderAccepted(order=2)) + server.bytes_sent + server.received
+    receiver = fbe.Receiver(ex, log=lambda d, t: None)
+    receiver.set_log(None)
+    frames: List[fbe.Frame] = []
+    proxy = fbe.Proxy(ex, frames.append, "exchange", False, True, limits=fbe.Limits())
+    proxy.feed(bytes(to_server))
+    collected: Optional[List[fbe.Frame]] = fbe.Proxy(ex).receive_from(io.BytesIO(bytes(to_server)))
+    proxy.reset()
+    assert sent and collected and frames[0].type is ex.NewOrder and frames[0].type_id and frames[0].data
+    assert proxy.pending + proxy.received + proxy.skipped == 4
+
+
+async def over_asyncio_streams(schemas: str) -> None:
+    ex: fbe.Schema = fbe.load(f"{schemas}/exchange.fbe", include=[schemas])
+
+    async def new_order(order: Any) -> Any:
+        return ex.OrderAccepted(order=7)
+
+    def connected(srv: fbe.AsyncServer) -> None:
+        srv.send(ex.Trade(order=1))
+    server = await fbe.start_server(ex, {ex.NewOrder: new_order}, "127.0.0.1", 0, connected=connected)
+    port: int = server.sockets[0].getsockname()[1]
+    async with await fbe.open_client(ex, "127.0.0.1", port, max_pending=16) as client:
+        future: asyncio.Future[Any] = client.request(ex.NewOrder(), timeout=30.0)
+        await client.drain()
+        response = await future
+        async for trade in client:
+            assert trade.order == 1
+            break
+        assert response.order == 7
+    await client.wait_closed()
+    server.close()
+    await server.wait_closed()
+    buffered = fbe.AsyncClient(ex, bytearray().extend, notify=lambda m: None)
+    pending = buffered.request(ex.NewOrder())
+    back = bytearray()
+    plain = fbe.AsyncServer(ex, back.extend)
+    buffered.reset()
+    assert isinstance(pending.exception(), fbe.ResetError)
+    plain.feed(b"")
+    buffered.close()
+    reader = asyncio.StreamReader()
+    reader.feed_eof()
+    await plain.serve(reader)
+    async for message in plain:
+        print(message)
+    async for got in fbe.Receiver(ex).receive_async(reader):
+        print(got)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 #      the testee, python -m fbe.testee, through the shared runner tests/conformance/runner)
 #   4. the sdist: built, installed into a second venv from a directory outside the
 #      repository, and its testee run there through the shared runner (copies of the
-#      conformance files and the behaviour file; the text op too)
+#      conformance files, the behaviour file and the conversations; the text op too)
 #   5. the benchmark in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -59,7 +59,8 @@ $python -m venv "$tmp/venv"
 (cd "$tmp" && "$tmp/venv/bin/python" -m pip install -q "./$(basename "$sdist")" &&
   "$tmp/venv/bin/python" -c 'import fbe, sys; assert "/venv/" in fbe.__file__, fbe.__file__' &&
   $python "$repo/tests/conformance/runner" --describe-testee none --testee "python=$tmp/venv/bin/python -m fbe.testee" \
-    --text --behaviour behaviour.jsonl -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
+    --text --behaviour behaviour.jsonl --conversations conversations.jsonl -I schemas vectors.jsonl malformed.jsonl \
+    malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

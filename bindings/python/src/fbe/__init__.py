@@ -34,13 +34,17 @@ from ._errors import (
     NotFoundError,
     OutOfMemoryError,
     RangeError,
+    RejectedError,
+    ResetError,
     SchemaError,
     StreamError,
+    TimeoutError,
     TypeMismatchError,
     UnknownFieldError,
 )
 from ._enum import Enum, EnumType, Flags
-from ._protocol import Receiver, Sender
+from ._protocol import Frame, Proxy, Receiver, Sender
+from ._client import AsyncClient, AsyncServer, Client, Server, open_client, start_server
 from ._schema import Limits, Package, Schema, Struct, View, ViewList, asdict, load, load_package, loads
 
 __version__ = "0.1.0"
@@ -49,6 +53,17 @@ core_version: str = _swig.fbe_version()
 
 __all__ = [
     "ArgumentError",
+    "AsyncClient",
+    "AsyncServer",
+    "Client",
+    "Frame",
+    "Proxy",
+    "RejectedError",
+    "ResetError",
+    "Server",
+    "TimeoutError",
+    "open_client",
+    "start_server",
     "Enum",
     "EnumType",
     "Error",

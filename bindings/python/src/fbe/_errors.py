@@ -21,6 +21,7 @@ _BUILTINS: Dict[str, Tuple[type, ...]] = {
     "FBE_ERR_TYPE": (TypeError,),
     "FBE_ERR_RANGE": (OverflowError,),
     "FBE_ERR_UNKNOWN_FIELD": (TypeError,),
+    "FBE_ERR_TIMEOUT": (TimeoutError,),  # the builtin: `except TimeoutError` catches it too
 }
 
 
@@ -48,6 +49,18 @@ def _schema_reduce(self: Any) -> Tuple[Any, ...]:
     return (type(self), (self.message, self.code, self.path, self.offset, self.diagnostics))
 
 
+def _rejected_init(self: Any, message: Any, code: Optional[int] = None, path: str = "",
+                   offset: Optional[int] = None, reject: Any = None) -> None:
+    if not isinstance(message, str) and reject is None:  # RejectedError(schema.Reject(...))
+        message, reject = str(message), message
+    _init(self, message, code, path, offset)
+    self.reject = reject
+
+
+def _rejected_reduce(self: Any) -> Tuple[Any, ...]:
+    return (type(self), (self.message, self.code, self.path, self.offset, self.reject))
+
+
 # The root's methods (str(): BaseException's, the text, even for a KeyError), and the
 # schema error's diagnostics.
 _METHODS: Dict[str, Dict[str, Any]] = {
@@ -62,6 +75,20 @@ _METHODS: Dict[str, Dict[str, Any]] = {
         "__doc__": """A schema that does not load; ``diagnostics`` lists every error and
     warning as ``file:line:col: message``.""",
         "__init__": _schema_init, "__reduce__": _schema_reduce,
+    },
+    "FBE_ERR_REJECTED": {
+        "__doc__": """A request refused by the server (docs/CLIENT.md): ``reject`` is the reject
+    message itself (an instance of one of the request's [reject(...)] types) and str() its
+    text form. A server's handler raises ``RejectedError(reject_message)`` to answer with
+    it.""",
+        "__init__": _rejected_init, "__reduce__": _rejected_reduce, "reject": None,
+    },
+    "FBE_ERR_TIMEOUT": {
+        "__doc__": """A request that got no answer within its timeout: "Timeout!" (the client's
+    watchdog). Also the builtin TimeoutError.""",
+    },
+    "FBE_ERR_RESET": {
+        "__doc__": """A request still pending when its client was reset or closed: "Reset client!".""",
     },
 }
 

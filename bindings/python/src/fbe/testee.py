@@ -2,10 +2,12 @@
 
 Reads one JSON request per stdin line and writes one JSON response per stdout line
 (the protocol of docs/TESTEE.md): load, encode (also "native": true), decode, text (both
-also "view": true, answered from an fbe.View), verify, stream-encode, stream-decode. A thin loop over the public API of the fbe
-package, through the paths no schema name can shadow (README "Names"): the operations
-of the Schema object, taking the type and the value. An fbe error's response carries
-its status name ("status": "FBE_ERR_TYPE").
+also "view": true, answered from an fbe.View), verify, stream-encode, stream-decode, and
+the conversations' sessions (client, request, feed, watchdog, reset, server, serve,
+reply, send, proxy, close: fbe.Client, fbe.Server, fbe.Proxy and their log hooks). A
+thin loop over the public API of the fbe package, through the paths no schema name can
+shadow (README "Names"): the operations of the Schema object, taking the type and the
+value. An fbe error's response carries its status name ("status": "FBE_ERR_TYPE").
 """
 from __future__ import annotations
 
@@ -171,11 +173,223 @@ class Packages:
             self.dir = None
 
 
+class Raw(str):
+    """JSON text written into an answer as it is (the core's JSON of a message)."""
+
+
+def answer_json(v: Any) -> str:
+    """An answer as JSON text: members in order, Raw text as it is."""
+    if isinstance(v, Raw):
+        return str(v)
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + answer_json(x) for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(answer_json(x) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def message_json(schema: fbe.Schema, msg: Any) -> Dict[str, Any]:
+    """MSG of docs/TESTEE.md: {"type": "pkg.Name", "json": VALUE}."""
+    cls = type(msg)
+    return {"type": cls.__fbe_name__, "json": Raw(schema.to_json(cls, msg))}
+
+
+def u64(request: Dict[str, Any], name: str) -> int:
+    v = request.get(name, 0)
+    if type(v) is not int or v < 0:
+        raise ValueError(f'"{name}" must be a non-negative integer')
+    return v
+
+
+class Session:
+    """A conversation's client, server or proxy (docs/TESTEE.md "Conversations"): what it
+    sends and what its callbacks see, gathered for the answer of the request that made
+    it happen."""
+
+    def __init__(self, schema: fbe.Schema, request: Dict[str, Any], kind: str):
+        self.schema, self.kind = schema, kind
+        self.package: str = request["package"]
+        final = request.get("model", "standard") == "final"
+        self.wire = bytearray()
+        self.ended: List[Any] = []
+        self.notified: List[Any] = []
+        self.items: List[Any] = []
+        self.log: List[str] = []
+        self.requests: List[Any] = []
+        log = self.on_log if request.get("log") is True else None
+        self.client: Optional[fbe.Client] = None
+        self.server: Optional[fbe.Server] = None
+        self.proxy: Optional[fbe.Proxy] = None
+        if kind == "client":
+            self.client = fbe.Client(schema, self.wire.extend, self.package, final, notify=self.on_notify, log=log,
+                                     max_pending=u64(request, "max_pending"), clock=lambda: 0)
+        elif kind == "server":
+            self.server = fbe.Server(schema, self.wire.extend, self.package, final, default=self.on_request, log=log)
+        else:
+            self.proxy = fbe.Proxy(schema, self.on_frame, self.package, final, verify=request.get("verify") is True)
+
+    def on_log(self, direction: str, text: str) -> None:
+        self.log.append(f"{direction} {text}")
+
+    def on_notify(self, msg: Any) -> None:
+        self.notified.append(message_json(self.schema, msg))
+
+    def on_request(self, msg: Any) -> None:
+        self.requests.append(msg)
+        self.items.append(message_json(self.schema, msg))
+
+    def on_frame(self, frame: fbe.Frame) -> None:
+        self.items.append({"type_id": frame.type_id, "known": frame.type is not None, "hex": frame.data.hex()})
+
+    def on_end(self, token: Any, future: Any) -> None:
+        """END of docs/TESTEE.md, from how the request's future ended."""
+        exc = future.exception()
+        end: Dict[str, Any] = {"token": token}
+        if exc is None:
+            msg = future.result()
+            if msg is None:
+                end["end"] = "sent"
+            else:
+                end.update(end="responded", **message_json(self.schema, msg))
+            self.ended.append(end)
+            return
+        if isinstance(exc, fbe.RejectedError):
+            end.update(end="rejected", **message_json(self.schema, exc.reject))
+        elif isinstance(exc, fbe.TimeoutError):
+            end["end"] = "timeout"
+        elif isinstance(exc, fbe.ResetError):
+            end["end"] = "reset"
+        else:
+            end["end"] = "failed"
+        end.update(status=getattr(exc, "status", type(exc).__name__), error=str(exc))
+        self.ended.append(end)
+
+    def message(self, request: Dict[str, Any]) -> Any:
+        """The message of the request's "type" (P's own "Name", or "pkg.Name") and "json"."""
+        name = request["type"]
+        full = name if "." in name and name in self.schema else f"{self.package}.{name}"
+        cls = self.schema[full]
+        return self.schema.from_json(cls, request_json(request["json"]), ordered=True)
+
+    def answer(self, error: Optional[fbe.Error] = None, hex: bool = False, lists: str = "") -> Dict[str, Any]:
+        """ok (or the error), what was sent, the lists the op reports, the log."""
+        out: Dict[str, Any] = {"ok": True} if error is None else \
+            {"ok": False, "status": error.status, "error": str(error)}
+        if hex:
+            out["hex"] = self.wire.hex()
+        self.wire.clear()
+        for name, key in (("ended", "e"), ("notified", "n"), ("requests", "r"), ("frames", "f")):
+            if key in lists:
+                attr = "items" if name in ("requests", "frames") else name
+                out[name] = getattr(self, attr)
+                setattr(self, attr, [])
+        if self.log:
+            out["log"], self.log = self.log, []
+        return out
+
+    def feed(self, request: Dict[str, Any], lists: str) -> Dict[str, Any]:
+        data = bytes.fromhex(request["hex"])
+        step = request.get("chunk_size")
+        if step is not None and not (type(step) is int and step > 0):
+            raise ValueError('"chunk_size" must be a positive integer')
+        step = step if step and step <= len(data) else max(len(data), 1)
+        target: Any = self.client or self.server or self.proxy
+        try:
+            for at in range(0, max(len(data), 1), step):
+                target.feed(data[at:at + step])
+        except fbe.Error as exc:
+            return self.answer(exc, lists=lists)
+        return self.answer(lists=lists)
+
+    def handle(self, op: str, request: Dict[str, Any]) -> Dict[str, Any]:
+        client, server = self.client, self.server
+        if op == "request":
+            if client is None:
+                raise ValueError("not a client session")
+            timeout, now, token = u64(request, "timeout"), u64(request, "now"), request.get("token", 0)
+            msg = self.message(request)
+            try:
+                future = client.request(msg, timeout_ns=timeout, now=now)
+            except fbe.Error as exc:
+                return self.answer(exc, hex=True, lists="e")
+            future.add_done_callback(lambda f: self.on_end(token, f))
+            return self.answer(hex=True, lists="e")
+        if op == "feed":
+            if server is not None:
+                raise ValueError('a server session is fed by "serve"')
+            return self.feed(request, "en" if client is not None else "f")
+        if op in ("watchdog", "reset"):
+            if client is None:
+                raise ValueError("not a client session")
+            if op == "watchdog":
+                client.watchdog(u64(request, "now"))
+            else:
+                client.reset()
+            return self.answer(lists="e")
+        if op == "serve":
+            if server is None:
+                raise ValueError("not a server session")
+            return self.feed(request, "r")
+        if op == "reply":
+            index = request.get("request")
+            if server is None:
+                raise ValueError("not a server session")
+            if type(index) is not int or not 0 <= index < len(self.requests):
+                raise ValueError("no such request")
+            msg = self.message(request)
+            try:
+                server.reply(self.requests[index], msg)
+            except fbe.Error as exc:
+                return self.answer(exc, hex=True)
+            return self.answer(hex=True)
+        if op == "send":
+            if client is None and server is None:
+                raise ValueError("a proxy sends nothing")
+            msg = self.message(request)
+            try:
+                (client or server).send(msg)  # type: ignore[union-attr]
+            except fbe.Error as exc:
+                return self.answer(exc, hex=True, lists="e" if client else "")
+            return self.answer(hex=True, lists="e" if client else "")
+        raise ValueError(f"unknown op {op!r}")
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+SESSION_OPS = ("request", "feed", "watchdog", "reset", "serve", "reply", "send", "close")
+
+
 class Testee:
     def __init__(self) -> None:
         self.include: List[str] = []
         self.schemas: Dict[str, fbe.Schema] = {}
         self.packages = Packages()
+        self.sessions: Dict[str, Session] = {}
+
+    def close_sessions(self) -> None:
+        for session in self.sessions.values():
+            session.close()
+        self.sessions = {}
+
+    def conversation(self, op: str, request: Dict[str, Any]) -> Dict[str, Any]:
+        name = request.get("session")
+        if not isinstance(name, str):
+            return {"ok": False, "error": 'request needs "session"'}
+        if op in ("client", "server", "proxy"):
+            if name in self.sessions:
+                return {"ok": False, "error": "a session of that name is open"}
+            self.sessions[name] = Session(self.schema(request["package"]), request, op)
+            return {"ok": True}
+        session = self.sessions.get(name)
+        if session is None:
+            return {"ok": False, "error": "no such session"}
+        if op == "close":
+            del self.sessions[name]
+            session.close()
+            return {"ok": True}
+        return session.handle(op, request)
 
     def schema(self, package: str) -> fbe.Schema:
         if package not in self.schemas:
@@ -194,7 +408,10 @@ class Testee:
 
     def handle(self, request: Dict[str, Any]) -> Dict[str, Any]:
         op = request.get("op")
+        if op in SESSION_OPS or op in ("client", "server", "proxy"):
+            return self.conversation(op, request)
         if op == "load":  # "packages" (schema texts) are found first, then "include"
+            self.close_sessions()
             self.schemas = {}
             self.packages.remove()
             texts = request.get("packages")
@@ -271,7 +488,7 @@ def main() -> int:
             response = {"ok": False, "status": exc.status, "error": str(exc)}
         except Exception as exc:  # every failure is an error response, never a crash
             response = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        sys.stdout.write(answer_json(response) + "\n")
         sys.stdout.flush()
     return 0
 
