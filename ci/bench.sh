@@ -184,6 +184,26 @@ else
   fi
 fi
 
+# ---- request/response round trips between every pair of languages (benchmarks/rpc):
+# the C program against the installed libfbe, the others on the bindings built above;
+# every request of every pair must end as the server's rule says
+if [[ $mode == smoke ]]; then rpc_requests=1000; elif [[ $mode == quick ]]; then rpc_requests=20000; else rpc_requests=100000; fi
+mkdir -p "$work/rpc"
+if step rpc cc -std=c11 -O2 -DFBE_STATIC -I"$work/prefix/include" benchmarks/rpc/rpc.c \
+     "$work/prefix/lib/libfbe.a" -lm -o "$work/rpc/rpc"; then
+  t=$(now_us)
+  printf '== %-8s ' rpc
+  if python3 benchmarks/rpc/run.py --requests "$rpc_requests" --build "$work/rpc" --json "$out/rpc.jsonl" \
+       --md "$out/rpc.md" >"$work/rpc.log" 2>&1; then
+    printf 'ok, %s requests a pair, %s s\n' "$rpc_requests" "$(since "$t")"
+    grep '^skipped:' "$work/rpc.log" | sed 's/^/   /' || true
+  else
+    printf 'FAILED (%s s); its output:\n' "$(since "$t")"
+    cat "$work/rpc.log" >&2
+    failed+=(rpc)
+  fi
+fi
+
 # ---- the report
 if ((venv_ok)) && [[ -s $results ]]; then
   command="ci/bench.sh${flag[*]:+ ${flag[*]}}"
