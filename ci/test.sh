@@ -6,8 +6,7 @@
 # again with clang and AddressSanitizer + UndefinedBehaviorSanitizer (any report fails
 # the test), and with gcc and both sanitizers at -O2 (where gcc's flow warnings differ);
 # runs tests/test_threads.c under ThreadSanitizer (clang); builds the
-# libFuzzer targets and runs each on 100 000 inputs, fixed seed (ci/fuzz.sh); runs the benchmark in --quick
-# mode; counts the instructions of the C hot paths under callgrind and fails on a rise
+# libFuzzer targets and runs each on 100 000 inputs, fixed seed (ci/fuzz.sh); counts the instructions of the C hot paths under callgrind and fails on a rise
 # over 5% above the committed baseline (benchmarks/c/instructions.sh --check); the bindings' stages; the hostile suite over the tool and every binding
 # (tests/hostile/); every code example of the docs (tests/docs/); the cross
 # builds under qemu (ci/cross.sh); the packages
@@ -163,9 +162,6 @@ fi
 stage_begin "fuzz (6 targets x 100000 inputs, seed 1)"
 if FBE_FUZZ_BUILD=build/fuzz FBE_FUZZ_RUNS=100000 bash ci/fuzz.sh; then stage_end ok; else stage_end FAILED; fi
 
-stage_begin "benchmark (quick, Release)"
-if build/release/bin/fbe_bench --quick; then stage_end ok; else stage_end FAILED; fi
-
 # Instructions per operation of the C core's hot paths (Account encode, decode, trusted
 # decode, verify, both models) under callgrind, which has no noise: a rise over 5% above
 # the committed benchmarks/c/instructions-baseline.tsv fails (benchmarks/README.md,
@@ -176,22 +172,21 @@ if bash benchmarks/c/instructions.sh --check; then stage_end ok; else stage_end 
 # The Python package (bindings/python/tools/ci.sh): a venv under build/python, pip
 # install ./bindings/python, pytest (with the testee through the shared conformance
 # runner), the sdist installed into a second venv outside the repository and its testee
-# run there through the runner, the benchmark in --quick mode.
+# run there through the runner (vectors, behaviour records, conversations).
 stage_begin "python"
 if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The JavaScript package (bindings/node/tools/ci.sh): npm ci in bindings/node (builds the
 # addon), the node:test suites (with testee.js through the shared conformance runner),
 # the tsc type test, the npm pack tarball installed into an empty folder outside the
-# repository and its testee run there through the runner, the benchmark in --quick mode.
+# repository and its testee run there through the runner.
 stage_begin "node"
 if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The Ruby gem (bindings/ruby/tools/ci.sh): gem build (core + SWIG output copied into
 # ext/fbe), gem install into build/ruby/gems, the minitest suites against the installed
 # gem (with fbe-testee through the shared conformance runner), the gem installed outside
-# the repository with no SWIG and its testee run there through the runner, the benchmark
-# in --quick mode.
+# the repository with no SWIG and its testee run there through the runner.
 stage_begin "ruby"
 if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 

@@ -8,7 +8,7 @@
 #   4. npm pack, the tarball installed into an empty folder outside the repository,
 #      and its testee run there through the shared runner (the vectors, the bad
 #      inputs of behaviour.jsonl and the conversations' scripts);
-#   5. benchmarks/node/bench.js --quick (its peers from the npm registry: npm ci).
+# (The benchmark runs in ci/bench.sh: the test command's "bench (smoke)" stage runs it once.)
 # Prints each step with its duration; exits non-zero when any step failed.
 set -uo pipefail
 
@@ -76,14 +76,8 @@ packed() {
   return "$rc"
 }
 
-bench() {
-  (cd "$repo/benchmarks/node" && npm ci --no-audit --no-fund --loglevel=error) &&
-    node "$repo/benchmarks/node/bench.js" --quick
-}
-
 step "npm ci (dev dependencies, addon build)" install || { echo "node: the build failed"; exit 1; }
 step "node --test bindings/node/test" unit_tests
 step "type test (tsc --noEmit)" types
 step "npm pack, install outside the repository" packed
-step "benchmark (quick)" bench
 exit $((failed > 0))

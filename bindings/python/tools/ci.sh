@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The "python" stage of ci/test.sh: builds and tests the fbe Python package.
-#   1. a venv under build/python/, with pytest, mypy, build and the benchmark's peers
+#   1. a venv under build/python/, with pytest, mypy and build
 #   2. pip install ./bindings/python (compiles the core, SWIG from PyPI)
 #   3. pytest bindings/python/tests (conformance vectors, API, errors, memory, mypy; and
 #      the testee, python -m fbe.testee, through the shared runner tests/conformance/runner)
 #   4. the sdist: built, installed into a second venv from a directory outside the
 #      repository, and its testee run there through the shared runner (copies of the
 #      conformance files, the behaviour file and the conversations; the text op too)
-#   5. the benchmark in --quick mode
+# (The benchmark runs in ci/bench.sh: the test command's "bench (smoke)" stage runs it once.)
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -35,7 +35,7 @@ rm -rf "$out/venv" "$out/venv-sdist" "$out/dist"
 mkdir -p "$out"
 $python -m venv "$out/venv"
 py=$out/venv/bin/python
-$py -m pip install -q pytest mypy build -r benchmarks/python/requirements.txt
+$py -m pip install -q pytest mypy build
 done_step
 
 step "pip install ./bindings/python (warnings are errors in the walk and the core)"
@@ -61,8 +61,4 @@ $python -m venv "$tmp/venv"
   $python "$repo/tests/conformance/runner" --describe-testee none --testee "python=$tmp/venv/bin/python -m fbe.testee" \
     --text --behaviour behaviour.jsonl --conversations conversations.jsonl -I schemas vectors.jsonl malformed.jsonl \
     malformed-extra.jsonl versioning.jsonl)
-done_step
-
-step "benchmark (quick)"
-(cd "$out" && $py "$repo/benchmarks/python/bench.py" --quick --require-peers)
 done_step

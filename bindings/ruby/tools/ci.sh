@@ -9,7 +9,7 @@
 #      installed fbe-testee executable) run there through the shared runner (--view:
 #      decode and text also answered through views; --conversations: the client, server
 #      and proxy sessions)
-#   5. the benchmark in --quick mode
+# (The benchmark runs in ci/bench.sh: the test command's "bench (smoke)" stage runs it once.)
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -66,8 +66,4 @@ chmod +x "$tmp/noswig/swig"
   python3 "$repo/tests/conformance/runner" --describe-testee none --view --testee "ruby=$tmp/gems/bin/fbe-testee" \
     --behaviour "$repo/tests/conformance/behaviour.jsonl" --conversations conversations.jsonl \
     -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
-done_step
-
-step "benchmark (quick)"
-(cd "$out" && ruby "$repo/benchmarks/ruby/bench.rb" --quick --require-peers)
 done_step
