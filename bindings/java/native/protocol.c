@@ -22,15 +22,14 @@ static int sink(void *ctx, const uint8_t *data, size_t size) {
   return fbe_buffer_append(&((jf_sender *)ctx)->frame, data, size) ? 1 : 0;
 }
 
-/* The message's tape in C memory (grown until it fits), then copied to new arrays for
- * Java: the handler runs Java code, so no array may be held across the call. */
-static int handler(void *ctx, const fbe_msg *msg) {
-  jf_receiver *r = ctx;
-  JNIEnv *env = r->env;
-  size_t si = fbe_struct_index(fbe_msg_type(msg));
-  if (fbe_schema_struct_at(r->core->schema, si) != fbe_msg_type(msg)) {
+/* The message's tape in C memory (grown until it fits), then copied to a new array for
+ * Java (one byte[]: the slots, 8 bytes each, then the bytes): a callback runs Java code,
+ * so no array may be held across it. NULL with an exception pending. */
+jbyteArray jf_msg_tape(JNIEnv *env, const jf_core *core, const fbe_msg *msg, jint *si, jint *slots) {
+  size_t index = fbe_struct_index(fbe_msg_type(msg));
+  if (index >= core->nstructs || fbe_schema_struct_at(core->schema, index) != fbe_msg_type(msg)) {
     jf_throw_status(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
-    return 1;
+    return NULL;
   }
   fbei_tape_slot num_stack[256];
   uint8_t bytes_stack[1024];
@@ -38,18 +37,17 @@ static int handler(void *ctx, const fbe_msg *msg) {
   uint64_t need_n, need_p;
   fbei_tape_slot *num_heap = NULL;
   uint8_t *bytes_heap = NULL;
-  if (fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
+  if (fbei_tape_write(core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
     if (need_n > INT32_MAX || need_p > INT32_MAX ||
         !(num_heap = fbei_mem_alloc(need_n * sizeof *num_heap + 8)) ||
         !(bytes_heap = fbei_mem_alloc(need_p + 1))) {
       fbei_mem_free(num_heap);
       jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
-      return 1;
+      return NULL;
     }
     tp = (fbei_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
-    fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
+    fbei_tape_write(core->progs, &tp, msg, 0, 0, &need_n, &need_p);
   }
-  /* Java's tape form: one byte[], the slots (8 bytes each) and then the bytes */
   jbyteArray tape = need_n * 8 + need_p > INT32_MAX - 8 ? NULL : (*env)->NewByteArray(env, (jsize)(need_n * 8 + need_p));
   if (!tape && !(*env)->ExceptionCheck(env)) jf_throw_status(env, FBE_ERR_LIMIT, "the value is larger than a Java array");
   if (tape) {
@@ -58,7 +56,18 @@ static int handler(void *ctx, const fbe_msg *msg) {
   }
   fbei_mem_free(num_heap);
   fbei_mem_free(bytes_heap);
-  if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, tape, (jint)need_n);
+  *si = (jint)index;
+  *slots = (jint)need_n;
+  return tape;
+}
+
+/* Each received message handed to Receiver.deliver(struct index, tape, slots). */
+static int handler(void *ctx, const fbe_msg *msg) {
+  jf_receiver *r = ctx;
+  JNIEnv *env = r->env;
+  jint si, slots;
+  jbyteArray tape = jf_msg_tape(env, r->core, msg, &si, &slots);
+  if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, si, tape, slots);
   (*env)->DeleteLocalRef(env, tape);
   return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
 }
