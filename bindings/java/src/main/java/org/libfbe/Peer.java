@@ -52,6 +52,8 @@ import org.libfbe.internal.Walk;
  */
 abstract class Peer implements AutoCloseable {
   static final int CLIENT = 0, SERVER = 1, PROXY = 2;
+  /** Native peers not yet freed (by close() or the Cleaner); the memory test reads it. */
+  static final java.util.concurrent.atomic.AtomicLong LIVE = new java.util.concurrent.atomic.AtomicLong();
   private static final String[] KINDS = {"client", "server", "proxy"};
 
   /** The native peer, freed once by close() or the Cleaner (never refers to the Peer). */
@@ -78,6 +80,7 @@ abstract class Peer implements AutoCloseable {
         if (ends != null) Walk.peerReset(p, null, ends); // (nothing pending after close(): a no-op)
       } finally {
         Walk.peerFree(p);
+        LIVE.decrementAndGet();
       }
     }
   }
@@ -116,6 +119,7 @@ abstract class Peer implements AutoCloseable {
     } finally {
       schema.exit();
     }
+    LIVE.incrementAndGet();
     cleanable = Schema.CLEANER.register(this, handle);
     if (log != null) Walk.peerLog(handle.ptr, true);
   }
