@@ -50,7 +50,7 @@ import org.libfbe.internal.Walk;
  * callback takes effect when the outermost call returns. Streams are the caller's: close
  * them too.
  */
-abstract class Peer implements AutoCloseable {
+public abstract sealed class Peer implements AutoCloseable permits Client, Server, Proxy {
   static final int CLIENT = 0, SERVER = 1, PROXY = 2;
   /** Native peers not yet freed (by close() or the Cleaner); the memory test reads it. */
   static final java.util.concurrent.atomic.AtomicLong LIVE = new java.util.concurrent.atomic.AtomicLong();
@@ -127,6 +127,7 @@ abstract class Peer implements AutoCloseable {
   // ------------------------------------------------------------------ calls
 
   /** One native call on the peer (its handle h), the lock held. */
+  @FunctionalInterface
   interface NativeCall {
     void run(long h);
   }
