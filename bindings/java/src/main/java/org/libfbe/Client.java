@@ -317,7 +317,7 @@ public final class Client extends Peer {
     if (timer != null) timer.cancel(false);
     timer = null;
     try {
-      callOn(handle.ptr, h -> Walk.peerReset(h, this, ends));
+      super.closing();
     } finally {
       if (ownScheduler && scheduler != null) {
         scheduler.shutdownNow();

@@ -472,8 +472,14 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
     });
   }
 
-  /** What close() does before the native peer goes (the lock held, closed set). */
-  void closing() {}
+  /**
+   * What close() does before the native peer goes (the lock held, closed set): a reset,
+   * which ends a client's pending requests, and, from a callback of a feed, stops that
+   * feed after the current message (its native state is freed when it returns).
+   */
+  void closing() {
+    callOn(handle.ptr, h -> Walk.peerReset(h, this, handle.ends));
+  }
 
   /** A message this peer may take: one of its schema's types. */
   final void checkMessage(Message m, String what) {

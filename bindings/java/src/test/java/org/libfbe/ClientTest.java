@@ -760,6 +760,23 @@ class ClientTest {
   }
 
   @Test
+  void aServerClosedByItsHandlerStopsItsFeed() {
+    Pair p = new Pair();
+    List<Long> seen = new ArrayList<>();
+    Server[] self = new Server[1];
+    self[0] = closing(exchange.server().handle(exchange.struct("NewOrder"), o -> {
+      seen.add((long) o.getDouble("quantity"));
+      self[0].close(); // inside the feed: it stops after this request
+      return exchange.struct("OrderAccepted").newMessage();
+    }).onError((r, e) -> seen.add(-1L)).build(b -> { }));
+    p.client.request(order(1, 1));
+    p.client.request(order(2, 2));
+    self[0].feed(p.toServer.toByteArray());
+    assertEquals(List.of(1L, -1L), seen); // its answer refused (closed), the second request never handled
+    assertTrue(self[0].isClosed());
+  }
+
+  @Test
   void closeFromAnotherThreadWaitsForTheRunningCall() throws Exception {
     CountDownLatch inside = new CountDownLatch(1), release = new CountDownLatch(1);
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
