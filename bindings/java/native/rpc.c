@@ -14,7 +14,8 @@
  * a callback may call the same peer again). Those Java methods catch what user code
  * throws (Java keeps it and throws it when the call returns), so no exception unwinds
  * through the core; one that JNI itself raises (no memory for an array) is taken, the
- * core's run goes on, and it is thrown when the call returns.
+ * core's run goes on, and it is thrown when the call returns. Each callback runs in a
+ * local frame of its own (a reset may end 65,536 requests in one call).
  *
  * Java holds the peer's lock around every call here and frees it only when none runs
  * (org.libfbe.Peer). */
@@ -33,7 +34,7 @@ typedef struct jf_peer {
   JNIEnv *env;
   jobject self, ends;
   const jf_core *core;    /* the schema's tables, for the messages handed to Java (NULL: none) */
-  jthrowable raised;      /* an exception JNI raised meanwhile, thrown when the call returns */
+  jthrowable raised;      /* an exception JNI raised meanwhile (a global ref), thrown when the call returns */
   fbe_error failed;       /* a received message that could not go to Java (failed.code != 0) */
   int feeding;            /* a server's or proxy's feed is running (a receiver is not re-entrant) */
   int stop;               /* a reset during a server's or proxy's feed: it stops after that message */
@@ -71,6 +72,7 @@ static void call_leave(jf_peer *p, call_state outer, fbe_status rc, const fbe_er
   JNIEnv *env = p->env;
   if (p->raised) {
     if (!(*env)->ExceptionCheck(env)) (*env)->Throw(env, p->raised);
+    (*env)->DeleteGlobalRef(env, p->raised);
   } else if (p->failed.code) {
     jf_throw(env, &p->failed);
   } else if (rc != FBE_OK && !(*env)->ExceptionCheck(env)) {
@@ -85,14 +87,27 @@ static void call_leave(jf_peer *p, call_state outer, fbe_status rc, const fbe_er
 }
 
 /* Before calling Java from a callback: an exception JNI raised is taken (kept for the
- * call's end), so the next JNI call is legal. */
+ * call's end, beyond the callback's local frame), so the next JNI call is legal. */
 static void take_raised(jf_peer *p) {
   JNIEnv *env = p->env;
   if (!(*env)->ExceptionCheck(env)) return;
   jthrowable t = (*env)->ExceptionOccurred(env);
   (*env)->ExceptionClear(env);
-  if (!p->raised) p->raised = t;
-  else (*env)->DeleteLocalRef(env, t);
+  if (!p->raised) p->raised = (*env)->NewGlobalRef(env, t); /* (NULL when even that fails: then it is lost) */
+  (*env)->DeleteLocalRef(env, t);
+}
+
+/* A callback's local frame: what it makes is freed when it ends. 0 when there is no room
+ * (the exception taken): the callback then does nothing but fail. */
+static int frame_push(jf_peer *p) {
+  if ((*p->env)->PushLocalFrame(p->env, 16) == 0) return 1;
+  take_raised(p);
+  return 0;
+}
+
+static void frame_pop(jf_peer *p) {
+  take_raised(p); /* (an exception pending is taken before the frame goes) */
+  (*p->env)->PopLocalFrame(p->env, NULL);
 }
 
 /* After calling Java: 1 when it (or JNI) raised an exception, taken. */
@@ -123,11 +138,12 @@ static int sink(void *ctx, const uint8_t *data, size_t size) {
   JNIEnv *env = p->env;
   if (!p->self) return -1; /* (a call with no Java peer sends nothing) */
   take_raised(p);
+  if (!frame_push(p)) return -1;
   jbyteArray frame = jf_bytes(env, data, size);
-  if (!frame) return raised_now(p), -1;
-  jboolean ok = (*env)->CallBooleanMethod(env, p->self, jf.Peer_written, frame);
-  (*env)->DeleteLocalRef(env, frame);
-  return raised_now(p) || !ok ? -1 : 0;
+  jboolean ok = frame ? (*env)->CallBooleanMethod(env, p->self, jf.Peer_written, frame) : JNI_FALSE;
+  int failed = raised_now(p) || !ok;
+  frame_pop(p);
+  return failed ? -1 : 0;
 }
 
 static void on_done(void *ctx, uint64_t token, fbe_request_end end, const fbe_msg *msg, const fbe_error *err) {
@@ -135,6 +151,7 @@ static void on_done(void *ctx, uint64_t token, fbe_request_end end, const fbe_ms
   JNIEnv *env = p->env;
   if (!p->ends) return; /* (cannot happen: every client call passes its Ends) */
   take_raised(p);
+  int framed = frame_push(p); /* (without a frame it goes on all the same: the request must end) */
   jint si = -1, slots = 0;
   jbyteArray tape = NULL;
   fbe_error why;
@@ -145,9 +162,13 @@ static void on_done(void *ctx, uint64_t token, fbe_request_end end, const fbe_ms
   jthrowable error = err ? jf_exception(env, err) : NULL;
   if (err && !error) take_raised(p);
   (*env)->CallVoidMethod(env, p->ends, jf.Ends_ended, (jlong)token, (jint)end, si, tape, slots, error);
-  raised_now(p);
-  (*env)->DeleteLocalRef(env, tape);
-  (*env)->DeleteLocalRef(env, error);
+  if (framed) {
+    frame_pop(p);
+  } else {
+    raised_now(p);
+    (*env)->DeleteLocalRef(env, tape);
+    (*env)->DeleteLocalRef(env, error);
+  }
 }
 
 /* A client's notification, a server's request. Non-zero stops the feed: Java's handler
@@ -158,16 +179,15 @@ static int on_message(void *ctx, const fbe_msg *msg) {
   JNIEnv *env = p->env;
   if (!p->self) return 1;
   take_raised(p);
+  if (!frame_push(p)) return 1;
   jint si, slots;
   fbe_error why;
   jbyteArray tape = tape_of(p, msg, &si, &slots, &why);
-  if (!tape) {
-    if (!p->failed.code) p->failed = why;
-    return 1;
-  }
-  jboolean go = (*env)->CallBooleanMethod(env, p->self, jf.Peer_received, si, tape, slots);
-  (*env)->DeleteLocalRef(env, tape);
-  return raised_now(p) || !go || p->stop ? 1 : 0;
+  if (!tape && !p->failed.code) p->failed = why;
+  jboolean go = tape ? (*env)->CallBooleanMethod(env, p->self, jf.Peer_received, si, tape, slots) : JNI_FALSE;
+  int stop = raised_now(p) || !go || p->stop;
+  frame_pop(p);
+  return stop ? 1 : 0;
 }
 
 static int on_frame(void *ctx, uint32_t type_id, const fbe_struct *type, const uint8_t *data, size_t size) {
@@ -175,22 +195,23 @@ static int on_frame(void *ctx, uint32_t type_id, const fbe_struct *type, const u
   JNIEnv *env = p->env;
   if (!p->self) return 1;
   take_raised(p);
+  if (!frame_push(p)) return 1;
   jint si = type ? (jint)fbe_struct_index(type) : -1;
   jbyteArray frame = jf_bytes(env, data, size);
-  if (!frame) return raised_now(p), 1;
-  jboolean go = (*env)->CallBooleanMethod(env, p->self, jf.Peer_frame, (jint)type_id, si, frame);
-  (*env)->DeleteLocalRef(env, frame);
-  return raised_now(p) || !go || p->stop ? 1 : 0;
+  jboolean go = frame ? (*env)->CallBooleanMethod(env, p->self, jf.Peer_frame, (jint)type_id, si, frame) : JNI_FALSE;
+  int stop = raised_now(p) || !go || p->stop;
+  frame_pop(p);
+  return stop ? 1 : 0;
 }
 
 static void on_log(jf_peer *p, jboolean sent, const char *text, size_t size) {
   JNIEnv *env = p->env;
   if (!p->self) return;
   take_raised(p);
+  if (!frame_push(p)) return;
   jbyteArray t = jf_bytes(env, text, size);
   if (t) (*env)->CallVoidMethod(env, p->self, jf.Peer_logged, sent, t);
-  raised_now(p);
-  (*env)->DeleteLocalRef(env, t);
+  frame_pop(p);
 }
 
 static void on_send_log(void *ctx, const fbe_msg *msg, const char *text, size_t size) {

@@ -50,6 +50,8 @@ final class Ends {
     if (f == null) return;
     try {
       Message m = si >= 0 ? new Message(schema.structs[si], new Message.Saved(tape, slots)) : null;
+      if (error == null && (end >= REJECTED || (end == RESPONDED && m == null))) // (JNI could not make it)
+        error = new FbeException(Status.NOMEM, "a request ended, but how could not be handed to Java (out of memory)");
       if (error == null) f.complete(m);
       else f.completeExceptionally(end == REJECTED && m != null ? new RejectedException(error, m) : error);
     } catch (Throwable t) { // (a VM error making the message: the request fails with it)
