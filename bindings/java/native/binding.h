@@ -23,7 +23,7 @@
  * library), and the scratch pool every call takes its arena and buffer from. */
 typedef struct jf_ids {
   jclass FbeException;
-  jmethodID FbeException_new, Receiver_deliver;
+  jmethodID FbeException_new, Receiver_deliver, Receiver_logged;
   /* rpc.c's callbacks: org.libfbe.Peer (Client, Server, Proxy) and a client's Ends */
   jmethodID Peer_written, Peer_received, Peer_logged, Peer_frame, Ends_ended;
 } jf_ids;

@@ -8,6 +8,8 @@
 typedef struct jf_sender {
   fbe_sender *sender;
   fbe_buffer frame; /* the bytes of the message being sent */
+  fbe_buffer log;   /* its text form, when the log hook is on (Sender.setLog) */
+  int logged;       /* the log hook got the message being sent */
 } jf_sender;
 
 typedef struct jf_receiver {
@@ -20,6 +22,25 @@ typedef struct jf_receiver {
 
 static int sink(void *ctx, const uint8_t *data, size_t size) {
   return fbe_buffer_append(&((jf_sender *)ctx)->frame, data, size) ? 1 : 0;
+}
+
+/* The sender's log hook: the text kept for Java (Walk.senderLogged), which calls its
+ * hook after the native send, before the sink takes the frame (the core's order). */
+static void sender_log(void *ctx, const fbe_msg *msg, const char *text, size_t size) {
+  jf_sender *s = ctx;
+  fbe_buffer_reset(&s->log);
+  s->logged = fbe_buffer_append(&s->log, text, size) == 0;
+}
+
+/* The receiver's log hook: Receiver.logged(text), once a message is decoded, before its
+ * handler (Java catches what the hook throws). */
+static void receiver_log(void *ctx, const fbe_msg *msg, const char *text, size_t size) {
+  jf_receiver *r = ctx;
+  JNIEnv *env = r->env;
+  if ((*env)->ExceptionCheck(env)) return;
+  jbyteArray t = jf_bytes(env, text, size);
+  if (t) (*env)->CallVoidMethod(env, r->self, jf.Receiver_logged, t);
+  (*env)->DeleteLocalRef(env, t);
 }
 
 /* The message's tape in C memory (grown until it fits), then copied to a new array for
@@ -109,12 +130,14 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   if (!s) return;
   fbe_sender_free(s->sender);
   fbe_buffer_free(&s->frame);
+  fbe_buffer_free(&s->log);
   fbei_mem_free(s);
 }
 
 static int op_send(void *ctx, fbei_tape *tp, fbe_msg *m, fbe_msg *unused, fbei_scratch *s, fbe_error *err) {
   jf_sender *snd = ctx;
   fbe_buffer_reset(&snd->frame);
+  snd->logged = 0;
   return fbe_sender_send(snd->sender, m, err) ? -1 : 0;
 }
 
@@ -127,6 +150,18 @@ JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *en
   }
   if (jf_with_tape(env, core, si, tape, caps, 1, op_send, snd)) return NULL;
   return jf_bytes(env, snd->frame.data, snd->frame.size);
+}
+
+/* Walk.senderLog: the sender's log hook on or off. */
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderLog(JNIEnv *env, jclass cls, jlong h, jboolean on) {
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  if (s) fbe_sender_set_log(s->sender, on ? sender_log : NULL, s);
+}
+
+/* Walk.senderLogged: the text form the log hook got for the last send (UTF-8), or null. */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderLogged(JNIEnv *env, jclass cls, jlong h) {
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  return s && s->logged ? jf_bytes(env, s->log.data, s->log.size) : NULL;
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, jclass cls, jlong h) {
@@ -187,6 +222,12 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   r->self = NULL;
   if (bytes != stack) fbei_mem_free(bytes);
   if (st && !(*env)->ExceptionCheck(env)) jf_throw(env, &err);
+}
+
+/* Walk.receiverLog: the receiver's log hook (Receiver.logged, during its feeds) on or off. */
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverLog(JNIEnv *env, jclass cls, jlong h, jboolean on) {
+  jf_receiver *r = (jf_receiver *)(intptr_t)h;
+  if (r) fbe_receiver_set_log(r->receiver, on ? receiver_log : NULL, r);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverState(JNIEnv *env, jclass cls, jlong h,

@@ -368,6 +368,26 @@ class ClientTest {
   }
 
   @Test
+  void senderAndReceiverLogHooks() {
+    List<String> lines = new ArrayList<>();
+    ByteArrayOutputStream wire = new ByteArrayOutputStream();
+    try (Sender sender = exchange.sender(frame -> {
+           lines.add("sink");
+           wire.writeBytes(frame);
+         }, null, Model.FINAL).setLog((way, text) -> lines.add(way.word() + " " + text));
+         Receiver receiver = exchange.receiver(m -> lines.add("handler " + m.type().name()), null, Model.FINAL)
+             .setLog((way, text) -> lines.add(way.word() + " " + text))) {
+      sender.send(exchange.struct("Trade").newMessage().set("order", 5).set("symbol", "EURUSD"));
+      receiver.feed(wire.toByteArray());
+      sender.setLog(null);
+      sender.send(exchange.struct("Trade").newMessage());
+    }
+    String trade = "Trade(order=5,symbol=\"EURUSD\",price=0.0,quantity=0.0)";
+    // the core's order: logged once encoded, before the sink; once decoded, before the handler
+    assertEquals(List.of("send " + trade, "sink", "receive " + trade, "handler Trade", "sink"), lines);
+  }
+
+  @Test
   void aLogHookThatThrowsChangesNothing() {
     List<Throwable> uncaught = new ArrayList<>();
     Thread t = Thread.currentThread();

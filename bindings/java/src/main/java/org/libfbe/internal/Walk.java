@@ -197,6 +197,11 @@ public final class Walk {
 
   public static native long senderBytes(long sender);
 
+  /** The sender's log hook on or off; senderLogged: the text form of the last send it got (UTF-8), or null. */
+  public static native void senderLog(long sender, boolean on);
+
+  public static native byte[] senderLogged(long sender);
+
   public static native long receiverNew(long core, String pkg, int model, long maxDepth, long maxModelSize,
       long maxMemory);
 
@@ -204,6 +209,9 @@ public final class Walk {
 
   /** Calls self.deliver(structIndex, slots, bytes) for each message received. */
   public static native void receiverFeed(long receiver, long core, Receiver self, byte[] data, int off, int len);
+
+  /** The receiver's log hook (self.logged(text) during its feeds) on or off. */
+  public static native void receiverLog(long receiver, boolean on);
 
   /** what: 0 pending bytes, 1 received, 2 skipped, 3 reset. */
   public static native long receiverState(long receiver, int what);
