@@ -40,6 +40,7 @@ static void receiver_log(void *ctx, const fbe_msg *msg, const char *text, size_t
   if ((*env)->ExceptionCheck(env)) return;
   jbyteArray t = jf_bytes(env, text, size);
   if (t) (*env)->CallVoidMethod(env, r->self, jf.Receiver_logged, t);
+  (*env)->ExceptionCheck(env); /* (Java catches what the hook throws; an error of JNI's stays pending) */
   (*env)->DeleteLocalRef(env, t);
 }
 
@@ -86,11 +87,13 @@ jbyteArray jf_msg_tape(JNIEnv *env, const jf_core *core, const fbe_msg *msg, jin
 static int handler(void *ctx, const fbe_msg *msg) {
   jf_receiver *r = ctx;
   JNIEnv *env = r->env;
+  if ((*env)->ExceptionCheck(env)) return 1; /* (JNI failed in the log hook: that exception stops the feed) */
   jint si, slots;
   jbyteArray tape = jf_msg_tape(env, r->core, msg, &si, &slots);
   if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, si, tape, slots);
+  int stop = (*env)->ExceptionCheck(env); /* the handler's exception stops the feed */
   (*env)->DeleteLocalRef(env, tape);
-  return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
+  return stop;
 }
 
 /* The engine's owner (jf_sender or jf_receiver), zeroed; NULL with an exception thrown. */

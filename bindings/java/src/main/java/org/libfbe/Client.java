@@ -319,8 +319,8 @@ public final class Client extends Peer {
     try {
       super.closing();
     } finally {
-      if (ownScheduler && scheduler != null) {
-        scheduler.shutdownNow();
+      if (ownScheduler && scheduler != null) { // (not shutdownNow: close may run on its thread, in a timeout's callback)
+        scheduler.shutdown();
         scheduler = null;
         handle.scheduler = null;
       }
@@ -352,6 +352,7 @@ public final class Client extends Peer {
         return t;
       });
       s.setRemoveOnCancelPolicy(true);
+      s.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // (shutdown drops the timer)
       s.setKeepAliveTime(10, TimeUnit.SECONDS);
       s.allowCoreThreadTimeOut(true);
       scheduler = s;

@@ -74,7 +74,7 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
       ptr = 0;
       ScheduledExecutorService s = scheduler;
       scheduler = null;
-      if (s != null) s.shutdownNow();
+      if (s != null) s.shutdown();
       if (p == 0) return;
       try {
         if (ends != null) Walk.peerReset(p, null, ends); // (nothing pending after close(): a no-op)

@@ -270,6 +270,38 @@ class ClientTest {
   }
 
   @Test
+  void aResetOfTwentyThousandRequests() {
+    Client client = closing(exchange.client().manualWatchdog().build(b -> { }));
+    List<CompletableFuture<Message>> fs = new ArrayList<>();
+    List<Integer> ends = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      int n = i;
+      CompletableFuture<Message> f = client.request(order(i + 1, 1), Duration.ofSeconds(i % 2));
+      f.whenComplete((m, e) -> ends.add(n));
+      fs.add(f);
+    }
+    assertEquals(20_000, client.pending());
+    client.reset();
+    for (CompletableFuture<Message> f : fs) assertEquals(Status.RESET, failure(f).status());
+    for (int i = 0; i < ends.size(); i++) assertEquals(i, ends.get(i)); // oldest first
+    assertEquals(20_000, ends.size());
+  }
+
+  @Test
+  void closeFromATimeoutOnTheClientsOwnScheduler() throws Exception {
+    Client client = closing(exchange.client().build(b -> { }));
+    CompletableFuture<Message> other = client.request(order(2, 1));
+    CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+    client.request(order(1, 1), Duration.ofMillis(5)).whenComplete((m, e) -> {
+      client.close(); // on the watchdog's own thread, inside its call
+      interrupted.complete(Thread.currentThread().isInterrupted());
+    });
+    assertFalse(interrupted.get(60, TimeUnit.SECONDS));
+    assertEquals(Status.RESET, failure(other).status());
+    assertTrue(client.isClosed());
+  }
+
+  @Test
   void aRequestWithoutAResponseEndsWhenSent() {
     Pair p = new Pair();
     CompletableFuture<Message> hb = p.client.request(exchange.struct("Heartbeat").newMessage().set("time", 5L));
