@@ -160,7 +160,7 @@ public final class Client extends Peer {
       return new Client(this, Output.of(sink), new Ends(schema));
     }
 
-    /** A client writing to out after each call, outside the client's lock (see {@link Peer}). */
+    /** A client writing to out from a writer thread of its own, in the core's order (see {@link Peer}). */
     public Client build(OutputStream out) {
       return new Client(this, Output.of(out), new Ends(schema));
     }

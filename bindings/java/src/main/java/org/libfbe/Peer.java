@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -38,12 +37,11 @@ import org.libfbe.internal.Walk;
  *
  * <p><b>Output.</b> A {@code Consumer<byte[]>} sink gets each frame inside the call that
  * sends it (it may refuse by throwing: the core's IO error, with the exception as its
- * cause, and a request is then not made). An {@link OutputStream} is written after the
- * call, with the lock released, in the order the core sent the frames (a thread that
- * sends while another writes leaves its frames to that one): a blocked write never
- * blocks the reader that feeds this peer. A write that fails ends the output: the
- * failing call throws {@link UncheckedIOException}, a client is reset, and later sends
- * are refused (IO, with that exception as the cause).
+ * cause, and a request is then not made). An {@link OutputStream} is written by a writer
+ * thread of the peer's, in the order the core sent the frames: neither a sender nor a
+ * reader ever blocks on a full socket, so two peers over one connection cannot deadlock
+ * on their buffers. A write that fails ends the output: a client is reset (its frames are
+ * lost) and later sends are refused (IO, with the write's exception as the cause).
  *
  * <p><b>Lifetime.</b> The native peer lives until {@link #close()} (or the Cleaner, for a
  * peer dropped unclosed) and is never freed under a running call: close() from a
@@ -110,6 +108,7 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
     this.pkg = pkg;
     this.model = model == null ? Model.STANDARD : model;
     this.output = output;
+    if (output instanceof StreamOutput) ((StreamOutput) output).peer = this;
     this.log = log;
     this.handle = new Native(ends);
     long core = schema.enter();
@@ -132,28 +131,14 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
     void run(long h);
   }
 
-  /**
-   * body with the lock held; then, from the outermost call, the native peer freed if
-   * close() was called meanwhile, the lock released, and an output stream written.
-   */
+  /** body with the lock held; then, from the outermost call, the native peer freed if close() was called meanwhile. */
   final <T> T locked(Supplier<T> body) {
     lock.lock();
-    T result;
     try {
-      result = body.get();
-    } catch (Throwable t) {
-      boolean outermost = release();
-      if (outermost && output != null) {
-        try {
-          output.flush(this);
-        } catch (RuntimeException e) {
-          t.addSuppressed(e);
-        }
-      }
-      throw t;
+      return body.get();
+    } finally {
+      release();
     }
-    if (release() && output != null) output.flush(this);
-    return result;
   }
 
   final void locked(Runnable body) {
@@ -164,14 +149,12 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
   }
 
   /** Releases the lock (first freeing the native peer if it was closed and this is the outermost call). */
-  private boolean release() {
-    boolean outermost = lock.getHoldCount() == 1;
+  private void release() {
     try {
-      if (outermost && closed && handle.ptr != 0) cleanable.clean();
+      if (lock.getHoldCount() == 1 && closed && handle.ptr != 0) cleanable.clean();
     } finally {
       lock.unlock();
     }
-    return outermost;
   }
 
   /** The native peer for a call (the lock held); FbeException ARGUMENT once closed. */
@@ -298,7 +281,7 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
 
   void onFrame(int typeId, StructType type, byte[] frame) {}
 
-  /** The output failed (a stream's write threw): a client is reset. */
+  /** The output failed (a stream's write threw, on its writer thread): a client is reset. */
   void outputFailed() {}
 
   /** The input ended (a reader's stream ended or failed): a client is reset. */
@@ -520,9 +503,6 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
     /** A frame the core sends, inside its call (the lock held): throwing refuses it. */
     abstract void take(byte[] frame);
 
-    /** After the outermost call, the lock released: frames still to write. */
-    void flush(Peer peer) {}
-
     static Output of(Consumer<byte[]> sink) {
       if (sink == null) throw new FbeException(Status.ARGUMENT, "no sink for the frames (a Consumer<byte[]>)");
       return new Output() {
@@ -540,15 +520,22 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
   }
 
   /**
-   * An OutputStream written outside the peer's lock: frames queued in the core's order
-   * inside the calls, written by one thread at a time after them (a sender that finds
-   * another one writing leaves its frames to it), then flushed.
+   * An OutputStream written by a writer thread of its own ("fbe-client-writer", ...; a
+   * daemon, started at the first frame, ending when idle for 10 s), never by the peer's
+   * callers: frames are queued in the core's order inside the calls and written in that
+   * order, then flushed when none waits. So neither a sender nor a reader (a server's
+   * replies are made inside its feed) ever blocks on a full socket, and two peers over one
+   * connection cannot deadlock on their buffers. A write that fails ends the output: its
+   * queue is dropped, later frames are refused (IO, the failure as the cause) and the
+   * peer is told (a client is reset: its frames are lost).
    */
   static final class StreamOutput extends Output {
+    private static final long IDLE_NANOS = 10_000_000_000L;
     private final OutputStream out;
-    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
-    private final AtomicBoolean writing = new AtomicBoolean();
+    private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by this
+    private boolean writing; // a writer thread runs (guarded by this)
     private volatile IOException failed;
+    private Peer peer;
 
     StreamOutput(OutputStream out) {
       this.out = out;
@@ -558,41 +545,54 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
     void take(byte[] frame) {
       IOException f = failed;
       if (f != null) throw new UncheckedIOException("the output failed earlier", f);
-      synchronized (queue) {
+      synchronized (this) {
         queue.add(frame);
-      }
-    }
-
-    private byte[] next() {
-      synchronized (queue) {
-        return queue.poll();
-      }
-    }
-
-    @Override
-    void flush(Peer peer) {
-      for (;;) {
-        synchronized (queue) {
-          if (queue.isEmpty()) return;
+        if (writing) {
+          notifyAll();
+          return;
         }
-        if (!writing.compareAndSet(false, true)) return; // that writer takes ours too (it looks again when done)
-        IOException error = null;
-        try {
-          boolean wrote = false;
-          for (byte[] f; (f = next()) != null; wrote = true) out.write(f);
-          if (wrote) out.flush();
-        } catch (IOException e) {
-          error = e;
-          failed = e;
-          synchronized (queue) {
-            queue.clear();
+        writing = true;
+      }
+      Thread t = new Thread(this::write, "fbe-" + KINDS[peer.kind] + "-writer");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    /** The writer thread: frames in order, a flush when the queue is empty, until idle. */
+    private void write() {
+      try {
+        for (;;) {
+          byte[] frame;
+          boolean last;
+          synchronized (this) {
+            long idleSince = System.nanoTime();
+            while (queue.isEmpty()) {
+              long left = IDLE_NANOS - (System.nanoTime() - idleSince);
+              if (left <= 0) {
+                writing = false;
+                return;
+              }
+              wait(left / 1_000_000 + 1);
+            }
+            frame = queue.poll();
+            last = queue.isEmpty();
           }
-        } finally {
-          writing.set(false);
+          out.write(frame);
+          if (last) out.flush();
         }
-        if (error != null) {
+      } catch (IOException e) {
+        failed = e;
+        synchronized (this) {
+          queue.clear();
+          writing = false;
+        }
+        try {
           peer.outputFailed();
-          throw new UncheckedIOException("writing to the " + KINDS[peer.kind] + "'s output failed", error);
+        } catch (RuntimeException closedMeanwhile) { // (nothing left to tell)
+        }
+      } catch (InterruptedException e) {
+        synchronized (this) {
+          writing = false;
         }
       }
     }

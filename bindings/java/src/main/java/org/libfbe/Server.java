@@ -122,7 +122,7 @@ public final class Server extends Peer {
       return new Server(this, Output.of(sink));
     }
 
-    /** A server writing to out after each call, outside its lock (see {@link Peer}). */
+    /** A server writing to out from a writer thread of its own, in the core's order (see {@link Peer}). */
     public Server build(OutputStream out) {
       return new Server(this, Output.of(out));
     }

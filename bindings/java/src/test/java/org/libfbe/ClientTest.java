@@ -622,7 +622,7 @@ class ClientTest {
   @Test
   void aProxyOverStreamsAndItsErrors() throws IOException {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
-    Client client = closing(exchange.client().build(wire));
+    Client client = closing(exchange.client().build(wire::writeBytes));
     client.request(order(1, 1));
     byte[] good = wire.toByteArray();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -736,6 +736,56 @@ class ClientTest {
     }
   }
 
+  /**
+   * A sender never waits for its peer to read, and a reader never writes: the server's
+   * first handler waits until the client has made all of 2,000 requests of 16 KiB (32 MB,
+   * far more than the socket buffers hold: a client writing on the requesting thread would
+   * block in request() and never get there), then each is answered with a 16 KiB
+   * notification and its response, both directions' buffers full at once. The bounds are
+   * for a hang, not a measure.
+   */
+  @Test
+  void fullSocketBuffersBothWaysDoNotDeadlock() throws Exception {
+    String big = "x".repeat(16 * 1024);
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      CompletableFuture<Long> served = new CompletableFuture<>();
+      CountDownLatch allMade = new CountDownLatch(1);
+      Thread serverThread = new Thread(() -> {
+        try (Socket socket = listener.accept()) {
+          Server[] self = new Server[1];
+          self[0] = exchange.server().handle(exchange.struct("NewOrder"), o -> {
+            try {
+              if (!allMade.await(5, TimeUnit.MINUTES)) throw new IllegalStateException("the client blocked in request()");
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+            self[0].send(exchange.struct("Trade").newMessage().set("symbol", big));
+            return exchange.struct("OrderAccepted").newMessage();
+          }).build(socket.getOutputStream());
+          try (Server server = self[0]) {
+            served.complete(server.readFrom(socket.getInputStream()));
+          }
+        } catch (Throwable e) {
+          served.completeExceptionally(e);
+        }
+      }, "test-server");
+      serverThread.start();
+      AtomicInteger notes = new AtomicInteger();
+      try (Socket socket = new Socket(listener.getInetAddress(), listener.getLocalPort());
+           Client client = exchange.client().onNotify(m -> notes.incrementAndGet()).build(socket.getOutputStream())) {
+        client.startReading(socket.getInputStream());
+        List<CompletableFuture<Message>> fs = new ArrayList<>();
+        for (int i = 1; i <= 2000; i++) fs.add(client.request(order(i, i).set("symbol", big)));
+        allMade.countDown();
+        CompletableFuture.allOf(fs.toArray(new CompletableFuture[0])).get(5, TimeUnit.MINUTES);
+        assertEquals(2000, notes.get());
+        socket.shutdownOutput();
+        assertTrue(served.get(5, TimeUnit.MINUTES) > 2000L * big.length());
+      }
+      serverThread.join();
+    }
+  }
+
   @Test
   void theEndOfTheInputResetsTheClient() throws Exception {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
@@ -761,8 +811,12 @@ class ClientTest {
     };
     Client client = closing(exchange.client().build(out));
     CompletableFuture<Message> a = client.request(order(1, 1));
-    assertThrows(java.io.UncheckedIOException.class, () -> client.request(order(2, 1)));
-    assertEquals(Status.RESET, failure(a).status()); // the frames are lost: the client was reset
+    CompletableFuture<Message> b = client.request(order(2, 1));
+    // the writer thread's second write fails: the frames are lost, the client is reset
+    for (CompletableFuture<Message> f : List.of(a, b)) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
+      assertEquals(Status.RESET, ((FbeException) e.getCause()).status());
+    }
     FbeException later = assertThrows(FbeException.class, () -> client.request(order(3, 1)));
     assertEquals(Status.IO, later.status());
     assertEquals("connection reset", later.getCause().getCause().getMessage());
