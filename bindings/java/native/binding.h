@@ -23,7 +23,9 @@
  * library), and the scratch pool every call takes its arena and buffer from. */
 typedef struct jf_ids {
   jclass FbeException;
-  jmethodID FbeException_new, Receiver_deliver;
+  jmethodID FbeException_new, Receiver_deliver, Receiver_logged;
+  /* rpc.c's callbacks: org.libfbe.Peer (Client, Server, Proxy) and a client's Ends */
+  jmethodID Peer_written, Peer_received, Peer_logged, Peer_frame, Ends_ended;
 } jf_ids;
 extern jf_ids jf;
 extern fbei_scratch_pool jf_pool;
@@ -89,5 +91,10 @@ typedef fbe_status (*jf_make_op)(void *ctx, const fbei_tape *tp, const fbe_struc
                                  fbe_error *err);
 jlong jf_make_onto_tape(JNIEnv *env, jlong core, jint si, jlong tape, jlong caps, jf_make_op make,
                         void *ctx);
+
+/* protocol.c: a message received (of core's schema) as Java's tape form, one new byte[]:
+ * its slots (8 bytes each) then its bytes; *si its struct index, *slots how many. NULL
+ * with an exception pending (NOT_FOUND for a struct of another schema, NOMEM, LIMIT). */
+jbyteArray jf_msg_tape(JNIEnv *env, const jf_core *core, const fbe_msg *msg, jint *si, jint *slots);
 
 #endif

@@ -11,10 +11,19 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   /* FindClass from JNI_OnLoad looks in the class loader that loads the library. */
   jclass ex = (*env)->FindClass(env, "org/libfbe/FbeException");
   jclass receiver = ex ? (*env)->FindClass(env, "org/libfbe/Receiver") : NULL;
-  if (!receiver) return JNI_ERR;
+  jclass peer = receiver ? (*env)->FindClass(env, "org/libfbe/Peer") : NULL;
+  jclass ends = peer ? (*env)->FindClass(env, "org/libfbe/Ends") : NULL;
+  if (!ends) return JNI_ERR;
   jf.FbeException_new = (*env)->GetMethodID(env, ex, "<init>", "(I[B[B[BJ)V");
   jf.Receiver_deliver = (*env)->GetMethodID(env, receiver, "deliver", "(I[BI)V");
-  if (!jf.FbeException_new || !jf.Receiver_deliver || !(jf.FbeException = (*env)->NewGlobalRef(env, ex)))
+  jf.Receiver_logged = (*env)->GetMethodID(env, receiver, "logged", "([B)V");
+  jf.Peer_written = (*env)->GetMethodID(env, peer, "written", "([B)Z");
+  jf.Peer_received = (*env)->GetMethodID(env, peer, "received", "(I[BI)Z");
+  jf.Peer_logged = (*env)->GetMethodID(env, peer, "logged", "(Z[B)V");
+  jf.Peer_frame = (*env)->GetMethodID(env, peer, "frame", "(II[B)Z");
+  jf.Ends_ended = (*env)->GetMethodID(env, ends, "ended", "(JII[BILorg/libfbe/FbeException;)V");
+  if (!jf.FbeException_new || !jf.Receiver_deliver || !jf.Receiver_logged || !jf.Peer_written || !jf.Peer_received || !jf.Peer_logged ||
+      !jf.Peer_frame || !jf.Ends_ended || !(jf.FbeException = (*env)->NewGlobalRef(env, ex)))
     return JNI_ERR;
   return JNI_VERSION_1_8;
 }

@@ -8,6 +8,8 @@
 typedef struct jf_sender {
   fbe_sender *sender;
   fbe_buffer frame; /* the bytes of the message being sent */
+  fbe_buffer log;   /* its text form, when the log hook is on (Sender.setLog) */
+  int logged;       /* the log hook got the message being sent */
 } jf_sender;
 
 typedef struct jf_receiver {
@@ -22,15 +24,34 @@ static int sink(void *ctx, const uint8_t *data, size_t size) {
   return fbe_buffer_append(&((jf_sender *)ctx)->frame, data, size) ? 1 : 0;
 }
 
-/* The message's tape in C memory (grown until it fits), then copied to new arrays for
- * Java: the handler runs Java code, so no array may be held across the call. */
-static int handler(void *ctx, const fbe_msg *msg) {
+/* The sender's log hook: the text kept for Java (Walk.senderLogged), which calls its
+ * hook after the native send, before the sink takes the frame (the core's order). */
+static void sender_log(void *ctx, const fbe_msg *msg, const char *text, size_t size) {
+  jf_sender *s = ctx;
+  fbe_buffer_reset(&s->log);
+  s->logged = fbe_buffer_append(&s->log, text, size) == 0;
+}
+
+/* The receiver's log hook: Receiver.logged(text), once a message is decoded, before its
+ * handler (Java catches what the hook throws). */
+static void receiver_log(void *ctx, const fbe_msg *msg, const char *text, size_t size) {
   jf_receiver *r = ctx;
   JNIEnv *env = r->env;
-  size_t si = fbe_struct_index(fbe_msg_type(msg));
-  if (fbe_schema_struct_at(r->core->schema, si) != fbe_msg_type(msg)) {
+  if ((*env)->ExceptionCheck(env)) return;
+  jbyteArray t = jf_bytes(env, text, size);
+  if (t) (*env)->CallVoidMethod(env, r->self, jf.Receiver_logged, t);
+  (*env)->ExceptionCheck(env); /* (Java catches what the hook throws; an error of JNI's stays pending) */
+  (*env)->DeleteLocalRef(env, t);
+}
+
+/* The message's tape in C memory (grown until it fits), then copied to a new array for
+ * Java (one byte[]: the slots, 8 bytes each, then the bytes): a callback runs Java code,
+ * so no array may be held across it. NULL with an exception pending. */
+jbyteArray jf_msg_tape(JNIEnv *env, const jf_core *core, const fbe_msg *msg, jint *si, jint *slots) {
+  size_t index = fbe_struct_index(fbe_msg_type(msg));
+  if (index >= core->nstructs || fbe_schema_struct_at(core->schema, index) != fbe_msg_type(msg)) {
     jf_throw_status(env, FBE_ERR_NOT_FOUND, "received a struct that is not in this schema");
-    return 1;
+    return NULL;
   }
   fbei_tape_slot num_stack[256];
   uint8_t bytes_stack[1024];
@@ -38,18 +59,17 @@ static int handler(void *ctx, const fbe_msg *msg) {
   uint64_t need_n, need_p;
   fbei_tape_slot *num_heap = NULL;
   uint8_t *bytes_heap = NULL;
-  if (fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
+  if (fbei_tape_write(core->progs, &tp, msg, 0, 0, &need_n, &need_p)) {
     if (need_n > INT32_MAX || need_p > INT32_MAX ||
         !(num_heap = fbei_mem_alloc(need_n * sizeof *num_heap + 8)) ||
         !(bytes_heap = fbei_mem_alloc(need_p + 1))) {
       fbei_mem_free(num_heap);
       jf_throw_status(env, FBE_ERR_NOMEM, "out of memory");
-      return 1;
+      return NULL;
     }
     tp = (fbei_tape){num_heap, (uint32_t)need_n, bytes_heap, (uint32_t)need_p};
-    fbei_tape_write(r->core->progs, &tp, msg, 0, 0, &need_n, &need_p);
+    fbei_tape_write(core->progs, &tp, msg, 0, 0, &need_n, &need_p);
   }
-  /* Java's tape form: one byte[], the slots (8 bytes each) and then the bytes */
   jbyteArray tape = need_n * 8 + need_p > INT32_MAX - 8 ? NULL : (*env)->NewByteArray(env, (jsize)(need_n * 8 + need_p));
   if (!tape && !(*env)->ExceptionCheck(env)) jf_throw_status(env, FBE_ERR_LIMIT, "the value is larger than a Java array");
   if (tape) {
@@ -58,9 +78,22 @@ static int handler(void *ctx, const fbe_msg *msg) {
   }
   fbei_mem_free(num_heap);
   fbei_mem_free(bytes_heap);
-  if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, (jint)si, tape, (jint)need_n);
+  *si = (jint)index;
+  *slots = (jint)need_n;
+  return tape;
+}
+
+/* Each received message handed to Receiver.deliver(struct index, tape, slots). */
+static int handler(void *ctx, const fbe_msg *msg) {
+  jf_receiver *r = ctx;
+  JNIEnv *env = r->env;
+  if ((*env)->ExceptionCheck(env)) return 1; /* (JNI failed in the log hook: that exception stops the feed) */
+  jint si, slots;
+  jbyteArray tape = jf_msg_tape(env, r->core, msg, &si, &slots);
+  if (tape) (*env)->CallVoidMethod(env, r->self, jf.Receiver_deliver, si, tape, slots);
+  int stop = (*env)->ExceptionCheck(env); /* the handler's exception stops the feed */
   (*env)->DeleteLocalRef(env, tape);
-  return (*env)->ExceptionCheck(env) ? 1 : 0; /* the handler's exception stops the feed */
+  return stop;
 }
 
 /* The engine's owner (jf_sender or jf_receiver), zeroed; NULL with an exception thrown. */
@@ -100,12 +133,14 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderFree(JNIEnv *env, jcl
   if (!s) return;
   fbe_sender_free(s->sender);
   fbe_buffer_free(&s->frame);
+  fbe_buffer_free(&s->log);
   fbei_mem_free(s);
 }
 
 static int op_send(void *ctx, fbei_tape *tp, fbe_msg *m, fbe_msg *unused, fbei_scratch *s, fbe_error *err) {
   jf_sender *snd = ctx;
   fbe_buffer_reset(&snd->frame);
+  snd->logged = 0;
   return fbe_sender_send(snd->sender, m, err) ? -1 : 0;
 }
 
@@ -118,6 +153,18 @@ JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderSend(JNIEnv *en
   }
   if (jf_with_tape(env, core, si, tape, caps, 1, op_send, snd)) return NULL;
   return jf_bytes(env, snd->frame.data, snd->frame.size);
+}
+
+/* Walk.senderLog: the sender's log hook on or off. */
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_senderLog(JNIEnv *env, jclass cls, jlong h, jboolean on) {
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  if (s) fbe_sender_set_log(s->sender, on ? sender_log : NULL, s);
+}
+
+/* Walk.senderLogged: the text form the log hook got for the last send (UTF-8), or null. */
+JNIEXPORT jbyteArray JNICALL Java_org_libfbe_internal_Walk_senderLogged(JNIEnv *env, jclass cls, jlong h) {
+  jf_sender *s = (jf_sender *)(intptr_t)h;
+  return s && s->logged ? jf_bytes(env, s->log.data, s->log.size) : NULL;
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_senderBytes(JNIEnv *env, jclass cls, jlong h) {
@@ -178,6 +225,12 @@ JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverFeed(JNIEnv *env, j
   r->self = NULL;
   if (bytes != stack) fbei_mem_free(bytes);
   if (st && !(*env)->ExceptionCheck(env)) jf_throw(env, &err);
+}
+
+/* Walk.receiverLog: the receiver's log hook (Receiver.logged, during its feeds) on or off. */
+JNIEXPORT void JNICALL Java_org_libfbe_internal_Walk_receiverLog(JNIEnv *env, jclass cls, jlong h, jboolean on) {
+  jf_receiver *r = (jf_receiver *)(intptr_t)h;
+  if (r) fbe_receiver_set_log(r->receiver, on ? receiver_log : NULL, r);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfbe_internal_Walk_receiverState(JNIEnv *env, jclass cls, jlong h,

@@ -8,7 +8,8 @@
 #      directory outside the repository: its testee (java -jar fbe.jar testee) through
 #      the shared runner over the files (with the text of every decoded record, every
 #      decode and text again through a view, and the bad inputs of behaviour.jsonl
-#      through the JSON and the native path)
+#      through the JSON and the native path), and the conversations (clients, servers
+#      and proxies: docs/TESTEE.md)
 #   4. the benchmark (benchmarks/java, JMH) in --quick mode
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
@@ -61,9 +62,10 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$jar" "$tmp/fbe.jar"
 cp -r schemas "$tmp/schemas"
 cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
-  tests/conformance/versioning.jsonl "$tmp/"
+  tests/conformance/versioning.jsonl tests/conformance/conversations.jsonl "$tmp/"
 (cd "$tmp" && python3 "$repo/tests/conformance/runner" --describe-testee none --text --view --testee "java=java -jar $tmp/fbe.jar testee" \
-  --behaviour "$repo/tests/conformance/behaviour.jsonl" -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
+  --behaviour "$repo/tests/conformance/behaviour.jsonl" --conversations conversations.jsonl \
+  -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
 done_step
 
 step "benchmark (quick)"

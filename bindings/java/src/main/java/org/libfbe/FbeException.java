@@ -6,7 +6,9 @@ import org.libfbe.internal.Walk;
 
 /**
  * Every libfbe failure: a wrong type or out-of-range value, malformed bytes, invalid
- * JSON, a schema with errors, a limit. Unchecked. {@link #path()} names the value
+ * JSON, a schema with errors, a limit; a request that ended without its response
+ * ({@link Status#REJECTED}: a {@link RejectedException} carrying the reject,
+ * {@link Status#TIMEOUT} "Timeout!", {@link Status#RESET} "Reset client!"). Unchecked. {@link #path()} names the value
  * ("orders[2].symbol", "" for the whole message) and {@link #offset()} the byte offset
  * in the input (-1 when none applies).
  */
@@ -36,6 +38,12 @@ public class FbeException extends RuntimeException {
 
   FbeException(Status status, String message) {
     this(status, message, "", -1, List.of());
+  }
+
+  /** A copy of another (a subclass's: RejectedException), its text included. */
+  FbeException(FbeException other) {
+    this(other.status, other.reason, other.path, other.offset, other.diagnostics);
+    this.text = other.text;
   }
 
   private static String utf8(byte[] b) {

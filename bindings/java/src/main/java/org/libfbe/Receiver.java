@@ -51,6 +51,45 @@ public final class Receiver implements AutoCloseable {
     cleanable = Schema.CLEANER.register(this, handle);
   }
 
+  private volatile LogHook log;
+
+  /**
+   * The log hook (FORMAT.md 9.5): every message received, once it is decoded and before
+   * the handler gets it, as its text form (the core's, docs/TEXT.md); null: off. It runs
+   * inside the feed; what it throws goes to the thread's uncaught-exception handler.
+   * Refused (ARGUMENT) from the handler or while another thread feeds. Returns this receiver.
+   */
+  public Receiver setLog(LogHook hook) {
+    long p = enter();
+    try {
+      takeStream("given a log hook");
+      try {
+        Walk.receiverLog(p, hook != null);
+        log = hook;
+      } finally {
+        feeder.set(null);
+      }
+    } finally {
+      exit();
+    }
+    return this;
+  }
+
+  /** Called from C with a received message's text form (UTF-8). */
+  void logged(byte[] text) {
+    log(log, LogHook.Direction.RECEIVE, text);
+  }
+
+  /** hook(direction, text), what it throws to the thread's uncaught-exception handler. */
+  static void log(LogHook hook, LogHook.Direction direction, byte[] text) {
+    if (hook == null) return;
+    try {
+      hook.log(direction, new String(text, java.nio.charset.StandardCharsets.UTF_8));
+    } catch (Throwable t) {
+      Peer.uncaught(t);
+    }
+  }
+
   /** Called from C for each message: its struct index and its tape (slots slots, then the bytes). */
   void deliver(int struct, byte[] tape, int slots) {
     handler.accept(new Tape(tape, 8 * slots).getMessage(schema.structs[struct]));

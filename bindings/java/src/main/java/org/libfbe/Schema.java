@@ -240,6 +240,25 @@ public final class Schema implements AutoCloseable {
     return receiver(handler, null, Model.STANDARD, limits);
   }
 
+  /**
+   * A {@link Client} of this schema's protocol (docs/CLIENT.md), to be configured (its
+   * package, model, timeouts, notification listener, log hook) and built over a sink or an
+   * output stream: {@code schema.client().pkg("exchange").build(socket.getOutputStream())}.
+   */
+  public Client.Builder client() {
+    return new Client.Builder(this);
+  }
+
+  /** A {@link Server} of this schema's protocol: {@code schema.server().handle(type, handler).build(out)}. */
+  public Server.Builder server() {
+    return new Server.Builder(this);
+  }
+
+  /** A {@link Proxy} of this schema's protocol: {@code schema.proxy().verify(true).build(frame -> ...)}. */
+  public Proxy.Builder proxy() {
+    return new Proxy.Builder(this);
+  }
+
   public boolean isClosed() {
     return calls.isClosed() || handle.core == 0;
   }

@@ -81,6 +81,17 @@ final class SchemaBuilder {
       }
       t.structs[i].setFields(fields);
     }
+    long core = schema.enter(); // the request annotations (SCHEMA.md 6.6), from the core's tables
+    try {
+      for (int i = 0; i < t.structs.length; i++) {
+        int[] info = org.libfbe.internal.Walk.requestInfo(core, i);
+        List<StructType> rejects = new ArrayList<>();
+        for (int k = 2; k < info.length; k++) rejects.add(t.structs[info[k]]);
+        t.structs[i].setRequest(info[0] != 0, info[1] >= 0 ? t.structs[info[1]] : null, rejects);
+      }
+    } finally {
+      schema.exit();
+    }
     schema.indexNames();
     return schema;
   }

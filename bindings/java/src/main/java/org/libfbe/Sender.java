@@ -70,7 +70,8 @@ public final class Sender implements AutoCloseable {
    * to encode (the sink may be called by several threads at once).
    */
   public int send(Message m) {
-    byte[] frame;
+    byte[] frame, text = null;
+    LogHook hook;
     long p = enter();
     try {
       Schema s = schema;
@@ -79,6 +80,8 @@ public final class Sender implements AutoCloseable {
         t.putMessage(m);
         synchronized (handle) { // the native sender's frame buffer is one per sender
           frame = Walk.senderSend(p, t.core, m.type.index, t.at(), t.caps());
+          hook = log;
+          if (hook != null) text = Walk.senderLogged(p);
         }
       } finally {
         s.end(t);
@@ -86,8 +89,30 @@ public final class Sender implements AutoCloseable {
     } finally {
       exit();
     }
+    if (text != null) Receiver.log(hook, LogHook.Direction.SEND, text);
     sink.accept(frame);
     return frame.length;
+  }
+
+  private LogHook log; // (guarded by handle)
+
+  /**
+   * The log hook (FORMAT.md 9.5): every message sent, once it is encoded and before the
+   * sink takes its frame, as its text form (the core's, docs/TEXT.md); null: off. It runs
+   * on the sending thread; what it throws goes to that thread's uncaught-exception
+   * handler. Returns this sender.
+   */
+  public Sender setLog(LogHook hook) {
+    long p = enter();
+    try {
+      synchronized (handle) {
+        Walk.senderLog(p, hook != null);
+        log = hook;
+      }
+    } finally {
+      exit();
+    }
+    return this;
   }
 
   /** Bytes encoded so far. */

@@ -96,6 +96,34 @@ public final class StructType {
     return message;
   }
 
+  private boolean request;
+  private StructType response;
+  private List<StructType> rejects = List.of();
+
+  void setRequest(boolean request, StructType response, List<StructType> rejects) {
+    this.request = request;
+    this.response = response;
+    this.rejects = List.copyOf(rejects);
+  }
+
+  /**
+   * Marked {@code [request]} in the schema (SCHEMA.md 6.6): a {@link Client} sends it
+   * with {@link Client#request}, a {@link Server} answers it (docs/CLIENT.md).
+   */
+  public boolean isRequest() {
+    return request;
+  }
+
+  /** The request's {@code [response(...)]} type, or null (none: the request ends when it is sent). */
+  public StructType response() {
+    return response;
+  }
+
+  /** The request's {@code [reject(...)]} types, in the schema's order (empty when none). */
+  public List<StructType> rejects() {
+    return rejects;
+  }
+
   /** The base struct, or null. */
   public StructType base() {
     return base;

@@ -24,11 +24,15 @@ import org.libfbe.internal.fbe_status;
  * carries the core's status name of an FbeException; {@code text} answers the decoded
  * message's toString(); {@code decode} and {@code text} with {@code "view": true} answer
  * from a {@link View} of the bytes (its toJson(), its toString()); an {@code encode} with {@code "native": true} builds the message
- * through newMessage() and set() ({@link TesteeValues}).
+ * through newMessage() and set() ({@link TesteeValues}); the conversations' sessions
+ * (client, server, proxy and their requests) go through {@link Client}, {@link Server} and
+ * {@link Proxy} ({@link TesteeSessions}).
  */
 final class Testee {
   private List<Path> include = List.of();
   private final Map<String, Schema> schemas = new HashMap<>();
+  /** The conversations' clients, servers and proxies (docs/TESTEE.md), until close or the next load. */
+  private final TesteeSessions sessions = new TesteeSessions(this::schema);
   /** The schema texts of the last load ("packages"), as NAME.fbe files; null when none. */
   private Path packagesDir;
 
@@ -152,6 +156,7 @@ final class Testee {
     out.put("ok", true);
     switch (String.valueOf(r.get("op"))) {
       case "load": { // "packages" (schema texts) are found first, then "include"
+        sessions.closeAll();
         for (Schema s : schemas.values()) s.close();
         schemas.clear();
         removePackages();
@@ -227,6 +232,7 @@ final class Testee {
         return out;
       }
       default:
+        if (TesteeSessions.OPS.contains(String.valueOf(r.get("op")))) return sessions.handle(r);
         out.put("ok", false);
         out.put("error", "unknown op " + r.get("op"));
         return out;

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Test;
  * inputs of behaviour.jsonl through both paths, JSON and native, each refused with its
  * status. Alone, so the comparison is untyped (no C testee to describe the types; the
  * matrix stage of ci/test.sh compares typed): every record runs, nothing fails, only
- * the _meta lines are skipped.
+ * the _meta lines are skipped. And the conversations (docs/TESTEE.md: clients, servers
+ * and proxies through Client, Server and Proxy), with the C testee as the reference pair
+ * when build/release has it, else alone (each answer still held to the scripts'
+ * expectations).
  */
 class ConformanceTest {
   private static List<Path> files() throws IOException {
@@ -88,5 +91,31 @@ class ConformanceTest {
     assertTrue(out.contains("\nskipped: " + meta + (meta > 0 ? " (_meta " + meta + ")" : "") + "\n"), out);
     Matcher closing = Pattern.compile("^(\\d+) passed, 0 failed$", Pattern.MULTILINE).matcher(out);
     assertTrue(closing.find() && Long.parseLong(closing.group(1)) > lines.size(), out);
+  }
+
+  @Test
+  void conversationsThroughTheRunner() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classes = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    String testee = String.join(" ", quoted(java), "-cp", quoted(classes), "org.libfbe.Main", "testee");
+    Path scripts = Fixtures.conformance("conversations.jsonl");
+    List<String> command = new ArrayList<>(List.of("python3", Fixtures.conformance("runner").toString(),
+        "--describe-testee", "none"));
+    Path c = Fixtures.root().resolve("build/release/bin/fbe");
+    int testees = 1;
+    if (Files.isExecutable(c)) {
+      command.addAll(List.of("--testee", "c=" + quoted(c.toString()) + " testee"));
+      testees = 2;
+    }
+    command.addAll(List.of("--testee", "java=" + testee, "--conversations", scripts.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the runner did not end\n" + out);
+    assertEquals(0, p.exitValue(), out);
+    long n = Files.readAllLines(scripts, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).count();
+    assertTrue(n > 0);
+    // every script for every (client, server) pair of testees
+    assertTrue(out.contains("\n" + n * testees * testees + " passed, 0 failed"), out);
   }
 }

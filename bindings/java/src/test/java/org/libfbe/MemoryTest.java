@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
@@ -162,6 +163,83 @@ class MemoryTest {
       long after = settled(live + 1)[0];
       System.out.println("memory: 300 threads, one call each: core " + before + " -> " + after + " bytes");
       assertEquals(before, after, "300 ended threads left " + (after - before) + " bytes behind");
+    }
+  }
+
+  /**
+   * Request/response (issue 22): request cycles through a client and a server (answered,
+   * rejected, timed out, reset; the log hooks on), a proxy's frames, and clients, servers
+   * and proxies closed or dropped unclosed (the Cleaner frees those, ending their pending
+   * requests) leave the core's memory exactly where it was.
+   */
+  @Test
+  void e_requestCyclesDoNotLeak() throws Exception {
+    warmUp();
+    long live = Schema.LIVE.get();
+    try (Schema s = Fbe.load(Fixtures.schemas().resolve("exchange.fbe"), List.of(Fixtures.schemas()))) {
+      requestCycles(s, 20_000); // warm up
+      long peers = Peer.LIVE.get();
+      long[] before = settled(live + 1);
+      long ended = requestCycles(s, 100_000);
+      for (int i = 0; i < 500; i++) { // dropped unclosed, requests pending
+        Client c = s.client().build(b -> { });
+        c.request(s.struct("NewOrder").newMessage());
+      }
+      drainPeers(peers);
+      assertEquals(peers, Peer.LIVE.get(), (Peer.LIVE.get() - peers) + " native peers the Cleaner did not free");
+      assertTrue(ended > 0);
+      assertNoGrowth(before, settled(live + 1), "100,000 request cycles and 500 clients dropped");
+    }
+  }
+
+  /** n requests through a client and a server in memory; how many ended. */
+  static long requestCycles(Schema s, int n) {
+    java.io.ByteArrayOutputStream toServer = new java.io.ByteArrayOutputStream(), toClient = new java.io.ByteArrayOutputStream();
+    long[] now = {0}, lines = {0}, frames = {0};
+    StructType order = s.struct("NewOrder"), accepted = s.struct("OrderAccepted"), reject = s.struct("Reject");
+    long ended = 0;
+    try (Client client = s.client().clock(() -> now[0]).manualWatchdog().log((w, t) -> lines[0]++)
+             .build(toServer::writeBytes);
+         Server server = s.server().log((w, t) -> lines[0]++)
+             .handle(order, o -> {
+               double q = o.getDouble("quantity");
+               if (q % 3 == 1) throw new RejectedException(reject.newMessage().set("reason", "no"));
+               return q % 3 == 0 ? accepted.newMessage().set("order", 1) : null; // q % 3 == 2: no answer (times out)
+             }).build(toClient::writeBytes);
+         Proxy proxy = s.proxy().verify(true).build(f -> frames[0]++)) {
+      java.util.List<java.util.concurrent.CompletableFuture<Message>> fs = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        now[0] += 10;
+        fs.add(client.request(order.newMessage().set("quantity", (double) i), java.time.Duration.ofNanos(5)));
+        if (i % 100 == 99) {
+          byte[] b = toServer.toByteArray();
+          toServer.reset();
+          proxy.feed(b);
+          server.feed(b);
+          b = toClient.toByteArray();
+          toClient.reset();
+          client.feed(b);
+          client.watchdog(now[0] + 100);
+        }
+      }
+      client.reset();
+      for (java.util.concurrent.CompletableFuture<Message> f : fs) if (f.isDone()) ended++;
+    }
+    if (frames[0] == 0 || lines[0] == 0) throw new AssertionError("no frames or log lines");
+    return ended;
+  }
+
+  /** Full GCs until the Cleaner has freed every unreachable peer (as drainCleaner does for schemas). */
+  static void drainPeers(long live) throws InterruptedException {
+    long last = Peer.LIVE.get();
+    for (int idle = 0; Peer.LIVE.get() > live && idle < 100; ) {
+      CountDownLatch ran = new CountDownLatch(1);
+      Schema.CLEANER.register(new Object(), ran::countDown);
+      System.gc();
+      ran.await();
+      long now = Peer.LIVE.get();
+      idle = now < last ? 0 : idle + 1;
+      last = now;
     }
   }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lifetime races of issue 17 (the Cleaner freeing a schema under its own call; close()
- * while other threads encode, decode, send and receive), each run by {@link Races} in a
+ * while other threads encode, decode, send and receive) and of issue 22's clients (closed
+ * while other threads request and feed, dropped with requests pending), each run by {@link Races} in a
  * JVM of its own: a SIGSEGV there fails this test with the JVM's crash report instead of
  * killing the build. Before the fix each crashed within two seconds. Each runs
  * {@code fbe.race.seconds} (default 8; {@code mvn -f bindings/java test -Dtest=RaceTest
@@ -36,6 +37,12 @@ class RaceTest {
   @Test
   void closeIsRefusedWhileCallsAreInFlight() throws Exception {
     race("close");
+  }
+
+  /** Clients closed while threads request and feed, and dropped with requests pending (issue 22). */
+  @Test
+  void clientsClosedAndDroppedUnderLoad() throws Exception {
+    race("client");
   }
 
   /**

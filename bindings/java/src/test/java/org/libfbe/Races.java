@@ -18,6 +18,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *   java -cp ... org.libfbe.Races close SECONDS     schemas, senders and receivers closed
  *       while other threads use them: close is refused while calls are in flight (an
  *       FbeException ARGUMENT "... in use by N calls"), and succeeds once they end
+ *   java -cp ... org.libfbe.Races client SECONDS    clients (issue 22) closed while threads
+ *       make requests and a feeder carries them through a server and back, and clients
+ *       dropped unclosed with requests pending (some on their watchdog's timer), under GC
+ *       pressure: no crash, and every request ends (answered, or RESET by close or the
+ *       Cleaner)
  * </pre>
  *
  * Prints "races: ..." counts and exits 0; any unexpected exception exits 1.
@@ -48,7 +53,7 @@ public final class Races {
   public static void main(String[] args) throws Exception {
     String what = args[0];
     long seconds = Long.parseLong(args[1]);
-    long counts = what.equals("cleaner") ? cleaner(seconds) : close(seconds);
+    long counts = what.equals("cleaner") ? cleaner(seconds) : what.equals("client") ? client(seconds) : close(seconds);
     System.out.println("races: " + what + " " + counts + " calls in " + seconds + " s, no crash");
   }
 
@@ -227,6 +232,104 @@ public final class Races {
     }
     System.out.println("races: close refused " + refused.get() + " times, calls on closed objects refused "
         + closedSeen.get() + " times");
+    return calls.get();
+  }
+
+  static final String RPC = "package rpcrace\n"
+      + "[request]\n[response(Answer)]\n[reject(No)]\nmessage Ask { int64 id; string text; }\n"
+      + "message Answer { int64 id; string text; }\n"
+      + "message No { int64 id; string why; }\n";
+
+  /**
+   * Rounds of: two threads make requests on one client while a feeder carries its frames
+   * through a server (which answers or rejects) and back, and a third thread closes the
+   * client at a random moment; meanwhile clients are dropped unclosed with requests
+   * pending. Every request made must end.
+   */
+  static long client(long seconds) throws Exception {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    AtomicLong calls = new AtomicLong(), closedSeen = new AtomicLong(), cleaned = new AtomicLong();
+    Schema s = Fbe.loadString(RPC, "rpcrace.fbe", List.of());
+    StructType ask = s.struct("Ask"), answer = s.struct("Answer"), no = s.struct("No");
+    List<java.util.concurrent.CompletableFuture<Message>> dropped = new ArrayList<>();
+    AtomicLong ids = new AtomicLong();
+    while (System.nanoTime() < deadline) {
+      java.util.concurrent.ConcurrentLinkedQueue<byte[]> toServer = new java.util.concurrent.ConcurrentLinkedQueue<>(),
+          toClient = new java.util.concurrent.ConcurrentLinkedQueue<>();
+      Client client = s.client().build(toServer::add);
+      Server server = s.server().handle(ask, a -> a.getLong("id") % 3 == 0
+          ? no.newMessage().set("why", "third") : answer.newMessage().set("text", a.getString("text"))).build(toClient::add);
+      List<java.util.concurrent.CompletableFuture<Message>> made = java.util.Collections.synchronizedList(new ArrayList<>());
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      List<Thread> users = new ArrayList<>();
+      for (int k = 0; k < 3; k++) {
+        final int id = k;
+        Thread t = new Thread(() -> {
+          try {
+            while (!stop.get()) {
+              try {
+                if (id < 2) {
+                  made.add(client.request(ask.newMessage().set("id", ids.incrementAndGet()).set("text", "q"),
+                      java.time.Duration.ofMillis(id == 0 ? 0 : 5)));
+                } else { // the feeder: the client's frames to the server, its answers back
+                  for (byte[] b; (b = toServer.poll()) != null; ) server.feed(b);
+                  for (byte[] b; (b = toClient.poll()) != null; ) client.feed(b);
+                }
+                calls.incrementAndGet();
+              } catch (FbeException e) {
+                if (!e.getMessage().contains("closed")) throw e;
+                closedSeen.incrementAndGet();
+                if (id < 2) Thread.yield();
+              }
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          }
+        }, "race-client-" + k);
+        users.add(t);
+        t.start();
+      }
+      // a client dropped with requests pending, one on its own watchdog's timer
+      Client drop = s.client().build(b -> { });
+      dropped.add(drop.request(ask.newMessage().set("id", 1L)));
+      dropped.add(drop.request(ask.newMessage().set("id", 2L), java.time.Duration.ofMillis(1)));
+      drop = null;
+      byte[] garbage = new byte[1 << 20]; // (GC pressure)
+      garbage[0] = 1;
+      System.gc();
+      try {
+        Thread.sleep(3);
+        client.close(); // while they run: waits for the running call, ends what is pending
+        Thread.sleep(1);
+      } finally {
+        stop.set(true);
+      }
+      for (Thread t : users) t.join();
+      if (failure.get() != null) {
+        failure.get().printStackTrace();
+        System.exit(1);
+      }
+      server.close();
+      synchronized (made) {
+        for (java.util.concurrent.CompletableFuture<Message> f : made)
+          if (!f.isDone()) throw new AssertionError("a request of a closed client has not ended");
+      }
+    }
+    // the dropped clients' requests end too, once the Cleaner has had them
+    for (int round = 0; round < 1000 && !dropped.stream().allMatch(java.util.concurrent.CompletableFuture::isDone); round++) {
+      java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
+      Schema.CLEANER.register(new Object(), ran::countDown);
+      System.gc();
+      ran.await();
+    }
+    for (java.util.concurrent.CompletableFuture<Message> f : dropped) {
+      if (!f.isDone()) throw new AssertionError("a request of a dropped client has not ended");
+      cleaned.incrementAndGet();
+    }
+    s.close();
+    System.out.println("races: client calls on closed clients refused " + closedSeen.get() + " times, "
+        + cleaned.get() + " requests of dropped clients ended");
     return calls.get();
   }
 }

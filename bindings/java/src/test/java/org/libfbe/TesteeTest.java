@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The testee's behaviour requests (docs/TESTEE.md): {@code text} answers toString(),
  * {@code "native": true} builds the message through newMessage() and set(), and an
- * error answer names the core's status. (ConformanceTest runs the whole testee through
- * the runner; this holds the answers to one request each.)
+ * error answer names the core's status; the conversations' sessions answer in the C
+ * testee's member order. (ConformanceTest runs the whole testee through the runner; this
+ * holds the answers to one request each.)
  */
 class TesteeTest {
   @SuppressWarnings("unchecked")
@@ -78,5 +79,27 @@ class TesteeTest {
     Map<String, Object> bug = t.answer(request("{\"op\":\"decode\",\"package\":\"proto\"}")); // not the library's error
     assertFalse((Boolean) bug.get("ok"));
     assertNull(bug.get("status"));
+  }
+
+  @Test
+  void sessionAnswers() {
+    Testee t = loaded();
+    String c = "\"session\":\"c\"", ok = "{\"ok\":true}";
+    assertEquals(ok, Json.write(t.answer(request("{\"op\":\"client\"," + c + ",\"package\":\"exchange\",\"max_pending\":1}"))));
+    assertEquals("{\"ok\":false,\"error\":\"a session of that name is open\"}",
+        Json.write(t.answer(request("{\"op\":\"server\"," + c + ",\"package\":\"exchange\"}"))));
+    String order = ",\"type\":\"NewOrder\",\"json\":{\"id\":\"00000000-0000-0000-0000-000000000001\"}";
+    Map<String, Object> first = t.answer(request("{\"op\":\"request\"," + c + order + ",\"token\":18446744073709551615}"));
+    assertEquals(List.of("ok", "hex", "ended"), List.copyOf(first.keySet()));
+    // refused (the cap of 1): the core's status and text, nothing sent
+    assertEquals("{\"ok\":false,\"status\":\"FBE_ERR_LIMIT\",\"error\":\"1 requests are pending, the limit (max_pending)\","
+        + "\"hex\":\"\",\"ended\":[]}", Json.write(t.answer(request("{\"op\":\"request\"," + c
+        + order.replace("0001", "0002") + ",\"token\":2}"))));
+    assertEquals("{\"ok\":true,\"ended\":[{\"token\":18446744073709551615,\"end\":\"reset\",\"status\":\"FBE_ERR_RESET\","
+        + "\"error\":\"Reset client!\"}]}", Json.write(t.answer(request("{\"op\":\"reset\"," + c + "}"))));
+    assertEquals("{\"ok\":false,\"error\":\"not a server session\"}",
+        Json.write(t.answer(request("{\"op\":\"serve\"," + c + "}"))));
+    assertEquals(ok, Json.write(t.answer(request("{\"op\":\"close\"," + c + "}"))));
+    assertEquals("{\"ok\":false,\"error\":\"no such session\"}", Json.write(t.answer(request("{\"op\":\"close\"," + c + "}"))));
   }
 }

@@ -197,6 +197,11 @@ public final class Walk {
 
   public static native long senderBytes(long sender);
 
+  /** The sender's log hook on or off; senderLogged: the text form of the last send it got (UTF-8), or null. */
+  public static native void senderLog(long sender, boolean on);
+
+  public static native byte[] senderLogged(long sender);
+
   public static native long receiverNew(long core, String pkg, int model, long maxDepth, long maxModelSize,
       long maxMemory);
 
@@ -205,6 +210,48 @@ public final class Walk {
   /** Calls self.deliver(structIndex, slots, bytes) for each message received. */
   public static native void receiverFeed(long receiver, long core, Receiver self, byte[] data, int off, int len);
 
+  /** The receiver's log hook (self.logged(text) during its feeds) on or off. */
+  public static native void receiverLog(long receiver, boolean on);
+
   /** what: 0 pending bytes, 1 received, 2 skipped, 3 reset. */
   public static native long receiverState(long receiver, int what);
+  // Request/response (bindings/java/native/rpc.c): a native peer (a client, server or
+  // proxy) `h`; `self` the org.libfbe.Peer its callbacks go to (written, received,
+  // logged, frame), `ends` a client's org.libfbe.Ends (ended), for the length of the call.
+
+  /** kind: 0 client, 1 server, 2 proxy; pkg null: the root package; the limits of every frame received. */
+  public static native long peerNew(long core, int kind, String pkg, int model, long maxDepth, long maxModelSize,
+      long maxMemory, long maxPending, boolean verify);
+
+  public static native void peerFree(long h);
+
+  /** The core's send and receive log hooks on (self.logged) or off. */
+  public static native void peerLog(long h, boolean on);
+
+  /** fbe_client_request of the message on the tape (struct index). */
+  public static native void clientRequest(long h, long core, Object self, Object ends, int index, long tape,
+      long caps, long timeout, long now, long token);
+
+  /** The message on the tape sent as it is. */
+  public static native void peerSend(long h, long core, Object self, Object ends, int index, long tape, long caps);
+
+  /** The request (requestIndex) and its reply (replyIndex) on the tape: fbe_reply_prepare, then sent. */
+  public static native void serverReply(long h, long core, Object self, int requestIndex, int replyIndex, long tape,
+      long caps);
+
+  public static native void peerFeed(long h, long core, Object self, Object ends, byte[] data, int off, int len);
+
+  /** fbe_client_watchdog: how many requests timed out. */
+  public static native long clientWatchdog(long h, Object self, Object ends, long now);
+
+  public static native void peerReset(long h, Object self, Object ends);
+
+  /** fbe_client_next_deadline: -1 (UINT64_MAX) when none. */
+  public static native long clientNextDeadline(long h);
+
+  /** what: 0 pending requests, 1 bytes of a partial frame, 2 received, 3 skipped, 4 bytes sent. */
+  public static native long peerCount(long h, int what);
+
+  /** {is a [request] (1/0), its response's struct index or -1, its rejects' indexes...}. */
+  public static native int[] requestInfo(long core, int index);
 }
