@@ -215,6 +215,10 @@ static void test_timeouts_and_reset(void **state) {
   fbe_client *zc = new_client(s, NULL, &z, 0);
   assert_int_equal(fbe_client_request(zc, with_id(s, arena, "NewOrder", 1), 5, 0, 1, &err), FBE_OK);
   assert_int_equal(fbe_client_next_deadline(zc), 5);
+  /* a timeout past the end of the clock never falls due (it saturates, no wrap) */
+  assert_int_equal(fbe_client_request(zc, with_id(s, arena, "NewOrder", 2), UINT64_MAX - 3, 10, 2, &err), FBE_OK);
+  assert_int_equal(fbe_client_watchdog(zc, UINT64_MAX - 1), 1); /* (only the first) */
+  assert_int_equal(fbe_client_pending(zc), 1);
   free_client(&z);
   /* at the same time: started 1000, 1001, 1002 (strictly increasing) */
   assert_int_equal(fbe_client_request(c, with_id(s, arena, "NewOrder", 1), 50, 1000, 1, &err), FBE_OK);

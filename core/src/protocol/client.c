@@ -276,7 +276,8 @@ fbe_status fbe_client_request(fbe_client *c, const fbe_msg *request, uint64_t ti
   c->last_time = started;
   c->timed = 1;
   uint32_t generation = e->generation + 1;
-  *e = (entry){token, started, timeout_ns ? started + timeout_ns : 0, hash, type, id.type, id.size, large, {0},
+  uint64_t deadline = !timeout_ns ? 0 : timeout_ns > UINT64_MAX - started ? UINT64_MAX : started + timeout_ns;
+  *e = (entry){token, started, deadline, hash, type, id.type, id.size, large, {0},
                NONE, c->newest, NONE, generation, 1};
   if (id.size) memcpy(large ? large : e->id_small, id.data, id.size);
   uint32_t *head = &c->buckets[hash & (c->nbuckets - 1)];
