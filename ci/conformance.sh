@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci/conformance.sh [--testees c,python,...] [--known-failures FILE] [--no-behaviour] [--no-text] [--no-native]
-# [--no-view]
+# [--no-view] [--no-conversations]
 # [FILE.jsonl...]: the cross-language conformance matrix (tests/conformance/README.md). Builds what the
 # named testees need (default: all of c, python, node, ruby, java) — the fbe tool
 # (build/release; always, as it also gives the runner the field types by `describe`),
@@ -14,7 +14,10 @@
 # JSON and the native path) and the native encode (--native: every record's value built
 # through each language's own constructors gives the record's bytes) and the view check
 # (--view: every decode and text request again with "view": true, answered from a view of
-# the bytes, gets the same answer); --no-text, --no-behaviour, --no-native, --no-view
+# the bytes, gets the same answer) and the conversations (--conversations
+# tests/conformance/conversations.jsonl: a client in every testee X and a server in every
+# testee Y play each script, every answer c x c's); --no-text, --no-behaviour, --no-native,
+# --no-view, --no-conversations
 # leave them out (an outside testee without the text request, the native path or views).
 # Prints the matrix; exits non-zero when a
 # check failed, a listed known failure now passes (the runner's status 3), the C tool
@@ -34,6 +37,7 @@ behaviour=(--behaviour tests/conformance/behaviour.jsonl)
 text=(--text)
 native=(--native)
 view=(--view)
+conversations=(--conversations tests/conformance/conversations.jsonl)
 while (($#)); do
   case $1 in
     --testees) wanted=${2:?--testees wants a list like c,python}; named=1; shift 2 ;;
@@ -44,7 +48,8 @@ while (($#)); do
     --no-text) text=(); shift ;;
     --no-native) native=(); shift ;;
     --no-view) view=(); shift ;;
-    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE, --no-behaviour, --no-text, --no-native, --no-view)" >&2; exit 2 ;;
+    --no-conversations) conversations=(); shift ;;
+    -*) echo "conformance: unknown option $1 (want --testees LIST, --known-failures FILE, --no-behaviour, --no-text, --no-native, --no-view, --no-conversations)" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -56,7 +61,7 @@ if ((${#files[@]} == 0)); then
 fi
 
 . ci/testees.sh
-runner_options+=("${describe_options[@]}" "${text[@]}" "${native[@]}" "${view[@]}" "${behaviour[@]}")
+runner_options+=("${describe_options[@]}" "${text[@]}" "${native[@]}" "${view[@]}" "${behaviour[@]}" "${conversations[@]}")
 
 status=0
 python3 tests/conformance/runner "${runner_options[@]}" "${testees[@]}" "${files[@]}" || status=$?

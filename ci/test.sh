@@ -194,7 +194,7 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 # libfbejni from the core + SWIG (swig/java.i) + the JNI walk into the jar; JUnit 5:
 # API, errors, memory, the testee through the shared conformance runner), the surefire
 # report counts, the runnable jar's testee through the runner from a directory outside
-# the repository, the JMH benchmark in --quick mode.
+# the repository (vectors, behaviour records, conversations).
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 

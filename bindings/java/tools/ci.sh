@@ -10,7 +10,8 @@
 #      decode and text again through a view, and the bad inputs of behaviour.jsonl
 #      through the JSON and the native path), and the conversations (clients, servers
 #      and proxies: docs/TESTEE.md)
-#   4. the benchmark (benchmarks/java, JMH) in --quick mode
+# (The benchmark, benchmarks/java, runs in ci/bench.sh: the test command's "bench (smoke)"
+# stage builds and runs it once.)
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -66,10 +67,4 @@ cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/confo
 (cd "$tmp" && python3 "$repo/tests/conformance/runner" --describe-testee none --text --view --testee "java=java -jar $tmp/fbe.jar testee" \
   --behaviour "$repo/tests/conformance/behaviour.jsonl" --conversations conversations.jsonl \
   -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl)
-done_step
-
-step "benchmark (quick)"
-mvn -B -ntp -q -f benchmarks/java package >"$out/mvn-bench.log" 2>&1 || { tail -40 "$out/mvn-bench.log"; exit 1; }
-# Two test commands on one host must not collide on JMH's global /tmp/jmh.lock.
-java -Djmh.ignoreLock=true -jar benchmarks/java/target/benchmarks.jar --quick -I schemas
 done_step
