@@ -208,9 +208,16 @@ if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "hostile (CLI + bindings)"
 if python3 tests/hostile/run.py; then stage_end ok; else stage_end FAILED; fi
 
+# Every benchmark harness once with tiny iteration counts (ci/bench.sh --smoke): proves
+# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby,
+# Java). The real comparison is ci/bench.sh [--quick] (benchmarks/README.md).
+stage_begin "bench (smoke)"
+if bash ci/bench.sh --smoke; then stage_end ok; else stage_end FAILED; fi
+
 # Every code example of the documentation (README.md, bindings/*/README.md, core/GEN_C.md,
 # benchmarks/README.md, tests/conformance/README.md, docs/*.md) run against the packages
-# the stages above built (tests/docs/README.md), after the runner's own test and the
+# and benchmark harnesses the stages above built (benchmarks/README.md runs the Node
+# harness, whose peers the bench stage installs) (tests/docs/README.md), after the runner's own test and the
 # check that every cited document is in the tree (tests/docs/check_citations.py). Seconds.
 stage_begin "docs (README examples)"
 if python3 tests/docs/check_citations.py && python3 tests/docs/test_run_examples.py && python3 tests/docs/run_examples.py; then
@@ -218,12 +225,6 @@ if python3 tests/docs/check_citations.py && python3 tests/docs/test_run_examples
 else
   stage_end FAILED
 fi
-
-# Every benchmark harness once with tiny iteration counts (ci/bench.sh --smoke): proves
-# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby,
-# Java). The real comparison is ci/bench.sh [--quick] (benchmarks/README.md).
-stage_begin "bench (smoke)"
-if bash ci/bench.sh --smoke; then stage_end ok; else stage_end FAILED; fi
 
 # Other architectures (ci/cross.sh): the core, the tool and the C tests cross-compiled
 # for s390x (big-endian, 64-bit) and i386 (32-bit), their ctest suites (conformance

@@ -73,6 +73,12 @@ def short_name(full):
 ENUM_VALUE = object()  # a segment that stands for an enum or flags value
 
 
+class Value(list):
+    """The segments of one field's or struct's value: the text may instead hold `***`,
+    which a hidden field or a value of a hidden type prints (rule 15). The describe
+    request does not say what is hidden, and `***` is nothing else's text."""
+
+
 class Writer:
     """The text of a decoded JSON value, as segments: literal text and ENUM_VALUE."""
 
@@ -83,11 +89,15 @@ class Writer:
         fields = self.types.struct(name)
         if fields is None:
             raise ValueError("no description of %s" % name)
-        out.append(short_name(name) + "(")
+        own = Value()
+        own.append(short_name(name) + "(")
         for i, (f, t) in enumerate(fields.items()):
-            out.append("%s%s=" % ("," if i else "", f))
-            self.value(value[f], t, out)
-        out.append(")")
+            own.append("%s%s=" % ("," if i else "", f))
+            field = Value()
+            self.value(value[f], t, field)
+            own.append(field)
+        own.append(")")
+        out.append(own)
 
     def value(self, v, t, out):
         kind = t["kind"]
@@ -142,19 +152,32 @@ class Writer:
 
 def first_difference(segments, text):
     """None when text is exactly the segments (an enum segment: a name, names joined by
-    '|' with leftover bits, or a number), else the offset where it stops being them."""
-    at = 0
+    '|' with leftover bits, or a number; a Value: its segments or `***`), else the
+    offset where it stops being them."""
+    at = match(segments, text, 0)
+    if at < 0:
+        return -at - 1
+    return None if at == len(text) else at
+
+
+def match(segments, text, at):
+    """The offset after segments matched at `at`, or -(offset + 1) where they stop."""
     for seg in segments:
-        if seg is ENUM_VALUE:
+        if isinstance(seg, Value):
+            at = at + 3 if text.startswith("***", at) else match(seg, text, at)
+            if at < 0:
+                return at
+        elif seg is ENUM_VALUE:
             m = re.compile(ENUM).match(text, at)
             if not m:
-                return at
+                return -at - 1
             at = m.end()
         elif text.startswith(seg, at):
             at += len(seg)
         else:
-            return at + next((i for i, (a, b) in enumerate(zip(seg, text[at:])) if a != b), min(len(seg), len(text) - at))
-    return None if at == len(text) else at
+            return -(at + next((i for i, (a, b) in enumerate(zip(seg, text[at:])) if a != b),
+                               min(len(seg), len(text) - at))) - 1
+    return at
 
 
 class Testee:
