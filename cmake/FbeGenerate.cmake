@@ -2,15 +2,15 @@
 #
 # Generates C code for the schemas with `fbe gen c` (core/GEN_C.md) at build time,
 # adds the generated sources to <target> and their directory to its include path.
-# The code is regenerated when a schema (or a schema it imports) changes; CMake
+# The code is regenerated when a schema (or a schema it imports) or the tool changes; CMake
 # re-runs itself when a schema changes, in case its packages or imports changed.
 # Every package of every schema gives <OUTPUT_DIR>/<package>.h and .c (OUTPUT_DIR
 # defaults to ${CMAKE_CURRENT_BINARY_DIR}/fbe_generated/<target>). Link <target> with
 # fbe::fbe or fbe::fbe_static.
 #
 # The tool: FBE_EXECUTABLE (set by the installed package to its bin/fbe; inside the
-# libfbe tree to the fbe target), with FBE_EXECUTABLE_DEPENDS naming what to build
-# first.
+# libfbe tree to the fbe target), with FBE_EXECUTABLE_DEPENDS naming what the generated
+# code depends on (the fbe target, or the installed tool's file).
 
 # The packages a schema file defines and imports (recursively), found on the include
 # path the way the loader finds them: the importing file's directory, then INCLUDE.

@@ -97,6 +97,14 @@ static inline fbe_status fbe_gen_open_verify(fbe_gen_reader *g, fbe_model model,
   return FBE_OK;
 }
 
+/* Generated code's bodies that its root verify wants inline whatever the compiler's
+ * size heuristics say (a small struct's verified view is mostly its check). */
+#if defined(__GNUC__)
+#define FBE_GEN_INLINE inline __attribute__((always_inline))
+#else
+#define FBE_GEN_INLINE inline
+#endif
+
 /* Fails a decode/verify: sets err (code, offset, message) and returns -1. */
 FBE_API FBE_COLD int fbe_gen_fail(fbe_gen_reader *g, fbe_status code, uint64_t offset, const char *message);
 /* Adds a path component while unwinding: a field name, or an element index. */
