@@ -15,7 +15,7 @@ files.mkdirSync('/tmp', { recursive: true });
 const url = new URL('../wasm/fbe.wasm', import.meta.url);
 const source = typeof fetch === 'function' && url.protocol !== 'file:'
   ? fetch(url)
-  : import('fs').then((fs) => fs.promises.readFile(url)); // Deno, Bun, Node from a file URL
+  : import('node:fs').then((fs) => fs.promises.readFile(url)); // Deno, Bun, Node: a file URL
 slot.binding = await instantiate(source, { fs: files, cwd: '/' });
 const fbe = require('../index.js');
 

@@ -33,7 +33,32 @@ function coreDir(flag) {
   return r.stdout.trim();
 }
 
-function build() {
+// Runs the commands, `jobs` at a time (FBE_WASM_JOBS, default 2).
+function runAll(cmds) {
+  const { spawn } = require('child_process');
+  const jobs = Math.max(1, Number(process.env.FBE_WASM_JOBS) || 2);
+  return new Promise((resolve, reject) => {
+    let next = 0, running = 0, failed = null;
+    const start = () => {
+      if (failed) return;
+      if (next === cmds.length && running === 0) { resolve(); return; }
+      while (running < jobs && next < cmds.length) {
+        const [cmd, args] = cmds[next++];
+        running++;
+        const child = spawn(cmd, args, { cwd: pkg, stdio: ['ignore', 'inherit', 'inherit'] });
+        child.on('error', (e) => { failed = new Error(`fbe: cannot run ${cmd}: ${e.message}`); reject(failed); });
+        child.on('exit', (code) => {
+          running--;
+          if (code !== 0 && !failed) { failed = new Error(`fbe: ${cmd} failed (status ${code}): ${args.slice(-3).join(' ')}`); reject(failed); return; }
+          start();
+        });
+      }
+    };
+    start();
+  });
+}
+
+async function build() {
   const core = path.resolve(pkg, coreDir());
   const sources = coreDir('--sources').split(/\s+/).filter(Boolean).map((s) => path.resolve(pkg, s));
   const gyp = fs.readFileSync(path.join(pkg, 'binding.gyp'), 'utf8');
@@ -49,16 +74,19 @@ function build() {
     `-isystem${sysroot}/include/wasm32-wasi`, '-D_WASI_EMULATED_PROCESS_CLOCKS', '-std=c11', '-O3', '-fvisibility=hidden', '-DNAPI_VERSION=8', '-DFBE_STATIC',
     `-I${core}/include`, `-I${core}/src`, `-I${emnapi}/include/node`,
     '-Wno-unused-parameter', '-Wno-missing-field-initializers', '-Wno-sign-compare',
+    '-Wno-sizeof-pointer-memaccess', // native/bind.c copies a pointer out of a slot on purpose
   ];
   const t0 = Date.now();
   const objects = [];
+  const compiles = [];
   for (const src of [...sources, ...natives]) {
     const rel = path.relative(path.dirname(core), src).replace(/[\\/]/g, '_').replace(/^[._]+/, '');
     const obj = path.join(objdir, rel.replace(/\.c$/, '.o'));
     const stale = !fs.existsSync(obj) || fs.statSync(obj).mtimeMs < fs.statSync(src).mtimeMs;
-    if (stale) run(cc, [...cflags, '-c', src, '-o', obj]);
+    if (stale) compiles.push([cc, [...cflags, '-c', src, '-o', obj]]);
     objects.push(obj);
   }
+  await runAll(compiles);
   const out = path.join(pkg, 'wasm', 'fbe.wasm');
   // A reactor (no main): the host calls _initialize, then napi_register_wasm_v1.
   run(cc, [
@@ -88,7 +116,7 @@ function bundle() {
     legalComments: 'inline', logLevel: 'warning',
     alias: { util: shims, stream: shims, buffer: 'buffer', events: 'events' },
     inject: [path.join(pkg, 'browser', 'globals.js')],
-    external: ['fs'],
+    external: ['node:fs'],
     plugins: [{
       name: 'fbe-native', // lib/native.js (the addon, or the wasm file) -> browser/native.js
       setup(b) {
@@ -106,7 +134,7 @@ function bundle() {
 }
 
 (async () => {
-  if (!process.argv.includes('--bundle-only')) build();
+  if (!process.argv.includes('--bundle-only')) await build();
   if (process.argv.includes('--bundle') || process.argv.includes('--bundle-only')) await bundle();
 })().catch((e) => {
   console.error(e.message);
