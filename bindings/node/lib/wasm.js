@@ -57,13 +57,15 @@ function setCwd(instance, cwd) {
 function instantiateSync(bytes, host) {
   const r = instantiateNapiModuleSync(bytes, options(host));
   setCwd(r.instance, host && host.fs && host.cwd);
-  return coherent(r.napiModule.exports, r.napiModule.emnapi.syncMemory);
+  const { memory, malloc, free } = r.instance.exports;
+  return coherent(r.napiModule.exports, r.napiModule.emnapi, memory, malloc, free);
 }
 
 async function instantiate(source, host) {
   const r = await instantiateNapiModule(source, options(host));
   setCwd(r.instance, host && host.fs && host.cwd);
-  return coherent(r.napiModule.exports, r.napiModule.emnapi.syncMemory);
+  const { memory, malloc, free } = r.instance.exports;
+  return coherent(r.napiModule.exports, r.napiModule.emnapi, memory, malloc, free);
 }
 
 module.exports = { instantiateSync, instantiate };
