@@ -58,6 +58,7 @@ function coherent(exports, emnapi, memory, malloc, free) {
   let depth = 0;
   function inModule(bytes) {
     const n = bytes.byteLength;
+    if (n === 0) return bytes; // empty or detached: as it is (C refuses both alike)
     let s = scratch[depth];
     if (!s) s = scratch[depth] = { ptr: 0, cap: 0 };
     if (s.cap < n) {
