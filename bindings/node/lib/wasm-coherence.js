@@ -25,8 +25,8 @@
 // its address as it is, where for bytes outside the module it would copy them itself
 // after the same slow test. Openers keep their bytes (a view reads them later).
 //
-// coherent(exports, emnapi, memory, malloc, free) -> the same exports, every function (and every function
-// of an object or array a function returns, recursively) wrapped so. A native schema
+// coherent(exports, emnapi, memory, malloc, free) -> the same exports, every function
+// (and every function of an object or array a function returns, recursively) wrapped so. A native schema
 // object (the one with setTape) has its own tapes; what its functions return shares them.
 
 const VR_DATA = 8, VR_B_DATA = 20; // native/binding.h: VR_DATA, VR_B + VR_DATA
