@@ -82,6 +82,7 @@ python3 -m venv "$t/venv"
 step "Node: addon, prebuilds/, npm pack"
 pkg=$repo/bindings/node
 (cd "$pkg" && FBE_BUILD_FROM_SOURCE=1 node scripts/build.js >/dev/null)
+(cd "$pkg" && { [[ -d node_modules/emnapi ]] || npm ci --no-audit --no-fund --loglevel=error; } && node scripts/build-wasm.js --bundle >/dev/null) # wasm/, dist/: the fallback and the browser build
 platform=$(node -p 'process.platform + "-" + process.arch')
 rm -rf "$pkg/prebuilds"
 mkdir -p "$pkg/prebuilds/$platform"

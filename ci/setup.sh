@@ -30,6 +30,9 @@ packages=(
   gcc-s390x-linux-gnu libc6-dev-s390x-cross libcmocka-dev:s390x
   gcc-i686-linux-gnu libc6-dev-i386-cross libcmocka-dev:i386
   qemu-user
+  # the JavaScript package's WebAssembly build (bindings/node/scripts/build-wasm.js: clang
+  # --target=wasm32-wasi) and its test in a headless browser (tests/browser, playwright-core)
+  lld wasi-libc libclang-rt-14-dev-wasm32 chromium
 )
 foreign_archs=(s390x i386) # for the :ARCH packages above
 

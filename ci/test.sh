@@ -183,6 +183,11 @@ if bash bindings/python/tools/ci.sh; then stage_end ok; else stage_end FAILED; f
 stage_begin "node"
 if bash bindings/node/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The same package built to WebAssembly (bindings/node/tools/wasm.sh): the public
+# conformance records in headless Chromium and in Node over wasm, size and speed.
+stage_begin "wasm (Chromium)"
+if bash bindings/node/tools/wasm.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The Ruby gem (bindings/ruby/tools/ci.sh): gem build (core + SWIG output copied into
 # ext/fbe), gem install into build/ruby/gems, the minitest suites against the installed
 # gem (with fbe-testee through the shared conformance runner), the gem installed outside

@@ -13,6 +13,18 @@ const path = require('path');
 
 const pkg = path.resolve(__dirname, '..');
 
+// A packed tarball also carries the WebAssembly build (wasm/fbe.wasm, lib/wasm.js), which
+// lib/native.js loads when the addon does not: so on a machine that cannot build the
+// addon (no compiler, no headers) the install still succeeds, over WebAssembly.
+const wasmBuild = path.join(pkg, 'wasm', 'fbe.wasm');
+function failed(status) {
+  if (fs.existsSync(wasmBuild) && !process.env.FBE_BUILD_FROM_SOURCE) {
+    console.log('fbe: no native addon here; the package uses its WebAssembly build (wasm/fbe.wasm)');
+    process.exit(0);
+  }
+  process.exit(status);
+}
+
 function hasHeaders(dir) {
   return fs.existsSync(path.join(dir, 'include', 'node', 'node_api.h')) &&
     fs.existsSync(path.join(dir, 'include', 'node', 'common.gypi'));
@@ -59,7 +71,7 @@ function nodeDir() {
     path.resolve(process.execPath, '..', '..', 'include', 'node') +
     ' (install your distribution\'s Node development package, e.g. libnode-dev)' +
     ' nor the node-api-headers package');
-  process.exit(1);
+  failed(1);
 }
 
 function nodeGyp() {
@@ -74,7 +86,7 @@ function nodeGyp() {
   const found = candidates.find((p) => p && p.endsWith('.js') && fs.existsSync(p));
   if (!found) {
     console.error('fbe: node-gyp not found (it comes with npm; or set npm_config_node_gyp)');
-    process.exit(1);
+    failed(1);
   }
   return found;
 }
@@ -110,11 +122,11 @@ const r = spawnSync(process.execPath, args, {
 });
 if (r.error) {
   console.error(`fbe: cannot run node-gyp: ${r.error.message}`);
-  process.exit(1);
+  failed(1);
 }
 if (r.status !== 0) {
   if (!verbose) process.stderr.write(`${r.stdout}${r.stderr}`);
   console.error('fbe: the addon build failed (output above)');
-  process.exit(r.status === null ? 1 : r.status);
+  failed(r.status === null ? 1 : r.status);
 }
 console.log(`fbe: built build/Release/fbe.node in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
