@@ -156,10 +156,20 @@ mvn -B -q -ntp deploy:deploy-file -Durl="file://$dist/maven" -DrepositoryId=fbe-
   >"$work/deploy.log" 2>&1 || { cat "$work/deploy.log"; exit 1; }
 ls "$dist/maven/org/libfbe/fbe/$version/"
 scratch
-# The consumer resolves fbe into the local repository it builds with: the copy a
-# previous run left there goes first, so this run's comes from dist/maven.
+# The consumer resolves fbe into the local repository it builds with (the user's, where
+# the plugins are): the copy already there (bindings/java's `mvn install`) is moved
+# aside, so this run's comes from dist/maven, and put back on exit. Maven records the
+# repository an artifact came from; one left there from fbe-local would be refused to
+# the projects that do not name it (benchmarks/java).
 m2=$HOME/.m2/repository
-rm -rf "$m2/org/libfbe/fbe/$version"
+m2fbe=$m2/org/libfbe/fbe/$version
+m2saved=$t/m2-saved
+restore_m2() {
+  rm -rf "$m2fbe" "$m2/org/libfbe/fbe"/maven-metadata-fbe-local.xml*
+  if [[ -d $m2saved ]]; then mkdir -p "$(dirname "$m2fbe")" && mv "$m2saved" "$m2fbe"; fi
+}
+if [[ -d $m2fbe ]]; then mv "$m2fbe" "$m2saved"; fi
+trap 'restore_m2; cleanup' EXIT
 mkdir -p "$t/src/main/java/demo"
 cat >"$t/pom.xml" <<EOF
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -202,9 +212,9 @@ EOF
 (
   cd "$t"
   mvn -B -q -ntp -Dmaven.repo.local="$m2" compile >"$t/mvn.log" 2>&1 || { cat "$t/mvn.log"; exit 1; }
-  got=$m2/org/libfbe/fbe/$version/fbe-$version.jar
+  got=$m2fbe/fbe-$version.jar
   cmp -s "$got" "${jars[0]}" || fail "the consumer did not resolve fbe-$version.jar from dist/maven"
-  grep -q 'fbe-local' "$m2/org/libfbe/fbe/$version/_remote.repositories" ||
+  grep -q 'fbe-local' "$m2fbe/_remote.repositories" ||
     fail "fbe-$version.jar did not come from the fbe-local repository"
   out=$(java -cp "target/classes:$got" demo.Main "$schemas")
   echo "$out"
