@@ -136,3 +136,5 @@ t=$(scratch); tmps+=("$t")
 
 step "artifacts"
 (cd "$dist" && ls -l)
+
+bash ci/dist_index.sh # dist/ as local package indexes: pip, npm, gem, Maven install fbe by name
