@@ -42,7 +42,7 @@ start_wine() {
   ((wine_started)) && return 0
   export WINEPREFIX=$PWD/build/wine WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
   mkdir -p "$WINEPREFIX"
-  wineserver -p
+  wineserver -p 2>/dev/null || true # (fails when one already runs for this prefix)
   wine_started=1
   wine wineboot --init >/dev/null 2>&1 || true # a fresh prefix: its registry and system32
 }
@@ -68,7 +68,7 @@ for triple in "${triples[@]}"; do
     continue
   fi
   rm -f "$log"
-  echo "-- cross $triple: built in $((EPOCHSECONDS - t0)) s; ctest under $(sed -nE 's/.*EMULATOR ([a-z0-9_-]+).*/\1/p' "$toolchain")"
+  echo "-- cross $triple: built in $((EPOCHSECONDS - t0)) s; ctest under $(sed -nE 's/^set\(CMAKE_CROSSCOMPILING_EMULATOR ([^)]+)\)/\1/p' "$toolchain")"
   if (cd "$dir" && ctest -j"$jobs" --no-tests=error --output-on-failure \
         -LE package -E "$host_only"); then
     echo "-- cross $triple: ok ($((EPOCHSECONDS - t0)) s)"
