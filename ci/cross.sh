@@ -23,7 +23,8 @@
 # Wine gets a prefix of its own (build/wine, made once: the first start takes ~20 s) and
 # one wineserver kept alive (-p) for the build's `fbe gen c` runs and the whole ctest.
 #   ci/cross.sh [TRIPLE...]     (default: s390x-linux-gnu i686-linux-gnu
-#                                aarch64-linux-gnu x86_64-w64-mingw32)
+#                                aarch64-linux-gnu x86_64-w64-mingw32, then
+#                                ci/macos_syntax.sh)
 # Needs ci/setup.sh's cross packages. Prints each target's build+ctest seconds. Exits
 # non-zero when a build or a test failed.
 set -euo pipefail
@@ -77,4 +78,7 @@ for triple in "${triples[@]}"; do
     failed=$((failed + 1))
   fi
 done
+# With the default list, macOS too, as far as it goes without a Mac: a syntax-only
+# compile of the core and the CLI for arm64-apple-macos11 (ci/macos_syntax.sh).
+(($#)) || bash ci/macos_syntax.sh || failed=$((failed + 1))
 exit $((failed > 0))
