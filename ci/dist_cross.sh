@@ -170,6 +170,7 @@ pkg=$repo/bindings/node
 napi=$(dirname "$(node -p 'require.resolve("node-api-headers/package.json", {paths: [process.argv[1]]})' "$pkg" 2>/dev/null || true)")
 nodeinc=$(node -p 'require("path").resolve(process.execPath, "..", "..", "include", "node")')
 [[ -f $nodeinc/node_api.h ]] || nodeinc=$napi/include
+[[ -f $nodeinc/node_api.h ]] || { echo "dist: no Node-API headers (node_api.h) for the arm64 addon" >&2; exit 1; }
 # binding.gyp's sources, defines and flags (its one list; core-dir.js expands the core's)
 mapfile -t addon_src < <(cd "$pkg" && python3 - <<'EOF'
 import ast, re, subprocess
@@ -200,6 +201,10 @@ tar czf "$dist/$tarball" -C "$t" package
 tar tzf "$dist/$tarball" | grep -E '^package/prebuilds/linux-(x64|arm64)/fbe.napi.node$'
 [[ $(tar tzf "$dist/$tarball" | grep -cE '^package/prebuilds/linux-(x64|arm64)/fbe.napi.node$') == 2 ]] ||
   { echo "dist: $tarball does not carry both prebuilds" >&2; exit 1; }
+# the repacked tarball still installs here and its linux-x64 addon runs the testee
+t=$(scratch); tmps+=("$t")
+(cd "$t" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$dist/$tarball" >/dev/null &&
+  runner "node=node $t/node_modules/fbe/testee.js")
 echo "-- dist (cross): linux-aarch64 npm prebuild: $((EPOCHSECONDS - t0)) s"
 
 # ---- linux-aarch64: the jar's native library -----------------------------------------
