@@ -29,12 +29,12 @@ packages=(
   # the target's libc and cmocka come from Debian multiarch (foreign_archs below)
   gcc-s390x-linux-gnu libc6-dev-s390x-cross libcmocka-dev:s390x
   gcc-i686-linux-gnu libc6-dev-i386-cross libcmocka-dev:i386
-  qemu-user
   # ci/cross.sh, ci/dist_cross.sh: linux-aarch64 under qemu-user (+ the arm64 libpython:
   # pyconfig.h for the cross-built wheel, and the interpreter its smoke test runs) and
   # 64-bit Windows (mingw-w64, run under wine; unzip opens the Windows zip)
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 libpython3.11-dev:arm64
   gcc-mingw-w64-x86-64-win32 wine wine64 unzip
+  qemu-user
 )
 foreign_archs=(s390x i386 arm64) # for the :ARCH packages above
 
