@@ -131,7 +131,6 @@ echo "-- dist (cross): linux-aarch64 C: $((EPOCHSECONDS - t0)) s"
 t0=$EPOCHSECONDS
 step "linux-aarch64: the wheel, cross-compiled from the sdist"
 pyver=$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
-pytag=cp${pyver/./}
 multiarch=/usr/include/aarch64-linux-gnu/python$pyver/pyconfig.h # libpython3.11-dev:arm64
 [[ -f $multiarch ]] || { echo "dist: no $multiarch (libpython$pyver-dev:arm64)" >&2; exit 1; }
 python3 -m venv "$work/pybuild"
@@ -148,11 +147,11 @@ _PYTHON_HOST_PLATFORM=linux-aarch64 \
     -C cmake.define.CMAKE_TOOLCHAIN_FILE="$arm" -C cmake.define.Python_INCLUDE_DIR="/usr/include/python$pyver" \
     "$dist/fbe-$version.tar.gz" >"$work/wheel.log" 2>&1 ||
   { cat "$work/wheel.log"; exit 1; }
-whl=$(cd "$work/wheel" && ls fbe-"$version"-"$pytag"-"$pytag"-linux_aarch64.whl)
+whl=$(cd "$work/wheel" && ls fbe-"$version"-*-linux_aarch64.whl) # cp3XX-cp3XX (or abi3)
 cp "$work/wheel/$whl" "$dist/"
 t=$(scratch); tmps+=("$t")
 (cd "$t" && mkdir site && cd site && unzip -q "$dist/$whl")
-so=$t/site/fbe/_core.so
+so=$(ls "$t"/site/fbe/_core*.so)
 readelf -h "$so" | grep -q 'Machine:.*AArch64' || { echo "dist: $whl's $so is not AArch64" >&2; exit 1; }
 check_glibc "$so"
 # An arm64 CPython: the interpreter's main() over Debian's arm64 libpython (multiarch).
