@@ -110,6 +110,10 @@ step "Java: java -jar from an empty folder runs its testee through the runner"
 t=$(scratch); tmps+=("$t")
 (cd "$t" && runner "java=java -jar $dist/$jar testee")
 
+# ---- the cross-built artifacts: Windows zip; linux-aarch64 tarball, wheel, npm prebuild
+# and JNI library (into the tarball and jar above), each run under wine or qemu
+bash ci/dist_cross.sh "$dist" "$work"
+
 step "artifacts"
 (cd "$dist" && ls -l)
 

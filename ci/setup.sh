@@ -29,12 +29,17 @@ packages=(
   # the target's libc and cmocka come from Debian multiarch (foreign_archs below)
   gcc-s390x-linux-gnu libc6-dev-s390x-cross libcmocka-dev:s390x
   gcc-i686-linux-gnu libc6-dev-i386-cross libcmocka-dev:i386
+  # ci/cross.sh, ci/dist_cross.sh: linux-aarch64 under qemu-user (+ the arm64 libpython:
+  # pyconfig.h for the cross-built wheel, and the interpreter its smoke test runs) and
+  # 64-bit Windows (mingw-w64, run under wine; unzip opens the Windows zip)
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 libpython3.11-dev:arm64
+  gcc-mingw-w64-x86-64-win32 wine wine64 unzip
   qemu-user
   # the JavaScript package's WebAssembly build (bindings/node/scripts/build-wasm.js: clang
   # --target=wasm32-wasi) and its test in a headless browser (tests/browser, playwright-core)
   lld wasi-libc libclang-rt-14-dev-wasm32 chromium
 )
-foreign_archs=(s390x i386) # for the :ARCH packages above
+foreign_archs=(s390x i386 arm64) # for the :ARCH packages above
 
 # Node.js and npm for the JavaScript binding (bindings/node, ci/test.sh "node" stage):
 # Debian's when no node is installed (an existing install, e.g. NodeSource's, which

@@ -232,9 +232,10 @@ else
 fi
 
 # Other architectures (ci/cross.sh): the core, the tool and the C tests cross-compiled
-# for s390x (big-endian, 64-bit) and i386 (32-bit), their ctest suites (conformance
-# files included) run under qemu-user.
-stage_begin "cross (s390x, i386)"
+# for s390x (big-endian, 64-bit), i386 (32-bit) and aarch64, their ctest suites
+# (conformance files included) run under qemu-user; and for 64-bit Windows (mingw-w64),
+# run under wine (a test program through the DLL included).
+stage_begin "cross (s390x, i386, aarch64, windows)"
 if bash ci/cross.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The artifacts users install (ci/dist.sh): C tarball and .deb, Python sdist and wheel,

@@ -310,11 +310,23 @@ static inline void t_assert_null(fbe_ref r, const char *path) {
 }
 
 /* Nanoseconds since the epoch, for bracketing "utc" defaults. */
+#if defined(_WIN32) && !defined(TIME_UTC)
+/* mingw-w64 over msvcrt has no timespec_get: the system time, 100 ns since 1601. */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+static inline uint64_t t_now_ns(void) {
+  FILETIME ft;
+  GetSystemTimePreciseAsFileTime(&ft);
+  uint64_t t = ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+  return (t - 116444736000000000u) * 100u;
+}
+#else
 static inline uint64_t t_now_ns(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+#endif
 
 /* ------------------------------------------------------------------ codec shortcuts */
 

@@ -10,7 +10,7 @@
  * the count, kept from every thread, adds up exactly. */
 #include "fbe_test.h"
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) || defined(__MINGW32__) /* MinGW: winpthreads */
 #include <pthread.h>
 
 #define WORKERS 4

@@ -14,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef _WIN32
+#include <direct.h>
+#define make_dir(path) _mkdir(path)
+#else
+#define make_dir(path) mkdir(path, 0777)
+#endif
 #include "cli.h"
 #include "fbe/internal/schema_model.h"
 #include "fbe/internal/error.h"
@@ -2516,7 +2522,7 @@ int cmd_gen(int argc, char **argv) {
     fbe_schema_release(schema);
     return 1;
   }
-  mkdir(o.output, 0777); /* may exist already; fopen reports real problems */
+  make_dir(o.output); /* may exist already; fopen reports real problems */
   int rc = 0;
   for (uint32_t p = 0; p < schema->npackages && !rc; p++)
     rc = gen_package(schema->packages[p], o.output);

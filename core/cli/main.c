@@ -2,6 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -34,6 +38,11 @@ static void usage(FILE *to) {
 }
 
 int main(int argc, char **argv) {
+#ifdef _WIN32
+  /* Encoded bytes go through stdin and stdout: no CR/LF translation, no ^Z as the end. */
+  _setmode(_fileno(stdin), _O_BINARY);
+  _setmode(_fileno(stdout), _O_BINARY);
+#endif
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

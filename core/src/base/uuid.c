@@ -23,6 +23,7 @@
 #define FBE_HAVE_ARC4RANDOM 1
 #endif
 
+#if !defined(FBE_HAVE_ARC4RANDOM) /* arc4random_buf cannot fail */
 /* Weak randomness for when the system source fails: mixes the clock with addresses
  * (which ASLR varies) through splitmix64. Never the normal path. */
 static void fallback_random(uint8_t *out, size_t n) {
@@ -37,6 +38,7 @@ static void fallback_random(uint8_t *out, size_t n) {
     for (size_t j = 0; j < 8 && i + j < n; j++) out[i + j] = (uint8_t)(z >> (8 * j));
   }
 }
+#endif
 
 static void random_bytes(uint8_t *out, size_t n) {
 #if defined(FBE_HAVE_ARC4RANDOM)

@@ -8,7 +8,11 @@
 #include "fbe/error.h"
 #include "fbe/schema.h"
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__) && !defined(__clang__)
+/* MinGW: `printf` would mean msvcrt's (no %zu); the core uses mingw-w64's C99 printf
+ * (__USE_MINGW_ANSI_STDIO, CMakeLists.txt), whose checks are gnu_printf's. */
+#define FBE_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__)
 #define FBE_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define FBE_PRINTF(a, b)

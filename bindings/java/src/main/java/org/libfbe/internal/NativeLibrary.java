@@ -10,7 +10,8 @@ import java.util.Locale;
 
 /**
  * Loads libfbejni once per class loader: the copy the jar carries at
- * {@code /native/<os>-<arch>/libfbejni.so} is extracted to a temporary file (deleted
+ * {@code /native/<os>-<arch>/}{@link System#mapLibraryName} of {@code fbejni}
+ * ({@code libfbejni.so}, {@code libfbejni.dylib}, {@code fbejni.dll}) is extracted to a temporary file (deleted
  * when the JVM exits) and loaded with {@link System#load}. The system property
  * {@code fbe.library.path} names another library file to load instead.
  */
@@ -19,7 +20,7 @@ public final class NativeLibrary {
 
   private NativeLibrary() {}
 
-  /** {@code linux-x86_64}, {@code linux-aarch64}, {@code mac-aarch64}, ... */
+  /** {@code linux-x86_64}, {@code linux-aarch64}, {@code darwin-aarch64}, {@code windows-x86_64}, ... */
   public static String platform() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
