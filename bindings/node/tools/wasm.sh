@@ -8,7 +8,9 @@
 #      through the shared runner with the browser bundle in headless Chromium as the
 #      testee (tests/browser/bridge.js): fails unless every record passes;
 #   3. the same records with Node's testee.js over the WebAssembly build (FBE_WASM=1);
-#   4. the size and speed beside the addon (tools/wasm-bench.js: a few seconds).
+#   4. the same records with testee.js under Bun and under Deno (tests/runtimes: both
+#      pinned, from npm), over the WebAssembly build (FBE_WASM=1);
+#   5. the size and speed beside the addon (tools/wasm-bench.js: a few seconds).
 # The whole node:test suite over the WebAssembly build (FBE_WASM=1 npm test) is not
 # run here (minutes: its million-cycle memory test); README.md, "WebAssembly", has its count.
 # Prints each step with its duration; exits non-zero when any step failed.
@@ -50,5 +52,15 @@ runner() { # runner TESTEE
 step "build: wasm/fbe.wasm, dist/fbe.browser.mjs" build || { echo "wasm: the build failed"; exit 1; }
 step "conformance records in headless Chromium" runner "browser=node $repo/tests/browser/bridge.js"
 step "conformance records, Node over wasm (FBE_WASM=1)" runner "node-wasm=env FBE_WASM=1 node $pkg/testee.js"
+runtimes() { # Bun and Deno from tests/runtimes (npm ci once), each over the wasm build
+  local bin=$repo/tests/runtimes/node_modules/.bin
+  if [[ ! -x $bin/bun || ! -x $bin/deno ]]; then
+    (cd "$repo/tests/runtimes" && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  fi
+  echo "bun $("$bin/bun" --version), $("$bin/deno" --version | head -n 1)"
+  runner "bun-wasm=env FBE_WASM=1 $bin/bun $pkg/testee.js" &&
+    runner "deno-wasm=env FBE_WASM=1 $bin/deno run -A --unstable-detect-cjs $pkg/testee.js"
+}
+step "conformance records, Bun and Deno over wasm" runtimes
 step "size and speed beside the addon" node "$pkg/tools/wasm-bench.js"
 exit $((failed > 0))
