@@ -135,10 +135,11 @@ if run_ctest build/asan-clang; then stage_end ok; else stage_end FAILED; fi
 
 # gcc with the sanitizers at -O2: its warnings there (format-overflow, null pointers
 # along instrumented paths) differ from the Release tree's and from clang's; the ctest
-# run is short (~10 s).
+# run is short (~10 s). -g1: line tables only, enough for a report's file:line, and a
+# quarter less build time than -g.
 stage_begin "build+test (ASan+UBSan, gcc)"
 build_tree build/asan-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFBE_SANITIZE=address,undefined
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DFBE_SANITIZE=address,undefined
 if run_ctest build/asan-gcc; then stage_end ok; else stage_end FAILED; fi
 
 # ThreadSanitizer needs every object instrumented: a tree of its own, clang, and only
