@@ -160,6 +160,19 @@ static pf_struct *struct_in_core(pf_core *core, PyObject *obj) {
   return NULL;
 }
 
+/* Sends a built message through the engine (busy meanwhile: the sink may call back);
+ * the size of the frame, or NULL with the core's error (or the sink's) raised. */
+static PyObject *engine_send(pf_engine *e, fbe_msg *m) {
+  fbe_error err;
+  uint64_t before = fbe_sender_bytes(e->engine);
+  e->busy = 1;
+  fbe_status st = fbe_sender_send(e->engine, m, &err);
+  e->busy = 0;
+  if (st == FBE_OK) return PyLong_FromUnsignedLongLong(fbe_sender_bytes(e->engine) - before);
+  if (!PyErr_Occurred()) pf_raise(&err);
+  return NULL;
+}
+
 /* send(message) -> int: encodes one message and hands its frame to the sink; returns
  * the frame's size. */
 static PyObject *sender_send(PyObject *o, PyObject *msg) {
@@ -173,15 +186,7 @@ static PyObject *sender_send(PyObject *o, PyObject *msg) {
   pf_enc_init(&c, s);
   PyObject *out = NULL;
   fbe_msg *m = pf_build_msg(&c, si, msg);
-  if (m) {
-    fbe_error err;
-    uint64_t before = fbe_sender_bytes(e->engine);
-    e->busy = 1;
-    fbe_status st = fbe_sender_send(e->engine, m, &err);
-    e->busy = 0;
-    if (st == FBE_OK) out = PyLong_FromUnsignedLongLong(fbe_sender_bytes(e->engine) - before);
-    else if (!PyErr_Occurred()) pf_raise(&err);
-  }
+  if (m) out = engine_send(e, m);
   pf_give(s);
   return out;
 }
@@ -214,14 +219,7 @@ static PyObject *sender_reply(PyObject *o, PyObject *const *args, Py_ssize_t nar
     if (!id && d.err.code) pf_raise(&d.err);
     int rc = id ? PyObject_SetItem(args[1], pf->name, id) : -1;
     Py_XDECREF(id);
-    if (rc == 0) {
-      uint64_t before = fbe_sender_bytes(e->engine);
-      e->busy = 1;
-      fbe_status st = fbe_sender_send(e->engine, reply, &err);
-      e->busy = 0;
-      if (st == FBE_OK) out = PyLong_FromUnsignedLongLong(fbe_sender_bytes(e->engine) - before);
-      else if (!PyErr_Occurred()) pf_raise(&err);
-    }
+    if (rc == 0) out = engine_send(e, reply);
   }
   pf_give(s);
   return out;
