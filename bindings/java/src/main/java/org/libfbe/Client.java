@@ -73,11 +73,7 @@ public final class Client extends Peer {
   }
 
   /** How to make a client: {@link Schema#client()}. */
-  public static final class Builder {
-    private final Schema schema;
-    private String pkg;
-    private Model model = Model.STANDARD;
-    private Limits limits = Limits.DEFAULT;
+  public static final class Builder extends Peer.Builder<Builder> {
     private long maxPending;
     private long timeout;
     private Consumer<Message> onNotify;
@@ -87,26 +83,11 @@ public final class Client extends Peer {
     private boolean timers = true;
 
     Builder(Schema schema) {
-      this.schema = schema;
+      super(schema);
     }
 
-    /** The package whose protocol (its messages and its imports') the client speaks; default: the schema's root. */
-    public Builder pkg(String pkg) {
-      this.pkg = pkg;
-      return this;
-    }
 
-    /** The model of every frame sent and received (default: standard). */
-    public Builder model(Model model) {
-      this.model = model;
-      return this;
-    }
 
-    /** The limits of every frame received. */
-    public Builder limits(Limits limits) {
-      this.limits = limits;
-      return this;
-    }
 
     /** How many requests may wait at once (0: the core's default, 65,536); past it a request is refused (LIMIT). */
     public Builder maxPending(long maxPending) {

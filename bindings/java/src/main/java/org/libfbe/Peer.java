@@ -597,4 +597,43 @@ public abstract sealed class Peer implements AutoCloseable permits Client, Serve
       }
     }
   }
+
+  /**
+   * What every peer's builder sets: the package whose protocol it speaks (default: the
+   * schema's root), the model of its frames (default: standard) and the limits of every
+   * frame received (for a proxy: a frame's size, and with verify all three).
+   */
+  public abstract static sealed class Builder<B extends Builder<B>> permits Client.Builder, Server.Builder, Proxy.Builder {
+    final Schema schema;
+    String pkg;
+    Model model = Model.STANDARD;
+    Limits limits = Limits.DEFAULT;
+
+    Builder(Schema schema) {
+      this.schema = schema;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+      return (B) this;
+    }
+
+    /** The package whose protocol (its messages and its imports') the peer speaks; default: the schema's root. */
+    public B pkg(String pkg) {
+      this.pkg = pkg;
+      return self();
+    }
+
+    /** The model of every frame sent and received (default: standard). */
+    public B model(Model model) {
+      this.model = model;
+      return self();
+    }
+
+    /** The limits of every frame received. */
+    public B limits(Limits limits) {
+      this.limits = limits;
+      return self();
+    }
+  }
 }

@@ -60,34 +60,15 @@ public final class Proxy extends Peer {
   }
 
   /** How to make a proxy: {@link Schema#proxy()}. */
-  public static final class Builder {
-    private final Schema schema;
-    private String pkg;
-    private Model model = Model.STANDARD;
-    private Limits limits = Limits.DEFAULT;
+  public static final class Builder extends Peer.Builder<Builder> {
     private boolean verify;
 
     Builder(Schema schema) {
-      this.schema = schema;
+      super(schema);
     }
 
-    /** The package whose protocol names the frames; default: the schema's root. */
-    public Builder pkg(String pkg) {
-      this.pkg = pkg;
-      return this;
-    }
 
-    /** The model of the frames (default: standard). */
-    public Builder model(Model model) {
-      this.model = model;
-      return this;
-    }
 
-    /** The limits of every frame (its size: max_model_size; with verify, all three). */
-    public Builder limits(Limits limits) {
-      this.limits = limits;
-      return this;
-    }
 
     /** Verify every frame of a known type too (default: only its size and root pointer are checked). */
     public Builder verify(boolean verify) {

@@ -55,37 +55,18 @@ public final class Server extends Peer {
   }
 
   /** How to make a server: {@link Schema#server()}. */
-  public static final class Builder {
-    private final Schema schema;
-    private String pkg;
-    private Model model = Model.STANDARD;
-    private Limits limits = Limits.DEFAULT;
+  public static final class Builder extends Peer.Builder<Builder> {
     private LogHook log;
     private Consumer<Message> onMessage;
     private BiConsumer<Message, Throwable> onError;
     private final Map<StructType, Handler> handlers = new ConcurrentHashMap<>();
 
     Builder(Schema schema) {
-      this.schema = schema;
+      super(schema);
     }
 
-    /** The package whose protocol (its messages and its imports') the server speaks; default: the schema's root. */
-    public Builder pkg(String pkg) {
-      this.pkg = pkg;
-      return this;
-    }
 
-    /** The model of every frame sent and received (default: standard). */
-    public Builder model(Model model) {
-      this.model = model;
-      return this;
-    }
 
-    /** The limits of every frame received. */
-    public Builder limits(Limits limits) {
-      this.limits = limits;
-      return this;
-    }
 
     /** The log hook: every message sent and received, as its text form. */
     public Builder log(LogHook log) {
