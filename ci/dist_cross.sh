@@ -82,7 +82,7 @@ wine_started=1
 x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror -o "$root/bin/consumer.exe" \
   "$repo/tests/consumer/main.c" -I"$root/include" -L"$root/lib" -lfbe
 (cd "$t" && wine "$root/bin/consumer.exe" "$schemas/proto.fbe" shared | tr -d '\r' | tail -n 2)
-x86_64-w64-mingw32-objdump -p "$root/bin/consumer.exe" | grep -q 'DLL Name: libfbe.dll' ||
+x86_64-w64-mingw32-objdump -p "$root/bin/consumer.exe" | grep 'DLL Name: libfbe.dll' >/dev/null ||
   { echo "dist: the consumer did not link libfbe.dll" >&2; exit 1; }
 echo "-- dist (cross): Windows: $((EPOCHSECONDS - t0)) s"
 
@@ -97,7 +97,7 @@ tgz=libfbe-$version-Linux-aarch64.tar.gz
 cp "$work/aarch64/packages/$tgz" "$dist/"
 t=$(scratch); tmps+=("$t")
 tar xzf "$dist/$tgz" -C "$t"
-readelf -h "$t/libfbe-$version-Linux-aarch64/bin/fbe" | grep -q 'Machine:.*AArch64' ||
+readelf -h "$t/libfbe-$version-Linux-aarch64/bin/fbe" | grep 'Machine:.*AArch64' >/dev/null ||
   { echo "dist: $tgz's fbe is not an AArch64 program" >&2; exit 1; }
 (cd "$t" && qemu-aarch64 "libfbe-$version-Linux-aarch64/bin/fbe" conformance -I "$schemas" "${vectors[@]}" | tail -n 1)
 
@@ -152,7 +152,7 @@ cp "$work/wheel/$whl" "$dist/"
 t=$(scratch); tmps+=("$t")
 (cd "$t" && mkdir site && cd site && unzip -q "$dist/$whl")
 so=$(ls "$t"/site/fbe/_core*.so)
-readelf -h "$so" | grep -q 'Machine:.*AArch64' || { echo "dist: $whl's $so is not AArch64" >&2; exit 1; }
+readelf -h "$so" | grep 'Machine:.*AArch64' >/dev/null || { echo "dist: $whl's $so is not AArch64" >&2; exit 1; }
 check_glibc "$so"
 # An arm64 CPython: the interpreter's main() over Debian's arm64 libpython (multiarch).
 printf '#include <Python.h>\nint main(int argc, char **argv) { return Py_BytesMain(argc, argv); }\n' >"$work/py.c"

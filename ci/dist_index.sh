@@ -222,4 +222,4 @@ EOF
 )
 
 step "indexes"
-(cd "$dist" && find index npm gems maven -type f | sort | grep -v '/quick/' | head -40)
+(cd "$dist" && find index npm gems maven -type f | sort | grep -v '/quick/')

@@ -80,7 +80,7 @@ fi
 
 echo "setup: installing ${missing[*]}"
 for arch in "${foreign_archs[@]}"; do
-  dpkg --print-foreign-architectures | grep -qx "$arch" || "${sudo[@]}" dpkg --add-architecture "$arch"
+  dpkg --print-foreign-architectures | grep -x "$arch" >/dev/null || "${sudo[@]}" dpkg --add-architecture "$arch"
 done
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

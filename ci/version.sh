@@ -25,7 +25,7 @@ version=$(head -n 1 VERSION)
 
 # The version a copy holds (empty when the line is missing).
 copy_version() { # FILE BEFORE AFTER
-  sed -nE "s%^$2([^\"<]*)$3.*%\\1%p" "$1" | head -n 1
+  sed -nE "s%^$2([^\"<]*)$3.*%\\1%p" "$1" | sed -n 1p # (sed reads all: no SIGPIPE under pipefail)
 }
 
 case ${1:-} in
