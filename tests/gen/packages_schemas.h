@@ -5,6 +5,7 @@
 #include "genenums.h"
 #include "genpoint.h"
 #include "genforms.h"
+#include "genscalars.h"
 #include "geninherit.h"
 #include "genmsg.h"
 #include "genkeys.h"
@@ -12,6 +13,7 @@
 static package g_packages[] = {
     {"genpoint", genpoint_types, genpoint_TYPE_COUNT, NULL},
     {"genforms", genforms_types, genforms_TYPE_COUNT, NULL},
+    {"genscalars", genscalars_types, genscalars_TYPE_COUNT, NULL},
     {"geninherit", geninherit_types, geninherit_TYPE_COUNT, NULL},
     {"genmsg", genmsg_types, genmsg_TYPE_COUNT, NULL},
     {"genkeys", genkeys_types, genkeys_TYPE_COUNT, NULL},
