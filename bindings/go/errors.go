@@ -57,7 +57,9 @@ type Error struct {
 	Message string
 	Path    string
 	Offset  int64
-	text    string
+	// Reject is the reject message a request was answered with (StatusRejected).
+	Reject *Value
+	text   string
 	// sentinel: one of the Err* values, which errors.Is compares by status
 	sentinel bool
 }
@@ -107,4 +109,3 @@ func errorOf(err *C.fbe_error) *Error {
 func cstr(s string) *C.char { return C.CString(s) }
 
 func cfree(p *C.char) { C.free(unsafe.Pointer(p)) }
-

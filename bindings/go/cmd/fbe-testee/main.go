@@ -36,7 +36,15 @@ type request struct {
 	Chunks    []int             `json:"chunks"`
 	ChunkSize *int              `json:"chunk_size"`
 	Session   *string           `json:"session"`
-	raw       []byte
+	// the conversations' members (docs/TESTEE.md, "Conversations")
+	MaxPending *uint64 `json:"max_pending"`
+	Log        bool    `json:"log"`
+	Verify     bool    `json:"verify"`
+	Request    *int    `json:"request"`
+	Timeout    uint64  `json:"timeout"`
+	Now        uint64  `json:"now"`
+	Token      uint64  `json:"token"`
+	raw        []byte
 }
 
 type streamMessage struct {
@@ -70,7 +78,9 @@ func (a *answer) raw(name string, v []byte) *answer {
 	return a
 }
 
-func (a *answer) num(name string, v int64) *answer { return a.raw(name, []byte(strconv.FormatInt(v, 10))) }
+func (a *answer) num(name string, v int64) *answer {
+	return a.raw(name, []byte(strconv.FormatInt(v, 10)))
+}
 
 func (a *answer) done() string { return a.b.String() + "}" }
 
