@@ -109,3 +109,11 @@ func errorOf(err *C.fbe_error) *Error {
 func cstr(s string) *C.char { return C.CString(s) }
 
 func cfree(p *C.char) { C.free(unsafe.Pointer(p)) }
+
+// coreStatus is the core's own row of a status (fbe_status_name, _text, _class,
+// _parent): status_test.go holds the generated table to it.
+func coreStatus(s Status) statusRow {
+	c := C.fbe_status(s)
+	return statusRow{name: C.GoString(C.fbe_status_name(c)), text: C.GoString(C.fbe_status_text(c)),
+		class: C.GoString(C.fbe_status_class(c)), parent: Status(C.fbe_status_parent(c))}
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes status.go from the core's status table (FBE_STATUS_LIST in
 core/include/fbe/error.h): the Status constants, and one sentinel error per status for
-errors.Is. Run by `go generate` (doc.go); status_test.go checks the file against the
+errors.Is. Run by `go generate` (doc.go); status_test.go holds the file to the
 table the C library itself reports."""
 import os
 import re
