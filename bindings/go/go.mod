@@ -1,3 +1,3 @@
 module libfbe.org/fbe
 
-go 1.21
+go 1.19

@@ -168,19 +168,23 @@ func (t *testee) conversation(r *request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		step := len(data)
+		step := len(data) // 0 or absent: whole
 		if r.ChunkSize != nil && *r.ChunkSize != 0 {
 			step = *r.ChunkSize
 		}
-		if step <= 0 && len(data) > 0 || step < 0 {
+		if step < 0 {
 			return "", fmt.Errorf(`"chunk_size" must be a positive integer`)
 		}
 		var ferr error
-		for at := 0; ferr == nil && (at < len(data) || at == 0); at += max(step, 1) {
-			ferr = s.feed(data[at:min(at+step, len(data))])
-			if len(data) == 0 {
-				break
+		if len(data) == 0 {
+			ferr = s.feed(data)
+		}
+		for at := 0; ferr == nil && at < len(data); at += step {
+			end := at + step
+			if end > len(data) {
+				end = len(data)
 			}
+			ferr = s.feed(data[at:end])
 		}
 		switch s.kind {
 		case "client":

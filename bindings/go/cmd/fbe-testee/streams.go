@@ -82,7 +82,10 @@ func pieces(data []byte, chunks []int, chunkSize *int) ([][]byte, error) {
 	}
 	if chunkSize != nil {
 		for pos < len(data) {
-			n := min(*chunkSize, len(data)-pos)
+			n := *chunkSize
+			if n > len(data)-pos {
+				n = len(data) - pos
+			}
 			out = append(out, data[pos:pos+n])
 			pos += n
 		}
