@@ -250,7 +250,7 @@ func (protowireSmall) unmarshal(b []byte, v *Small) error {
 
 type jsonSmall struct{}
 
-func (jsonSmall) marshal(v *Small) ([]byte, error)     { return json.Marshal(v) }
+func (jsonSmall) marshal(v *Small) ([]byte, error)   { return json.Marshal(v) }
 func (jsonSmall) unmarshal(b []byte, v *Small) error { return json.Unmarshal(b, v) }
 
 // gob: a new encoder and decoder per op (each stream carries its type), as the suite does.
@@ -262,4 +262,6 @@ func (gobSmall) marshal(v *Small) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func (gobSmall) unmarshal(b []byte, v *Small) error { return gob.NewDecoder(bytes.NewReader(b)).Decode(v) }
+func (gobSmall) unmarshal(b []byte, v *Small) error {
+	return gob.NewDecoder(bytes.NewReader(b)).Decode(v)
+}
