@@ -134,6 +134,14 @@ func (st *StructType) IsValid(data []byte, model Model) bool {
 
 var tapes = sync.Pool{New: func() any { return &tape{num: make([]int64, 0, 256), bytes: make([]byte, 0, 1024)} }}
 
+// callState is what a C call writes besides the tape: its error and the tape's sizes.
+// It lives in the pooled tape: a local passed to C would escape to the heap, 432 bytes a
+// call (cgo allows a pointer to this field: it holds no Go pointer).
+type callState struct {
+	err    C.fbe_error
+	nn, np C.uint64_t
+}
+
 func getTape() *tape { t := tapes.Get().(*tape); t.reset(); return t }
 
 func putTape(t *tape) {
@@ -171,20 +179,19 @@ func (t *tape) grow(n, p uint64) {
 func fill(call func(t *tape, nn, np *C.uint64_t, err *C.fbe_error) C.int, read func(r *reader) any) (any, error) {
 	t := getTape()
 	defer putTape(t)
+	cs := &t.cs
 	for {
-		var nn, np C.uint64_t
-		var err C.fbe_error
-		switch call(t, &nn, &np, &err) {
+		switch call(t, &cs.nn, &cs.np, &cs.err) {
 		case 0:
-			r := reader{num: t.num[:nn], bytes: t.bytes[:np]}
+			r := reader{num: t.num[:cs.nn], bytes: t.bytes[:cs.np]}
 			return read(&r), nil
 		case 1:
-			if uint64(nn) > 1<<31 || uint64(np) > 1<<40 {
+			if uint64(cs.nn) > 1<<31 || uint64(cs.np) > 1<<40 {
 				return nil, &Error{Status: StatusLimit, Message: "the value is too large for the tape", Offset: NoOffset}
 			}
-			t.grow(uint64(nn), uint64(np))
+			t.grow(uint64(cs.nn), uint64(cs.np))
 		default:
-			return nil, errorOf(&err)
+			return nil, errorOf(&cs.err)
 		}
 	}
 }
@@ -220,12 +227,11 @@ func (st *StructType) write(t *tape, what, arg C.int) ([]byte, error) {
 	}
 	out := make([]byte, guess+guess/4)
 	for {
-		var err C.fbe_error
 		size := C.fbego_write(st.schema.c, C.size_t(st.index), what, arg, slotsPtr(t.num), C.uint32_t(len(t.num)),
-			bytesPtr(t.bytes), C.uint32_t(len(t.bytes)), bytesPtr(out), C.size_t(len(out)), &err)
+			bytesPtr(t.bytes), C.uint32_t(len(t.bytes)), bytesPtr(out), C.size_t(len(out)), &t.cs.err)
 		runtime.KeepAlive(st.schema)
 		if size < 0 {
-			return nil, errorOf(&err)
+			return nil, errorOf(&t.cs.err)
 		}
 		if int64(size) <= int64(len(out)) {
 			if what == C.FBEGO_WRITE_MODEL {

@@ -19,6 +19,7 @@ import (
 type tape struct {
 	num   []int64
 	bytes []byte
+	cs    callState
 }
 
 func (t *tape) reset() { t.num, t.bytes = t.num[:0], t.bytes[:0] }

@@ -20,11 +20,12 @@ type View struct {
 
 // View opens a view of data as a model of the struct (verified, as Decode verifies).
 func (st *StructType) View(data []byte, model Model) (*View, error) {
-	var err C.fbe_error
-	c := C.fbego_view_open(st.schema.c, C.size_t(st.index), C.int(model), bytesPtr(data), C.size_t(len(data)), &err)
+	t := getTape() // its callState holds the error (no allocation)
+	defer putTape(t)
+	c := C.fbego_view_open(st.schema.c, C.size_t(st.index), C.int(model), bytesPtr(data), C.size_t(len(data)), &t.cs.err)
 	runtime.KeepAlive(data)
 	if c == nil {
-		return nil, errorOf(&err)
+		return nil, errorOf(&t.cs.err)
 	}
 	v := &View{st: st, c: c}
 	runtime.SetFinalizer(v, func(v *View) { C.fbego_view_free(v.c) })
