@@ -6,7 +6,8 @@
 #   3. gofmt, go vet ./... and go test ./... (API, errors, views, streams,
 #      client/server/proxy, memory after a million cycles; the testee through the shared
 #      runner over every conformance file, the regression directories, the behaviour
-#      records and the conversations)
+#      records and the conversations); the lifetime and concurrency tests again under
+#      the race detector
 #   4. the module installed the way a user installs it: a consumer module in an empty
 #      folder outside the repository that requires libfbe.org/fbe with a `replace` to
 #      this directory (GOPROXY=off: nothing is downloaded), builds a program of its own
@@ -61,6 +62,10 @@ done_step
 
 step "go test ./..."
 (cd "$module" && go test -count=1 ./...)
+done_step
+
+step "go test -race: the lifetime and concurrency tests (Close while reading and sending, peers)"
+(cd "$module" && go test -race -count=1 -run 'Close|Outlive|Client|Proxy|SenderReceiver' .)
 done_step
 
 step "the module in a consumer module outside the repository (replace), its testee through the runner"
