@@ -55,7 +55,12 @@ fbego_schema *fbego_load(int how, const char *what, size_t what_len, const char 
   }
   s->schema = schema;
   s->progs = progs;
+  s->limits = fbe_limits_default();
   return s;
+}
+
+int fbego_set_limit(fbego_schema *s, const char *name, int64_t value, fbe_error *err) {
+  return fbe_limits_set(&s->limits, name, value, err) ? -1 : 0;
 }
 
 void fbego_free(fbego_schema *s) {
@@ -116,6 +121,7 @@ static int onto(const fbego_schema *s, fbe_ref r, int64_t *num, uint32_t num_cap
 
 int fbego_make(const fbego_schema *s, size_t si, int how, int model, const uint8_t *in, size_t len,
                const fbe_limits *limits, int64_t *num, uint32_t num_cap, uint8_t *bytes, uint32_t bytes_cap, uint64_t *need_n, uint64_t *need_p, fbe_error *err) {
+  if (!limits) limits = &s->limits;
   const fbe_struct *st = fbe_schema_struct_at(s->schema, si);
   fbei_scratch *sc = fbei_scratch_get(&pool);
   if (!sc) return nomem(err), -1;
@@ -141,6 +147,7 @@ int fbego_make(const fbego_schema *s, size_t si, int how, int model, const uint8
 
 int fbego_verify(const fbego_schema *s, size_t si, int model, const uint8_t *in, size_t len,
                  const fbe_limits *limits, uint64_t *size, fbe_error *err) {
+  if (!limits) limits = &s->limits;
   size_t n = 0;
   if (fbe_verify(fbe_schema_struct_at(s->schema, si), model_of(model), in, len, limits, &n, err)) return -1;
   *size = n;
@@ -157,7 +164,7 @@ fbego_view *fbego_view_open(const fbego_schema *s, size_t si, int model, const u
     return NULL;
   }
   if (len) memcpy(copy, in, len);
-  if (fbe_view_open(fbe_schema_struct_at(s->schema, si), model_of(model), copy, len, NULL, &v->view, err)) {
+  if (fbe_view_open(fbe_schema_struct_at(s->schema, si), model_of(model), copy, len, &s->limits, &v->view, err)) {
     free(copy);
     free(v);
     return NULL;

@@ -14,7 +14,12 @@
 typedef struct fbego_schema {
   fbe_schema *schema;
   fbei_tape_programs *progs;
+  fbe_limits limits; /* of every verify, decode, JSON read, view and receiver of the schema */
 } fbego_schema;
+
+/* Sets one of the schema's limits by the core's rule (fbe_limits_set: its names,
+ * ranges and error texts); before the schema is shared. */
+int fbego_set_limit(fbego_schema *s, const char *name, int64_t value, fbe_error *err);
 
 /* The tape Go lends for one call crosses as num/bytes and their lengths (what Go
  * wrote: num_len, bytes_len) or capacities (what C may write: num_cap, bytes_cap), as

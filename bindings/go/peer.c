@@ -130,12 +130,13 @@ fbego_peer *fbego_peer_new(int role, const fbego_schema *s, const char *package,
   int made = 1;
   if (role == FBEGO_SENDER || role == FBEGO_SERVER) made = (peer->sender = fbe_sender_new(s->schema, pkg, m, sink, peer)) != NULL;
   if (made && (role == FBEGO_RECEIVER || role == FBEGO_SERVER))
-    made = (peer->receiver = fbe_receiver_new(s->schema, pkg, m, NULL, on_message, peer)) != NULL;
-  if (role == FBEGO_PROXY) made = (peer->receiver = fbe_proxy_new(s->schema, pkg, m, NULL, verify, on_frame, peer)) != NULL;
+    made = (peer->receiver = fbe_receiver_new(s->schema, pkg, m, &s->limits, on_message, peer)) != NULL;
+  if (role == FBEGO_PROXY) made = (peer->receiver = fbe_proxy_new(s->schema, pkg, m, &s->limits, verify, on_frame, peer)) != NULL;
   if (role == FBEGO_CLIENT) {
     fbe_client_options o;
     memset(&o, 0, sizeof o);
     o.model = m;
+    o.limits = &s->limits;
     o.max_pending = max_pending;
     o.sink = sink;
     o.sink_ctx = peer;

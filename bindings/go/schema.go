@@ -21,9 +21,20 @@ type Schema struct {
 }
 
 // Options of a load: the directories where `import NAME` (and Load's package) look for
-// NAME.fbe.
+// NAME.fbe, and the limits against hostile input.
 type Options struct {
 	Include []string
+	Limits  Limits
+}
+
+// Limits against hostile input (fbe_limits, docs/C.md): every verify, decode, JSON
+// read, view and receiver of the schema runs under them. A zero member is the core's
+// default; the core checks each value (its ranges and error texts) when the schema is
+// loaded.
+type Limits struct {
+	MaxDepth     int64 // nesting through optionals and collections: 1..256
+	MaxModelSize int64 // the largest model (and frame, JSON text) accepted, in bytes
+	MaxMemory    int64 // bytes one operation may cost (0: a factor of the input's size)
 }
 
 // Load loads the package named pkg (PKG.fbe on the include directories).
@@ -61,6 +72,21 @@ func load(how C.int, what, name string, opts *Options) (*Schema, error) {
 	c := C.fbego_load(how, cwhat, C.size_t(len(what)), cname, cdirs, C.size_t(len(dirs)), &err)
 	if c == nil {
 		return nil, errorOf(&err)
+	}
+	if opts != nil {
+		for _, l := range []struct {
+			name  string
+			value int64
+		}{{"max_depth", opts.Limits.MaxDepth}, {"max_model_size", opts.Limits.MaxModelSize},
+			{"max_memory", opts.Limits.MaxMemory}} {
+			cl := cstr(l.name)
+			rc := C.fbego_set_limit(c, cl, C.int64_t(l.value), &err)
+			cfree(cl)
+			if rc != 0 {
+				C.fbego_free(c)
+				return nil, errorOf(&err)
+			}
+		}
 	}
 	s := &Schema{c: c, byName: map[string]*StructType{}, enums: map[*C.fbe_enum]*EnumType{}}
 	runtime.SetFinalizer(s, func(s *Schema) { C.fbego_free(s.c) })
