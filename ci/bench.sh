@@ -12,7 +12,7 @@
 #                go to build/bench/smoke/ instead, the committed ones stay as they are.
 #
 # Harnesses: C (benchmarks/c fbe_bench, benchmarks/peers-c fbe_peers), Python, Node,
-# and Ruby and Java when their benchmarks exist (otherwise reported as skipped). Any
+# and Ruby, Java and Go when their benchmarks exist (otherwise reported as skipped). Any
 # harness that exists and fails (a build error, a failed round trip) fails the run,
 # after the others have run. Works from any directory.
 set -euo pipefail
@@ -182,6 +182,21 @@ else
   if ((java_ok)); then
     run java java -jar "$jar" "${flag[@]}" -I schemas
   fi
+fi
+
+# Go: benchmarks/go (testing.B; run.sh writes go.txt and go.md, not JSON lines: its
+# figures are its own table). --smoke runs every benchmark once (-benchtime 1x), which
+# proves that each one runs and that every peer round-trips the data.
+if [[ ! -d benchmarks/go ]]; then
+  skip go "no benchmarks/go"
+elif ! command -v go >/dev/null; then
+  skip go "no go on PATH"
+elif [[ $mode == smoke ]]; then
+  run go bash benchmarks/go/run.sh --count 1 --benchtime 1x --out "$work/go"
+elif [[ $mode == quick ]]; then
+  run go bash benchmarks/go/run.sh --count 1 --benchtime 100ms --out "$out"
+else
+  run go bash benchmarks/go/run.sh --out "$out"
 fi
 
 # ---- request/response round trips between every pair of languages (benchmarks/rpc):

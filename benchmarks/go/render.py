@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""render.py GO.TXT: the Markdown tables of a `go test -bench -benchmem -count N` run of
+"""render.py GO.TXT [NOTE]: the Markdown tables of a `go test -bench -benchmem -count N` run of
 benchmarks/go (run.sh): per benchmark the median over the counts of ns/op, B/size, B/op
 and allocs/op, and the ratio of its ns/op to the best peer's (the serializer suite: the
 fastest implementation that is not libfbe; the workloads: encoding/json's encode, or its
-decode for every reading op)."""
+decode for every reading op). NOTE, when given, is said of the run (a loaded machine)."""
 import re
 import statistics
 import sys
@@ -32,8 +32,7 @@ def row(name, m, best):
 
 out = ["# Go benchmarks (benchmarks/go)", "",
        f"`bash benchmarks/go/run.sh`: `go test -bench . -benchmem`, the median of {'/'.join(map(str, sorted(counts)))} "
-       "counts per figure. " + "; ".join(header) + ". The machine (2 cores) was shared with other builds during the "
-       "run, so figures move by tens of percent between runs; the ratios of neighbouring rows are steadier.", ""]
+       "counts per figure. " + "; ".join(header) + "." + (" " + sys.argv[2] if len(sys.argv) > 2 else ""), ""]
 out += ["## The serializer suite's shape", "",
         "Struct `{Str string, Bool bool, Int32 int32, Float64 float64, Time time.Time}` with random values; one op "
         "marshals, unmarshals into a new struct and compares every field (as "
