@@ -204,6 +204,9 @@ fi
 # every request of every pair must end as the server's rule says
 if [[ $mode == smoke ]]; then rpc_requests=1000; elif [[ $mode == quick ]]; then rpc_requests=20000; else rpc_requests=100000; fi
 mkdir -p "$work/rpc"
+if [[ -d benchmarks/go ]] && command -v go >/dev/null; then # the Go side, benchmarks/go/rpc
+  step rpc bash -c 'bash bindings/go/tools/vendor.sh && cd benchmarks/go && go build -o "$1/rpc-go" ./rpc' _ "$work/rpc" || true
+fi
 if step rpc cc -std=c11 -O2 -DFBE_STATIC -I"$work/prefix/include" benchmarks/rpc/rpc.c \
      "$work/prefix/lib/libfbe.a" -lm -o "$work/rpc/rpc"; then
   t=$(now_us)
