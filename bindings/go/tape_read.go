@@ -90,6 +90,9 @@ func (r *reader) value(ty *Type) any {
 		if ty.Kind != KindArray {
 			n = int(r.slot())
 		}
+		if typed := r.typedList(ty.Elem.Kind, n); typed != nil {
+			return typed
+		}
 		list := make([]any, n)
 		for i := range list {
 			list[i] = r.value(ty.Elem)
@@ -104,4 +107,59 @@ func (r *reader) value(ty *Type) any {
 		return m
 	}
 	panic("fbe: a kind the tape does not have")
+}
+
+// typedList reads a collection of n plain scalars as the Go slice of their type
+// ([]int64, []float64, []string, ...: README.md, type mapping), or nil for the other
+// element kinds, which decode to []any.
+func (r *reader) typedList(k Kind, n int) any {
+	switch k {
+	case KindBool:
+		out := make([]bool, n)
+		for i := range out {
+			out[i] = r.slot() != 0
+		}
+		return out
+	case KindInt8:
+		return readInts[int8](r, n)
+	case KindInt16:
+		return readInts[int16](r, n)
+	case KindUint16:
+		return readInts[uint16](r, n)
+	case KindInt32:
+		return readInts[int32](r, n)
+	case KindUint32:
+		return readInts[uint32](r, n)
+	case KindInt64:
+		return readInts[int64](r, n)
+	case KindUint64:
+		return readInts[uint64](r, n)
+	case KindFloat:
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = math.Float32frombits(uint32(r.slot()))
+		}
+		return out
+	case KindDouble:
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = math.Float64frombits(uint64(r.slot()))
+		}
+		return out
+	case KindString:
+		out := make([]string, n)
+		for i := range out {
+			out[i] = string(r.raw())
+		}
+		return out
+	}
+	return nil
+}
+
+func readInts[T int8 | int16 | uint16 | int32 | uint32 | int64 | uint64](r *reader, n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = T(r.slot())
+	}
+	return out
 }

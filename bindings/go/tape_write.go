@@ -523,6 +523,9 @@ func (t *tape) writeList(ty *Type, x any, depth int) *fault {
 	if _, isBytes := x.([]byte); isBytes && ty.Elem.Kind != KindByte && ty.Elem.Kind != KindUint8 {
 		return typeFault(ty, x)
 	}
+	if done, f := t.typedList(ty, x); done { // what decode gives
+		return f
+	}
 	rv := reflect.ValueOf(x)
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		return typeFault(ty, x)
@@ -620,4 +623,90 @@ func (t *tape) writeStruct(st *StructType, ty *Type, x any, depth int) *fault {
 		return typeFault(ty, x)
 	}
 	return structFault(st, x)
+}
+
+// typedList writes a slice of the element kind's own Go type (the ones decode gives:
+// tape_read.go typedList) straight onto the tape, without a box per element: its length
+// (for a collection that is not an array), then its elements. done is false for any
+// other slice, which the general path writes element by element.
+func (t *tape) typedList(ty *Type, x any) (done bool, f *fault) {
+	k := ty.Elem.Kind
+	var n int
+	switch s := x.(type) {
+	case []bool:
+		n, done = len(s), k == KindBool
+	case []int8:
+		n, done = len(s), k == KindInt8
+	case []int16:
+		n, done = len(s), k == KindInt16
+	case []uint16:
+		n, done = len(s), k == KindUint16
+	case []int32:
+		n, done = len(s), k == KindInt32
+	case []uint32:
+		n, done = len(s), k == KindUint32
+	case []int64:
+		n, done = len(s), k == KindInt64
+	case []uint64:
+		n, done = len(s), k == KindUint64
+	case []float32:
+		n, done = len(s), k == KindFloat
+	case []float64:
+		n, done = len(s), k == KindDouble
+	case []string:
+		n, done = len(s), k == KindString
+	}
+	if !done {
+		return false, nil
+	}
+	if ty.Kind == KindArray {
+		if n != ty.Len {
+			return true, arrayLengthFault(ty, n)
+		}
+	} else {
+		t.slot(int64(n))
+	}
+	switch s := x.(type) {
+	case []bool:
+		for _, e := range s {
+			if e {
+				t.slot(1)
+			} else {
+				t.slot(0)
+			}
+		}
+	case []int8:
+		writeInts(t, s)
+	case []int16:
+		writeInts(t, s)
+	case []uint16:
+		writeInts(t, s)
+	case []int32:
+		writeInts(t, s)
+	case []uint32:
+		writeInts(t, s)
+	case []int64:
+		writeInts(t, s)
+	case []uint64:
+		writeInts(t, s)
+	case []float32:
+		for _, e := range s {
+			t.slot(int64(math.Float32bits(e)))
+		}
+	case []float64:
+		for _, e := range s {
+			t.slot(int64(math.Float64bits(e)))
+		}
+	case []string:
+		for _, e := range s {
+			t.text(e)
+		}
+	}
+	return true, nil
+}
+
+func writeInts[T int8 | int16 | uint16 | int32 | uint32 | int64 | uint64](t *tape, s []T) {
+	for _, e := range s {
+		t.slot(int64(e))
+	}
 }
