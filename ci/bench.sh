@@ -12,7 +12,7 @@
 #                go to build/bench/smoke/ instead, the committed ones stay as they are.
 #
 # Harnesses: C (benchmarks/c fbe_bench, benchmarks/peers-c fbe_peers), Python, Node,
-# and Ruby and Java when their benchmarks exist (otherwise reported as skipped). Any
+# and Ruby, Java and Go when their benchmarks exist (otherwise reported as skipped). Any
 # harness that exists and fails (a build error, a failed round trip) fails the run,
 # after the others have run. Works from any directory.
 set -euo pipefail
@@ -184,11 +184,29 @@ else
   fi
 fi
 
+# Go: benchmarks/go (testing.B; run.sh writes go.txt and go.md, not JSON lines: its
+# figures are its own table). --smoke runs every benchmark once (-benchtime 1x), which
+# proves that each one runs and that every peer round-trips the data.
+if [[ ! -d benchmarks/go ]]; then
+  skip go "no benchmarks/go"
+elif ! command -v go >/dev/null; then
+  skip go "no go on PATH"
+elif [[ $mode == smoke ]]; then
+  run go bash benchmarks/go/run.sh --count 1 --benchtime 1x --out "$work/go"
+elif [[ $mode == quick ]]; then
+  run go bash benchmarks/go/run.sh --count 1 --benchtime 100ms --out "$out"
+else
+  run go bash benchmarks/go/run.sh --out "$out"
+fi
+
 # ---- request/response round trips between every pair of languages (benchmarks/rpc):
 # the C program against the installed libfbe, the others on the bindings built above;
 # every request of every pair must end as the server's rule says
 if [[ $mode == smoke ]]; then rpc_requests=1000; elif [[ $mode == quick ]]; then rpc_requests=20000; else rpc_requests=100000; fi
 mkdir -p "$work/rpc"
+if [[ -d benchmarks/go ]] && command -v go >/dev/null; then # the Go side, benchmarks/go/rpc
+  step rpc bash -c 'bash bindings/go/tools/vendor.sh && cd benchmarks/go && go build -o "$1/rpc-go" ./rpc' _ "$work/rpc" || true
+fi
 if step rpc cc -std=c11 -O2 -DFBE_STATIC -I"$work/prefix/include" benchmarks/rpc/rpc.c \
      "$work/prefix/lib/libfbe.a" -lm -o "$work/rpc/rpc"; then
   t=$(now_us)

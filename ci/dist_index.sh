@@ -18,6 +18,9 @@
 #       maven-metadata.xml; written by maven-deploy-plugin's deploy-file)
 #       -> a consumer project depending on org.libfbe:fbe:VERSION with a <repository>
 #          at file://dist/maven compiles and runs a program calling the API
+#   dist/goproxy/  a Go module proxy folder (libfbe.org/fbe/@v/: list, .info, .mod, .zip)
+#       -> GOPROXY=file://dist/goproxy GOSUMDB=off go get libfbe.org/fbe@vVERSION in an
+#          empty consumer module, which builds the testee
 # Takes whatever wheels, sdists, .tgz, .gem and .jar are in dist/ (globs: more
 # platforms add files, not lines here). Run by ci/dist.sh after it built dist/; runs
 # alone too (bash ci/dist_index.sh) over an existing dist/. Exits non-zero on failure.
@@ -48,7 +51,7 @@ trap cleanup EXIT
 # scratch: t = a new empty folder outside the repository (removed on exit)
 scratch() { t=$(mktemp -d "${TMPDIR:-/tmp}/fbe-index.XXXXXX"); tmps+=("$t"); }
 mkdir -p "$work"
-rm -rf "$dist/index" "$dist/npm" "$dist/gems" "$dist/maven"
+rm -rf "$dist/index" "$dist/npm" "$dist/gems" "$dist/maven" "$dist/goproxy"
 
 # ---- pip: auditwheel, then a PEP 503 simple index -------------------------------------
 step "pip: auditwheel repair of the linux wheels, the simple index"
@@ -221,5 +224,38 @@ EOF
   [[ $out == "consumer: Account "*" bytes, id=7 name=Test" ]] || fail "the consumer printed: $out"
 )
 
+# ---- go: a Go module proxy folder -----------------------------------------------------
+# dist/goproxy/libfbe.org/fbe/@v/ holds what a module proxy serves (list, .info, .mod,
+# .zip); a consumer module in an empty folder gets the module by path and version from
+# it (its own module cache: nothing of an earlier install is reused) and builds the
+# testee, which runs through the runner.
+step "go: the module proxy folder, go get libfbe.org/fbe@v$version, its testee"
+go_zips=("$dist"/libfbe.org-fbe-v*.zip)
+((${#go_zips[@]})) || fail "no Go module zip (libfbe.org-fbe-v*.zip) in dist/: ci/dist.sh makes it"
+{
+  at=$dist/goproxy/libfbe.org/fbe/@v
+  mkdir -p "$at"
+  : >"$at/list"
+  for zip in "${go_zips[@]}"; do
+    v=${zip##*/libfbe.org-fbe-}
+    v=${v%.zip}
+    echo "$v" >>"$at/list"
+    cp "$zip" "$at/$v.zip"
+    unzip -p "$zip" "libfbe.org/fbe@$v/go.mod" >"$at/$v.mod"
+    printf '{"Version":"%s","Time":"%s"}\n' "$v" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$at/$v.info"
+  done
+  scratch
+  mkdir "$t/consumer"
+  (
+    cd "$t/consumer"
+    export GOPROXY=file://$dist/goproxy GOSUMDB=off GOMODCACHE=$t/modcache GOFLAGS=-modcacherw
+    printf 'module example.com/consumer\n\ngo 1.19\n' >go.mod
+    go get "libfbe.org/fbe@v$version"
+    go build -o "$t/fbe-testee" libfbe.org/fbe/cmd/fbe-testee
+    grep -x "libfbe.org/fbe v$version" <(go list -m all) >/dev/null || fail "the consumer does not use libfbe.org/fbe v$version"
+  )
+  (cd "$t" && runner "go=$t/fbe-testee")
+}
+
 step "indexes"
-(cd "$dist" && find index npm gems maven -type f | sort | grep -v '/quick/')
+(cd "$dist" && find index npm gems maven goproxy -type f | sort | grep -v '/quick/')

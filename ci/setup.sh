@@ -50,6 +50,13 @@ if ! command -v node >/dev/null 2>&1; then
   packages+=(nodejs npm libnode-dev)
 fi
 
+# Go for the Go binding (bindings/go, ci/test.sh "go" stage; go.mod asks for 1.19, which
+# Debian 12's golang-go is): Debian's when no go is installed (a newer one from go.dev is
+# kept). Modules (the benchmark's peers) come from the Go module proxy.
+if ! command -v go >/dev/null 2>&1; then
+  packages+=(golang-go)
+fi
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup: not a Debian-based system; install these yourself: ${packages[*]}" >&2
   exit 0

@@ -204,6 +204,14 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The Go module (bindings/go/tools/ci.sh): the core vendored into the module, status.go
+# against the core's status table, gofmt, go vet, go test (API, errors, views, peers,
+# memory; the testee through the shared conformance runner), the module required with a
+# `replace` by a consumer module outside the repository and its testee run there
+# through the runner (vectors, behaviour records, conversations).
+stage_begin "go"
+if bash bindings/go/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
 # stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
 # bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)

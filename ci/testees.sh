@@ -1,5 +1,5 @@
 # Sourced by ci/conformance.sh and ci/differential.sh (from the repository root, with
-# `wanted` (a comma-separated list among c,python,node,ruby,java and the names of
+# `wanted` (a comma-separated list among c,python,node,ruby,java,go and the names of
 # FBE_EXTRA_TESTEES), `named` (1: a testee that cannot be built fails the run) and
 # `jobs` set): builds what the wanted testees need — the fbe tool (build/release;
 # always, as it also describes the field types and is the differential run's oracle),
@@ -11,7 +11,7 @@
 # built before (by an earlier run) are used as they are.
 repo=$(pwd)
 no_build() { [[ ${FBE_NO_BUILD:-0} == 1 ]]; }
-all=c,python,node,ruby,java
+all=c,python,node,ruby,java,go
 
 extra_names=()
 while IFS= read -r spec; do
@@ -91,6 +91,17 @@ if wants java; then
     testees+=(--testee "java=java -jar $(ls "$repo"/bindings/java/target/fbe-*.jar | grep -v -E 'sources|javadoc' | head -1) testee")
   else
     not_built "the Java jar could not be built" java
+  fi
+fi
+
+# go: the testee built by go build (bindings/go, cgo over the core vendored by tools/vendor.sh)
+if wants go; then
+  if command -v go >/dev/null && { { no_build && [[ -x build/go/fbe-testee ]]; } ||
+     { bash bindings/go/tools/vendor.sh >/dev/null 2>&1 &&
+       (cd bindings/go && go build -o "$repo/build/go/fbe-testee" ./cmd/fbe-testee) >/dev/null 2>&1; }; }; then
+    testees+=(--testee "go=$repo/build/go/fbe-testee")
+  else
+    not_built "the Go testee could not be built" go
   fi
 fi
 

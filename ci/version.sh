@@ -19,6 +19,7 @@ copies=(
   'bindings/node/package-lock.json|      "version": "|",'
   'bindings/ruby/lib/fbe/version.rb|  VERSION = "|"'
   'bindings/java/pom.xml|  <version>|</version>'
+  'bindings/go/version.go|const Version = "|"'
 )
 
 version=$(head -n 1 VERSION)

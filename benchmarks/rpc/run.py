@@ -37,6 +37,8 @@ def commands(build):
         if os.path.exists(os.path.join(REPO, "bindings", "node", "build", "Release", "fbe.node")) else None,
         "ruby": ["ruby", "-I", ruby_lib, os.path.join(HERE, "rpc.rb")] if ruby_lib else None,
         "java": ["java", "-cp", jar, os.path.join(HERE, "Rpc.java")] if os.path.exists(jar) else None,
+        # go: benchmarks/go/rpc built into the build folder (ci/bench.sh)
+        "go": [os.path.join(build, "rpc-go")] if os.path.exists(os.path.join(build, "rpc-go")) else None,
     }
 
 
@@ -73,7 +75,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=100000)
     ap.add_argument("--window", type=int, default=100)
-    ap.add_argument("--languages", default="c,python,node,ruby,java")
+    ap.add_argument("--languages", default="c,python,node,ruby,java,go")
     ap.add_argument("--build", default=os.path.join(REPO, "build", "bench", "rpc"),
                     help="where the C program rpc is (built by ci/bench.sh)")
     ap.add_argument("--timeout", type=float, default=600)

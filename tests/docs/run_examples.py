@@ -44,7 +44,7 @@ DEFAULT_FILES = ["README.md", "bindings/*/README.md", "core/GEN_C.md", "benchmar
 
 RUNNABLE = {"python": "python", "py": "python", "ruby": "ruby", "rb": "ruby",
             "js": "js", "javascript": "js", "ts": "ts", "typescript": "ts", "java": "java",
-            "c": "c", "sh": "sh", "bash": "sh", "shell": "sh", "console": "console"}
+            "c": "c", "go": "go", "sh": "sh", "bash": "sh", "shell": "sh", "console": "console"}
 # Output samples, configuration and build snippets: shown, not run. (CMake snippets
 # are what tests/consumer builds: the install_consumer ctest.)
 NOT_CODE = {"", "text", "txt", "output", "cmake", "xml", "json", "jsonl", "diff", "ini",
@@ -157,6 +157,9 @@ def find_tools():
         missing["ts"] = "no tsc in bindings/node/node_modules: run bash bindings/node/tools/ci.sh"
     elif "js" in missing:
         missing["ts"] = missing["js"]
+    # go: bindings/go with the core vendored into it (its blocks are whole programs)
+    if not os.path.isdir(os.path.join(REPO, "bindings/go/core/src")) or not shutil.which("go"):
+        missing["go"] = "no go, or no core vendored in bindings/go: run bash bindings/go/tools/ci.sh"
     if not os.path.exists(os.path.join(REPO, "build/release/libfbe.a")):
         missing["c"] = "no build/release/libfbe.a: run the test command's build (Release) stage"
     return Tools(python, ruby_lib, jar, tsc, missing)
@@ -273,6 +276,21 @@ def execute(block, kind, ws, tools, timeout, env):
         with open(src + ".java", "w", encoding="utf-8") as f:
             f.write(java_program(block.program))
         return run(["java", "-cp", tools.jar, src + ".java"], ws, timeout, env)
+    if kind == "go":
+        # a module of its own that requires libfbe.org/fbe with a replace to bindings/go;
+        # built there, run in the work dir (where the examples' relative paths are)
+        os.makedirs(src)
+        with open(os.path.join(src, "main.go"), "w", encoding="utf-8") as f:
+            f.write(block.program)
+        with open(os.path.join(src, "go.mod"), "w", encoding="utf-8") as f:
+            f.write(f"module example.com/{name}\n\ngo 1.19\n\nrequire libfbe.org/fbe v0.0.0\n\n"
+                    f"replace libfbe.org/fbe => {os.path.join(REPO, 'bindings/go')}\n")
+        exe = os.path.join(ws.out, name)
+        rc, out, err = run(["go", "build", "-C", src, "-o", exe, "."], ws, timeout,
+                           dict(env, GOPROXY="off", GOFLAGS="-mod=mod"))
+        if rc != 0:
+            return rc, out, err
+        return run([exe], ws, timeout, env)
     if kind == "c":
         with open(src + ".c", "w", encoding="utf-8") as f:
             f.write(c_program(block.program))

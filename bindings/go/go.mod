@@ -1,0 +1,3 @@
+module libfbe.org/fbe
+
+go 1.19
