@@ -474,6 +474,21 @@ static void test_setter_wrong_kind(void **state) {
   assert_int_equal(fbe_ref_count(none), 0);
 }
 
+/* fbe_ref_field_find: the field, or why there is none in the JSON reader's words. */
+static void test_field_find(void **state) {
+  fixture *f = *state;
+  fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple)), out;
+  fbe_error e;
+  assert_int_equal(fbe_ref_field_find(r, "f32xyz", 3, &out, &e), FBE_OK);
+  assert_true(fbe_ref_ok(out));
+  assert_int_equal(fbe_ref_kind(out), FBE_KIND_STRING);
+  assert_int_equal(fbe_ref_field_find(r, "f3x", 3, &out, &e), FBE_ERR_UNKNOWN_FIELD);
+  assert_false(fbe_ref_ok(out));
+  assert_string_equal(e.message, "unknown field 'f3x' of test.StructSimple (did you mean 'f3'?)");
+  assert_int_equal(fbe_ref_field_find(t_path(r, "id"), "x", 1, &out, &e), FBE_ERR_TYPE);
+  assert_string_equal(e.message, "fbe_ref_field_find: the value is an int32, not a struct");
+}
+
 /* message.h optionals: is_null / emplace / deref / set_null. Declared defaults are
  * shared schema data: changing one message's value must not change the default. */
 static void test_optionals(void **state) {
@@ -835,6 +850,7 @@ static void test_equal(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_struct_simple_defaults, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_field_find, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_defaults_per_message, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_struct_optional_defaults, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_navigation, test_setup, test_teardown),

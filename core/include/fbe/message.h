@@ -75,6 +75,12 @@ static inline int fbe_ref_ok(fbe_ref r) { return r.slot != NULL; }
 FBE_API fbe_kind fbe_ref_kind(fbe_ref r);
 FBE_API fbe_ref fbe_ref_field(fbe_ref r, const char *name);       /* struct field by name */
 FBE_API fbe_ref fbe_ref_field_at(fbe_ref r, size_t index);        /* struct field by index */
+/* fbe_ref_field by a name of `length` bytes that says why it found nothing:
+ * FBE_ERR_TYPE when r is not a struct ("fbe_ref_field_find: the value is an int32, not
+ * a struct"), FBE_ERR_UNKNOWN_FIELD "unknown field 'symbl' of proto.Order (did you mean
+ * 'symbol'?)" (the JSON reader's words). *out has no value on failure. */
+FBE_API fbe_status fbe_ref_field_find(fbe_ref r, const char *name, size_t length, fbe_ref *out,
+                                      fbe_error *err);
 FBE_API size_t fbe_ref_count(fbe_ref r);  /* elements of array/vector/list/set, entries of map/hash */
 FBE_API fbe_ref fbe_ref_at(fbe_ref r, size_t index);              /* element i */
 FBE_API fbe_ref fbe_ref_key_at(fbe_ref r, size_t index);          /* map entry i: key */

@@ -203,6 +203,22 @@ static fbe_status wrong_kind(fbe_error *err, const char *setter, fbe_ref r, cons
                         words, takes);
 }
 
+/* fbe_ref_field with the reason when there is no such field: what a binding over the
+ * public API (C++) raises for a name its user got wrong, in the JSON reader's words. */
+fbe_status fbe_ref_field_find(fbe_ref r, const char *name, size_t length, fbe_ref *out, fbe_error *err) {
+  *out = null_ref;
+  if (!r.slot || r.type->kind != FBE_KIND_STRUCT) return wrong_kind(err, "fbe_ref_field_find", r, "a struct");
+  const fbe_struct *st = r.type->st;
+  for (uint32_t i = 0; name && i < st->nfields; i++) {
+    const char *f = st->fields[i].name;
+    if (strlen(f) == length && !memcmp(f, name, length)) {
+      *out = fbe_ref_field_at(r, i);
+      return FBE_OK;
+    }
+  }
+  return fbei_error_unknown_field(err, st, name, length);
+}
+
 static fbe_status out_of_memory(fbe_error *err) {
   return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
