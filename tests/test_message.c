@@ -489,6 +489,16 @@ static void test_field_find(void **state) {
   assert_string_equal(e.message, "fbe_ref_field_find: the value is an int32, not a struct");
 }
 
+/* A finite double past float's range does not fit a float (an infinity does). */
+static void test_set_double_float_range(void **state) {
+  fixture *f = *state;
+  fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple));
+  fbe_error e;
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), 1e39, &e), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), HUGE_VAL, &e), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), 3.0e38, &e), FBE_OK);
+}
+
 /* message.h optionals: is_null / emplace / deref / set_null. Declared defaults are
  * shared schema data: changing one message's value must not change the default. */
 static void test_optionals(void **state) {
@@ -851,6 +861,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_struct_simple_defaults, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_field_find, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_set_double_float_range, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_defaults_per_message, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_struct_optional_defaults, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_navigation, test_setup, test_teardown),

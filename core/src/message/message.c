@@ -1,4 +1,6 @@
 /* Dynamic messages: creation with defaults, navigation and typed access. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "fbe/internal/value.h"
@@ -358,6 +360,11 @@ fbe_status fbe_ref_set_double(fbe_ref r, double v, fbe_error *err) {
   if (!r.slot) return wrong_kind(err, "fbe_ref_set_double", r, "a float or double");
   if (r.type->wire == FBE_KIND_FLOAT) {
     float f = (float)v;
+    if (isinf(f) && !isinf(v)) { /* a finite double past float's range does not fit */
+      char text[40];
+      snprintf(text, sizeof text, "%.17g", v);
+      return fbei_error_range(err, text, FBE_KIND_FLOAT);
+    }
     memcpy(r.slot, &f, 4);
   } else if (r.type->wire == FBE_KIND_DOUBLE) {
     memcpy(r.slot, &v, 8);
