@@ -489,6 +489,22 @@ static void test_field_find(void **state) {
   assert_string_equal(e.message, "fbe_ref_field_find: the value is an int32, not a struct");
 }
 
+/* fbe_char_parse: one character, or the core's refusal. */
+static void test_char_parse(void **state) {
+  (void)state;
+  uint32_t cp = 0;
+  fbe_error e;
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "A", 1, &cp, &e), FBE_OK);
+  assert_int_equal(cp, 65);
+  assert_int_equal(fbe_char_parse(FBE_KIND_WCHAR, "\xe2\x82\xac", 3, &cp, &e), FBE_OK);
+  assert_int_equal(cp, 0x20ac);
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "ab", 2, &cp, &e), FBE_ERR_ARGUMENT);
+  assert_string_equal(e.message, "'ab' is not one character");
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "", 0, &cp, &e), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "\xe2\x82\xac", 3, &cp, &e), FBE_ERR_RANGE);
+  assert_int_equal(fbe_char_parse(FBE_KIND_INT32, "a", 1, &cp, &e), FBE_ERR_ARGUMENT);
+}
+
 /* A finite double past float's range does not fit a float (an infinity does). */
 static void test_set_double_float_range(void **state) {
   fixture *f = *state;
@@ -861,6 +877,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_struct_simple_defaults, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_field_find, test_setup, test_teardown),
+      cmocka_unit_test(test_char_parse),
       cmocka_unit_test_setup_teardown(test_set_double_float_range, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_defaults_per_message, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_struct_optional_defaults, test_setup, test_teardown),

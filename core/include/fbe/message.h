@@ -151,6 +151,11 @@ FBE_API fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v, fbe_error *err
  * Python's str(Decimal) ("123.5", "1E-7"). out_size >= 48 is always enough. */
 FBE_API fbe_status fbe_decimal_parse(const char *text, size_t length, fbe_decimal *out);
 FBE_API void fbe_decimal_format(const fbe_decimal *v, char *out, size_t out_size);
+/* A char or wchar from its text (kind FBE_KIND_CHAR or FBE_KIND_WCHAR): exactly one
+ * UTF-8 character, its code point in *out; FBE_ERR_ARGUMENT "'ab' is not one
+ * character" otherwise, FBE_ERR_RANGE "value 256 does not fit char" past the kind. */
+FBE_API fbe_status fbe_char_parse(fbe_kind kind, const char *text, size_t length, uint32_t *out,
+                                  fbe_error *err);
 /* UUID text (8-4-4-4-12, any case) <-> value; formatting writes 36 chars + NUL. */
 FBE_API fbe_status fbe_uuid_parse(const char *text, size_t length, fbe_uuid *out);
 FBE_API void fbe_uuid_format(const fbe_uuid *v, char out[37]);

@@ -6,6 +6,8 @@
 #include "fbe/internal/value.h"
 #include "fbe/internal/error.h"
 #include "fbe/internal/input.h"
+#include "fbe/internal/kinds.h"
+#include "fbe/internal/utf8.h"
 
 /* ---------------------------------------------------------------- defaults */
 
@@ -435,4 +437,23 @@ fbe_msg *fbei_msg_shell(fbe_arena *arena, const fbe_struct *type) {
   m->type = type;
   m->arena = arena;
   return m;
+}
+
+/* ---------------------------------------------------------------- char text */
+
+fbe_status fbe_char_parse(fbe_kind kind, const char *text, size_t length, uint32_t *out, fbe_error *err) {
+  if (kind != FBE_KIND_CHAR && kind != FBE_KIND_WCHAR)
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_char_parse: %s is not char or wchar",
+                          fbe_kind_name(kind));
+  const uint8_t *u = (const uint8_t *)text;
+  size_t len = text && length ? fbei_utf8_sequence(u, length) : 0;
+  if (!len || len != length) return fbei_error_bad_text(err, kind, text ? text : "", text ? length : 0);
+  uint32_t cp = len == 1 ? u[0]
+                : len == 2 ? (uint32_t)(u[0] & 0x1f) << 6 | (u[1] & 0x3f)
+                : len == 3 ? (uint32_t)(u[0] & 0x0f) << 12 | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f)
+                           : (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3f) << 12 |
+                                 (uint32_t)(u[2] & 0x3f) << 6 | (u[3] & 0x3f);
+  if (!fbei_int_fits(kind, 0, cp)) return fbei_error_int_range(err, 0, cp, kind);
+  *out = cp;
+  return FBE_OK;
 }
