@@ -194,6 +194,28 @@ class ref {
     }
     detail::check(s, err);
   }
+  // A char or wchar from its one character of text ("A", "€"), read by the core.
+  void set_char(std::string_view text) const {
+    fbe_error err;
+    std::uint32_t cp = 0;
+    detail::check(fbe_char_parse(kind(), text.data(), text.size(), &cp, &err), err);
+    detail::check(fbe_ref_set_uint(r_, cp, &err), err);
+  }
+  // An enum or flags value by its name(s) ("sell", "good|64"), read by the core.
+  void set_name(std::string_view name) const {
+    fbe_error err;
+    if (kind() != FBE_KIND_ENUM && kind() != FBE_KIND_FLAGS) {
+      detail::check(fbe_ref_set_uint(r_, 0, &err), err);  // the core's wrong-kind words
+      return;
+    }
+    const fbe_enum *e = fbe_type_enum(r_.type);
+    std::uint64_t bits = 0;
+    detail::check(fbe_enum_parse(e, name.data(), name.size(), &bits, &err), err);
+    fbe_kind base = fbe_enum_base(e);
+    bool is_signed = base == FBE_KIND_INT8 || base == FBE_KIND_INT16 || base == FBE_KIND_INT32 || base == FBE_KIND_INT64;
+    detail::check(is_signed ? fbe_ref_set_int(r_, static_cast<std::int64_t>(bits), &err) : fbe_ref_set_uint(r_, bits, &err),
+                  err);
+  }
   // (a string literal is text)
   void set(const char *text) const { set(std::string_view(text)); }
 
