@@ -204,6 +204,14 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The C++ API (bindings/cpp/tools/ci.sh): fbe.hpp's GoogleTest unit tests under gcc
+# -Werror and again under clang ASan+UBSan, the C++ testee beside the C one through the
+# shared runner (every conformance file, regressions, behaviour, conversations), the
+# install with a find_package(fbe) consumer outside the repository, and the installed
+# testee through the runner from there.
+stage_begin "cpp"
+if bash bindings/cpp/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
 # stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
 # bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)
