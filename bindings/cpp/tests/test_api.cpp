@@ -203,6 +203,25 @@ TEST(View, ReadsInPlace) {
   }
 }
 
+TEST(View, IntegersTooWideForTheAskedTypeAreRangeErrors) {
+  auto account = *proto().find("Account");
+  fbe::message m = account.make();
+  m.set("id", 300);
+  auto bytes = m.encode();
+  fbe::view v = account.open_view(bytes);
+  EXPECT_EQ(v["id"].get<std::int16_t>(), 300);
+  try {
+    v["id"].get<std::int8_t>();
+    FAIL() << "300 read as an int8";
+  } catch (const fbe::error &e) {
+    EXPECT_EQ(e.status(), FBE_ERR_RANGE);
+  }
+  m.set("id", -1);
+  bytes = m.encode();
+  EXPECT_THROW(account.open_view(bytes)["id"].get<std::uint32_t>(), fbe::error);
+  EXPECT_THROW(m.get<std::uint32_t>("id"), fbe::error);
+}
+
 TEST(Lifetime, ValuesKeepTheirSchemaAlive) {
   std::vector<std::uint8_t> bytes;
   std::optional<fbe::message> m;

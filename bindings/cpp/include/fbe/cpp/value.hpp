@@ -58,6 +58,18 @@ struct bytes_value {
   bytes_view bytes;
 };
 
+namespace detail {
+// The core's int64/uint64 into the integer type the caller asked for: a value the host
+// type cannot hold is FBE_ERR_RANGE, never a truncated one (messages and views alike).
+template <class T, class V>
+T narrow(V v) {
+  if constexpr (sizeof(T) < sizeof(V) || std::is_signed_v<T> != std::is_signed_v<V>) {
+    if (static_cast<V>(static_cast<T>(v)) != v || ((static_cast<T>(v) < T{}) != (v < V{}))) throw error(FBE_ERR_RANGE);
+  }
+  return static_cast<T>(v);
+}
+}  // namespace detail
+
 class ref {
  public:
   ref() noexcept : r_{nullptr, nullptr, nullptr} {}
@@ -132,11 +144,11 @@ class ref {
     } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       std::int64_t v = 0;
       detail::check(fbe_ref_get_int(r_, &v));
-      return narrow<T>(v);
+      return detail::narrow<T>(v);
     } else if constexpr (std::is_integral_v<T>) {
       std::uint64_t v = 0;
       detail::check(fbe_ref_get_uint(r_, &v));
-      return narrow<T>(v);
+      return detail::narrow<T>(v);
     } else if constexpr (std::is_floating_point_v<T>) {
       double v = 0;
       detail::check(fbe_ref_get_double(r_, &v));
@@ -272,15 +284,6 @@ class ref {
     if (s == FBE_OK) throw std::bad_alloc();  // the kind was right: memory ran out
     throw error(err);
   }
-  template <class T, class V>
-  static T narrow(V v) {
-    if constexpr (sizeof(T) < sizeof(V) || std::is_signed_v<T> != std::is_signed_v<V>) {
-      if (static_cast<V>(static_cast<T>(v)) != v || ((static_cast<T>(v) < T{}) != (v < V{})))
-        throw error(FBE_ERR_RANGE);
-    }
-    return static_cast<T>(v);
-  }
-
   fbe_ref r_;
 };
 

@@ -54,11 +54,11 @@ class view_ref {
     } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       std::int64_t v = 0;
       check(fbe_view_get_int(v_, &v));
-      return static_cast<T>(v);
+      return detail::narrow<T>(v);
     } else if constexpr (std::is_integral_v<T>) {
       std::uint64_t v = 0;
       check(fbe_view_get_uint(v_, &v));
-      return static_cast<T>(v);
+      return detail::narrow<T>(v);
     } else if constexpr (std::is_floating_point_v<T>) {
       double v = 0;
       check(fbe_view_get_double(v_, &v));
