@@ -29,6 +29,8 @@ class error : public std::runtime_error {
   fbe_status status() const noexcept { return status_; }
   // "FBE_ERR_RANGE": the name in the core's status table.
   const char *status_name() const noexcept { return fbe_status_name(status_); }
+  // "RangeError": the class name every binding gives this status (the core's table).
+  const char *class_name() const noexcept { return fbe_status_class(status_); }
   const std::string &path() const noexcept { return path_; }
   // The byte offset in the input, when one applies.
   std::optional<std::size_t> offset() const noexcept {
