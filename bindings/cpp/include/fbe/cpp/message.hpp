@@ -176,7 +176,7 @@ inline void struct_type::decode_into(message &into, bytes_view bytes, model m, c
     into.msg_ = fbe_msg_new(arena, st_);  // the arena was reset: a default value, not a dangling one
     throw error(err);
   }
-  into.schema_ = schema_;
+  if (into.schema_ != schema_) into.schema_ = schema_;  // the loop's case: no atomic count
   into.msg_ = out;
 }
 
