@@ -1,18 +1,22 @@
-// The C++ API (fbe.hpp) against the C API it wraps, on proto.Account (the reference
-// README's value with three orders), operation by operation, both models:
+// The C++ API (fbe.hpp) against the C API it wraps, operation by operation, both models,
+// on the three workloads of benchmarks/README.md: account (proto.Account, the reference
+// README's value with three orders), small (one record of five scalars and a string),
+// large (1,000 int64 ids and 100 strings); values from benchmarks/data/*.json:
 //   encode      reset a reused buffer, encode into it    fbe_encode       | m.encode(buffer&)
 //   decode      verified decode reusing one arena         fbe_decode       | type.decode_into(m, bytes)
 //   decode_new  verified decode into a value of its own   arena new+free   | type.decode(bytes)
 //   verify                                                fbe_verify       | type.verify(bytes)
-//   view        open a view, read id, name and every      fbe_view_*       | type.open_view(bytes)[...]
-//               order's price
-// Two modes:
-//   fbe_cpp_bench OP API N [SCHEMAS_DIR]   runs OP (e.g. encode_final) of API (c, cpp) N
+//   view        open a view and read fields in place     fbe_view_*       | type.open_view(bytes)[...]
+//               (account: id, name, every order's price; small: name, siblings, money;
+//               large: the sum of the ids and of the names' lengths)
+// Two modes (REPO: the repository root, for schemas/ and benchmarks/data/):
+//   fbe_cpp_bench WORKLOAD OP API N REPO   runs OP (e.g. encode_final) of API (c, cpp) N
 //                                          times: benchmarks/cpp/instructions.sh counts it
 //                                          under callgrind (Ir(N) - Ir(0)) / N
-//   fbe_cpp_bench time [SCHEMAS_DIR] [--quick]   ns/op of every OP of both APIs, in
-//                                          interleaved rounds (a slow spell of a shared
-//                                          machine hits both alike), the median of 7
+//   fbe_cpp_bench time REPO [--quick]      ns/op of every OP of both APIs on every
+//                                          workload, in interleaved rounds (a slow spell
+//                                          of a shared machine hits both alike), the
+//                                          median of 7
 // The operation and API are chosen before the loop, so the harness is not counted.
 #include <fbe/fbe.hpp>
 
@@ -20,32 +24,45 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <iterator>
 #include <string>
 #include <vector>
 
 namespace {
 
-const char ACCOUNT_JSON[] =
-    R"({"id":1,"name":"Test","state":6,"wallet":{"currency":"USD","amount":1000.0},)"
-    R"("asset":{"currency":"EUR","amount":100.0},"orders":[)"
-    R"({"id":1,"symbol":"EURUSD","side":0,"type":0,"price":1.23456,"volume":1000.0},)"
-    R"({"id":2,"symbol":"EURUSD","side":1,"type":1,"price":1.0,"volume":100.0},)"
-    R"({"id":3,"symbol":"EURUSD","side":0,"type":2,"price":1.5,"volume":10.0}]})";
-
 volatile std::uint64_t sink;
 
+enum class workload { account, small, large };
+
+std::string read_text(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 struct fixture {
+  workload w;
   fbe::schema schema;
   fbe::struct_type type;
   fbe::message value;
   fbe::model model;
   std::vector<std::uint8_t> bytes;
-  fixture(const char *dir, fbe::model m)
-      : schema(fbe::schema::load_package("proto", {dir})),
-        type(*schema.find("Account")),
-        value(type.from_json(ACCOUNT_JSON)),
+  fixture(const std::string &repo, workload wl, fbe::model m)
+      : w(wl),
+        schema(load(repo, wl)),
+        type(*schema.find(wl == workload::account ? "Account" : wl == workload::small ? "Small" : "Large")),
+        value(type.from_json(read_text(repo + "/benchmarks/data/" + name(wl) + ".json"))),
         model(m),
         bytes(value.encode(m)) {}
+  static const char *name(workload wl) {
+    return wl == workload::account ? "account" : wl == workload::small ? "small" : "large";
+  }
+  static fbe::schema load(const std::string &repo, workload wl) {
+    if (wl == workload::account) return fbe::schema::load_package("proto", {repo + "/schemas"});
+    return fbe::schema::load_file(repo + "/schemas/bench/" + name(wl) + ".fbe", {repo + "/schemas"});
+  }
 };
 
 // ---- the C API
@@ -96,26 +113,62 @@ void c_verify(fixture &f, long n) {
     sink += size;
   }
 }
+std::uint64_t c_view_account(fbe_view v) {
+  std::int64_t id = 0;
+  const std::uint8_t *name = nullptr;
+  std::size_t name_size = 0;
+  if (fbe_view_get_int(fbe_view_field_named(v, "id"), &id) ||
+      fbe_view_get_bytes(fbe_view_field_named(v, "name"), &name, &name_size))
+    std::abort();
+  // every element with fbe_view_iterate / fbe_view_next (O(1) a step), as range-for does
+  fbe_view_iter it = fbe_view_iterate(fbe_view_field_named(v, "orders"));
+  fbe_view order;
+  double total = 0;
+  while (fbe_view_next(&it, &order, nullptr)) {
+    double price = 0;
+    if (fbe_view_get_double(fbe_view_field_named(order, "price"), &price)) std::abort();
+    total += price;
+  }
+  return static_cast<std::uint64_t>(id) + name_size + static_cast<std::uint64_t>(total);
+}
+std::uint64_t c_view_small(fbe_view v) {
+  const std::uint8_t *name = nullptr;
+  std::size_t name_size = 0;
+  std::int64_t siblings = 0;
+  double money = 0;
+  if (fbe_view_get_bytes(fbe_view_field_named(v, "name"), &name, &name_size) ||
+      fbe_view_get_int(fbe_view_field_named(v, "siblings"), &siblings) ||
+      fbe_view_get_double(fbe_view_field_named(v, "money"), &money))
+    std::abort();
+  return name_size + static_cast<std::uint64_t>(siblings) + static_cast<std::uint64_t>(money);
+}
+std::uint64_t c_view_large(fbe_view v) {
+  std::uint64_t total = 0;
+  fbe_view item;
+  fbe_view_iter ids = fbe_view_iterate(fbe_view_field_named(v, "ids"));
+  while (fbe_view_next(&ids, &item, nullptr)) {
+    std::int64_t id = 0;
+    if (fbe_view_get_int(item, &id)) std::abort();
+    total += static_cast<std::uint64_t>(id);
+  }
+  fbe_view_iter names = fbe_view_iterate(fbe_view_field_named(v, "names"));
+  while (fbe_view_next(&names, &item, nullptr)) {
+    const std::uint8_t *name = nullptr;
+    std::size_t size = 0;
+    if (fbe_view_get_bytes(item, &name, &size)) std::abort();
+    total += size;
+  }
+  return total;
+}
 void c_view(fixture &f, long n) {
   fbe_error err;
+  std::uint64_t (*read)(fbe_view) =
+      f.w == workload::account ? c_view_account : f.w == workload::small ? c_view_small : c_view_large;
   for (long i = 0; i < n; i++) {
     fbe_view v;
     if (fbe_view_open(f.type.raw(), static_cast<fbe_model>(f.model), f.bytes.data(), f.bytes.size(), nullptr, &v, &err))
       std::abort();
-    std::int64_t id = 0;
-    const std::uint8_t *name = nullptr;
-    std::size_t name_size = 0;
-    if (fbe_view_get_int(fbe_view_field_named(v, "id"), &id) ||
-        fbe_view_get_bytes(fbe_view_field_named(v, "name"), &name, &name_size))
-      std::abort();
-    fbe_view orders = fbe_view_field_named(v, "orders");
-    double total = 0;
-    for (std::size_t k = 0, count = fbe_view_count(orders); k < count; k++) {
-      double price = 0;
-      if (fbe_view_get_double(fbe_view_field_named(fbe_view_at(orders, k), "price"), &price)) std::abort();
-      total += price;
-    }
-    sink += static_cast<std::uint64_t>(id) + name_size + static_cast<std::uint64_t>(total);
+    sink += read(v);
   }
 }
 
@@ -144,15 +197,27 @@ void cpp_decode_new(fixture &f, long n) {
 void cpp_verify(fixture &f, long n) {
   for (long i = 0; i < n; i++) sink += f.type.verify(f.bytes, f.model);
 }
+std::uint64_t cpp_view_account(const fbe::view &v) {
+  auto id = v["id"].get<std::int64_t>();
+  auto name = v["name"].get<std::string_view>();
+  double total = 0;
+  for (fbe::view_ref order : v["orders"]) total += order["price"].get<double>();
+  return static_cast<std::uint64_t>(id) + name.size() + static_cast<std::uint64_t>(total);
+}
+std::uint64_t cpp_view_small(const fbe::view &v) {
+  return v["name"].get<std::string_view>().size() + static_cast<std::uint64_t>(v["siblings"].get<std::int64_t>()) +
+         static_cast<std::uint64_t>(v["money"].get<double>());
+}
+std::uint64_t cpp_view_large(const fbe::view &v) {
+  std::uint64_t total = 0;
+  for (fbe::view_ref id : v["ids"]) total += static_cast<std::uint64_t>(id.get<std::int64_t>());
+  for (fbe::view_ref name : v["names"]) total += name.get<std::string_view>().size();
+  return total;
+}
 void cpp_view(fixture &f, long n) {
-  for (long i = 0; i < n; i++) {
-    fbe::view v = f.type.open_view(f.bytes, f.model);
-    auto id = v["id"].get<std::int64_t>();
-    auto name = v["name"].get<std::string_view>();
-    double total = 0;
-    for (fbe::view_ref order : v["orders"]) total += order["price"].get<double>();
-    sink += static_cast<std::uint64_t>(id) + name.size() + static_cast<std::uint64_t>(total);
-  }
+  std::uint64_t (*read)(const fbe::view &) =
+      f.w == workload::account ? cpp_view_account : f.w == workload::small ? cpp_view_small : cpp_view_large;
+  for (long i = 0; i < n; i++) sink += read(f.type.open_view(f.bytes, f.model));
 }
 
 struct operation {
@@ -178,23 +243,25 @@ double ns_per_op(void (*run)(fixture &, long), fixture &f, double min_seconds) {
   }
 }
 
-int time_all(const char *dir, bool quick) {
+int time_all(const std::string &repo, bool quick) {
   const int rounds = quick ? 3 : 7;
   const double min_seconds = quick ? 0.05 : 0.2;
-  std::printf("%-8s %-11s %8s %8s %7s\n", "model", "op", "C ns", "C++ ns", "ratio");
-  for (fbe::model m : {fbe::model::standard, fbe::model::final_}) {
-    fixture f(dir, m);
-    for (const operation &op : OPERATIONS) {
-      std::vector<double> c, cpp;
-      for (int r = 0; r < rounds; r++) {  // interleaved: C, C++, C, C++, ...
-        c.push_back(ns_per_op(op.c, f, min_seconds));
-        cpp.push_back(ns_per_op(op.cpp, f, min_seconds));
+  std::printf("%-8s %-8s %-11s %10s %10s %7s\n", "workload", "model", "op", "C ns", "C++ ns", "ratio");
+  for (workload w : {workload::account, workload::small, workload::large}) {
+    for (fbe::model m : {fbe::model::standard, fbe::model::final_}) {
+      fixture f(repo, w, m);
+      for (const operation &op : OPERATIONS) {
+        std::vector<double> c, cpp;
+        for (int r = 0; r < rounds; r++) {  // interleaved: C, C++, C, C++, ...
+          c.push_back(ns_per_op(op.c, f, min_seconds));
+          cpp.push_back(ns_per_op(op.cpp, f, min_seconds));
+        }
+        std::sort(c.begin(), c.end());
+        std::sort(cpp.begin(), cpp.end());
+        double mc = c[c.size() / 2], mcpp = cpp[cpp.size() / 2];
+        std::printf("%-8s %-8s %-11s %10.1f %10.1f %7.3f\n", fixture::name(w),
+                    m == fbe::model::standard ? "standard" : "final", op.name, mc, mcpp, mcpp / mc);
       }
-      std::sort(c.begin(), c.end());
-      std::sort(cpp.begin(), cpp.end());
-      double mc = c[c.size() / 2], mcpp = cpp[cpp.size() / 2];
-      std::printf("%-8s %-11s %8.1f %8.1f %7.3f\n", m == fbe::model::standard ? "standard" : "final", op.name, mc, mcpp,
-                  mcpp / mc);
     }
   }
   return 0;
@@ -204,16 +271,18 @@ int time_all(const char *dir, bool quick) {
 
 int main(int argc, char **argv) {
   try {
-    if (argc >= 2 && std::strcmp(argv[1], "time") == 0) {
-      const char *dir = argc > 2 && argv[2][0] != '-' ? argv[2] : "schemas";
-      bool quick = std::strcmp(argv[argc - 1], "--quick") == 0;
-      return time_all(dir, quick);
-    }
-    if (argc < 4) {
-      std::fprintf(stderr, "usage: fbe_cpp_bench OP API N [SCHEMAS_DIR] | fbe_cpp_bench time [SCHEMAS_DIR] [--quick]\n");
+    if (argc >= 3 && std::strcmp(argv[1], "time") == 0)
+      return time_all(argv[2], std::strcmp(argv[argc - 1], "--quick") == 0);
+    if (argc != 6) {
+      std::fprintf(stderr, "usage: fbe_cpp_bench WORKLOAD OP API N REPO | fbe_cpp_bench time REPO [--quick]\n");
       return 2;
     }
-    std::string op_name = argv[1];
+    std::string w_name = argv[1], op_name = argv[2];
+    workload w = w_name == "account" ? workload::account : w_name == "small" ? workload::small : workload::large;
+    if (w_name != fixture::name(w)) {
+      std::fprintf(stderr, "fbe_cpp_bench: no workload %s\n", argv[1]);
+      return 2;
+    }
     fbe::model m = fbe::model::standard;
     if (op_name.size() > 6 && op_name.compare(op_name.size() - 6, 6, "_final") == 0) {
       m = fbe::model::final_;
@@ -221,16 +290,16 @@ int main(int argc, char **argv) {
     } else if (op_name.size() > 9 && op_name.compare(op_name.size() - 9, 9, "_standard") == 0) {
       op_name.resize(op_name.size() - 9);
     }
-    fixture f(argc > 4 ? argv[4] : "schemas", m);
+    fixture f(argv[5], w, m);
     for (const operation &op : OPERATIONS) {
       if (op_name == op.name) {
-        (std::strcmp(argv[2], "c") == 0 ? op.c : op.cpp)(f, std::atol(argv[3]));
+        (std::strcmp(argv[3], "c") == 0 ? op.c : op.cpp)(f, std::atol(argv[4]));
         return 0;
       }
     }
-    std::fprintf(stderr, "fbe_cpp_bench: no operation %s\n", argv[1]);
+    std::fprintf(stderr, "fbe_cpp_bench: no operation %s\n", argv[2]);
     return 2;
-  } catch (const fbe::error &e) {
+  } catch (const std::exception &e) {
     std::fprintf(stderr, "fbe_cpp_bench: %s\n", e.what());
     return 1;
   }

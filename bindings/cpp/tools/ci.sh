@@ -11,6 +11,9 @@
 #      Account field by field and must write the conformance vector's bytes
 #   4. the installed fbe-cpp-testee, beside the installed fbe, through the runner from a
 #      folder outside the repository (copies of the schemas and conformance files)
+#   5. the benchmark (benchmarks/cpp, fbe_cpp_bench) once: every operation of both APIs
+#      on every workload a few times, so that it builds and runs (figures:
+#      benchmarks/cpp/instructions.sh and `fbe_cpp_bench time`, benchmarks/results/cpp.md)
 # Prints each step with its duration; exits non-zero when any step failed.
 set -euo pipefail
 
@@ -19,7 +22,7 @@ repo=$PWD
 jobs=${FBE_JOBS:-2}
 gcc_tree=$repo/build/cpp-gcc
 asan_tree=$repo/build/cpp-asan-clang
-cpp_targets=(fbe fbe_shared fbe_static fbe-cpp-testee cpp_test_api cpp_test_protocol cpp_test_memory)
+cpp_targets=(fbe fbe_shared fbe_static fbe-cpp-testee cpp_test_api cpp_test_protocol cpp_test_memory fbe_cpp_bench)
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
 step_t0=0
@@ -34,11 +37,11 @@ done_step() {
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fbe-cpp.XXXXXX") # outside the repository
 trap 'rm -rf "$tmp"' EXIT
 
-echo "cpp: $(c++ --version | head -n 1); $(clang++ --version | head -n 1)"
+echo "cpp: $(c++ --version | sed -n 1p); $(clang++ --version | sed -n 1p)"
 
 step "gcc Release -Werror: build, ctest -L cpp"
 cmake -S . -B "$gcc_tree" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
-  -DFBE_BUILD_CPP=ON -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_WERROR=ON >/dev/null
+  -DFBE_BUILD_CPP=ON -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_BUILD_BENCH=ON -DFBE_WERROR=ON >/dev/null
 cmake --build "$gcc_tree" -j"$jobs" --target "${cpp_targets[@]}" >/dev/null
 (cd "$gcc_tree" && ctest -L cpp --output-on-failure -j"$jobs")
 done_step
@@ -73,4 +76,15 @@ cp tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/confo
   --testee "c=$prefix/bin/fbe testee" --testee "cpp=$prefix/bin/fbe-cpp-testee" \
   --behaviour behaviour.jsonl --conversations conversations.jsonl \
   -I schemas vectors.jsonl malformed.jsonl malformed-extra.jsonl versioning.jsonl | tail -n 3)
+done_step
+
+step "benchmark smoke: fbe_cpp_bench, every operation of both APIs on every workload"
+for workload in account small large; do
+  for op in encode decode decode_new verify view; do
+    for model in standard final; do
+      for api in c cpp; do "$gcc_tree/bin/fbe_cpp_bench" "$workload" "${op}_$model" "$api" 10 "$repo"; done
+    done
+  done
+done
+echo "cpp: fbe_cpp_bench ran 60 operations"
 done_step
