@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 repo=$PWD
 jobs=${FBE_JOBS:-2}
-gcc_tree=$repo/build/cpp-gcc
+gcc_tree=$repo/build/cpp # also the tree ci/testees.sh takes the testee from
 asan_tree=$repo/build/cpp-asan-clang
 cpp_targets=(fbe fbe_shared fbe_static fbe-cpp-testee cpp_test_api cpp_test_protocol cpp_test_memory fbe_cpp_bench)
 
@@ -39,8 +39,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "cpp: $(c++ --version | sed -n 1p); $(clang++ --version | sed -n 1p)"
 
-step "gcc Release -Werror: build, ctest -L cpp"
-cmake -S . -B "$gcc_tree" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+step "cc/c++ (gcc) Release -Werror: build, ctest -L cpp"
+cmake -S . -B "$gcc_tree" -DCMAKE_BUILD_TYPE=Release \
   -DFBE_BUILD_CPP=ON -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON -DFBE_BUILD_BENCH=ON -DFBE_WERROR=ON >/dev/null
 cmake --build "$gcc_tree" -j"$jobs" --target "${cpp_targets[@]}" >/dev/null
 (cd "$gcc_tree" && ctest -L cpp --output-on-failure -j"$jobs")
