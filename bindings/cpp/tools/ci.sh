@@ -5,7 +5,8 @@
 #      where it was, lifetimes; the testee beside the C one through the shared runner over
 #      every conformance file, the generated batch, the regressions, the behaviour records
 #      and the conversations, with text, native and view checks)
-#   2. clang with ASan+UBSan, -Werror: the unit tests again
+#   2. clang with ASan+UBSan, -Werror: the unit tests again, and the testee through the
+#      runner (vectors, malformed, versioning, behaviour, conversations)
 #   3. cmake --install into a temporary prefix; a consumer CMake project outside the
 #      repository (tools/consumer: find_package(fbe REQUIRED), fbe::cpp) builds the
 #      Account field by field and must write the conformance vector's bytes
@@ -46,12 +47,19 @@ cmake --build "$gcc_tree" -j"$jobs" --target "${cpp_targets[@]}" >/dev/null
 (cd "$gcc_tree" && ctest -L cpp --output-on-failure -j"$jobs")
 done_step
 
-step "clang ASan+UBSan -Werror: the unit tests"
+step "clang ASan+UBSan -Werror: the unit tests, the testee through the runner"
 cmake -S . -B "$asan_tree" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DFBE_SANITIZE=address,undefined -DFBE_BUILD_CPP=ON -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON \
   -DFBE_WERROR=ON >/dev/null
-cmake --build "$asan_tree" -j"$jobs" --target cpp_test_api cpp_test_protocol cpp_test_memory >/dev/null
+cmake --build "$asan_tree" -j"$jobs" --target cpp_test_api cpp_test_protocol cpp_test_memory fbe-cpp-testee >/dev/null
 (cd "$asan_tree" && ctest -R '^cpp_test_' --output-on-failure -j"$jobs")
+# and its testee beside the C tool's through the runner: a sanitizer report ends the
+# process, so it fails the checks
+python3 tests/conformance/runner --text --native --view \
+  --testee "c=$gcc_tree/bin/fbe testee" --testee "cpp=$asan_tree/bin/fbe-cpp-testee" \
+  --behaviour tests/conformance/behaviour.jsonl --conversations tests/conformance/conversations.jsonl \
+  tests/conformance/vectors.jsonl tests/conformance/malformed.jsonl tests/conformance/malformed-extra.jsonl \
+  tests/conformance/versioning.jsonl | tail -n 1
 done_step
 
 step "install, and a consumer project outside the repository: find_package(fbe), fbe::cpp"
