@@ -23,7 +23,7 @@ repo=$PWD
 jobs=${FBE_JOBS:-2}
 gcc_tree=$repo/build/cpp # also the tree ci/testees.sh takes the testee from
 asan_tree=$repo/build/cpp-asan-clang
-cpp_targets=(fbe fbe_shared fbe_static fbe-cpp-testee cpp_test_api cpp_test_protocol cpp_test_memory fbe_cpp_bench)
+cpp_targets=(fbe fbe_shared fbe_static fbe-cpp-testee cpp_test_api cpp_test_protocol cpp_test_memory cpp_test_span fbe_cpp_bench)
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
 step_t0=0
@@ -51,7 +51,7 @@ step "clang ASan+UBSan -Werror: the unit tests, the testee through the runner"
 cmake -S . -B "$asan_tree" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DFBE_SANITIZE=address,undefined -DFBE_BUILD_CPP=ON -DFBE_BUILD_TESTS=ON -DFBE_BUILD_CLI=ON \
   -DFBE_WERROR=ON >/dev/null
-cmake --build "$asan_tree" -j"$jobs" --target cpp_test_api cpp_test_protocol cpp_test_memory fbe-cpp-testee >/dev/null
+cmake --build "$asan_tree" -j"$jobs" --target cpp_test_api cpp_test_protocol cpp_test_memory cpp_test_span fbe-cpp-testee >/dev/null
 (cd "$asan_tree" && ctest -R '^cpp_test_' --output-on-failure -j"$jobs")
 # and its testee beside the C tool's through the runner: a sanitizer report ends the
 # process, so it fails the checks

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#if __has_include(<span>)
+#include <span>
+#endif
 
 #include "fbe/fbe.h"
 
@@ -58,6 +61,15 @@ class bytes_view {
   constexpr bytes_view() noexcept = default;
   constexpr bytes_view(const std::uint8_t *data, std::size_t size) noexcept : data_(data), size_(size) {}
   bytes_view(const std::vector<std::uint8_t> &v) noexcept : data_(v.data()), size_(v.size()) {}
+  bytes_view(const buffer &b) noexcept : data_(b.data()), size_(b.size()) {}
+  // Text's bytes as bytes (explicit: a string is not bytes by accident).
+  explicit bytes_view(std::string_view text) noexcept
+      : data_(reinterpret_cast<const std::uint8_t *>(text.data())), size_(text.size()) {}
+#if defined(__cpp_lib_span) && __cpp_lib_span >= 202002L
+  // C++20: to and from std::span of const bytes.
+  constexpr bytes_view(std::span<const std::uint8_t> s) noexcept : data_(s.data()), size_(s.size()) {}
+  constexpr operator std::span<const std::uint8_t>() const noexcept { return {data_, size_}; }
+#endif
   constexpr const std::uint8_t *data() const noexcept { return data_; }
   constexpr std::size_t size() const noexcept { return size_; }
   constexpr bool empty() const noexcept { return size_ == 0; }
