@@ -2,7 +2,7 @@
 # ci/conformance.sh [--testees c,python,...] [--known-failures FILE] [--no-behaviour] [--no-text] [--no-native]
 # [--no-view] [--no-conversations]
 # [FILE.jsonl...]: the cross-language conformance matrix (tests/conformance/README.md). Builds what the
-# named testees need (default: all of c, python, node, ruby, java) — the fbe tool
+# named testees need (default: all of c, python, node, ruby, java, cpp) — the fbe tool
 # (build/release; always, as it also gives the runner the field types by `describe`),
 # the Python package into build/python/venv, the Node addon, the gem, the jar —
 # registers every named testee that is built plus those of FBE_EXTRA_TESTEES (lines of
@@ -29,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-wanted=c,python,node,ruby,java,go
+wanted=c,python,node,ruby,java,go,cpp
 named=0 # 1: --testees given, so a testee that cannot be built fails the run
 runner_options=()
 files=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Go byte
-# for byte; then requests and responses: a Python asyncio server and clients in C,
+# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java, Go and C++
+# byte for byte; then requests and responses: a Python asyncio server and clients in C,
 # JavaScript, Ruby, Java and Go.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
@@ -132,7 +132,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python, JavaScript, Ruby, Java and Go over one core"
+heading "The same Account across languages: C, Python, JavaScript, Ruby, Java, Go and C++ over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -294,8 +294,45 @@ GO
 (cd godemo && GOPROXY=off go build -o ../godemo.bin .)
 ./godemo.bin
 
-echo "The C tool verifies and decodes what JavaScript, Ruby, Java and Go wrote:"
-for f in node.bin ruby.bin java.bin go.bin; do
+
+# ---- C++ (bindings/cpp): fbe.hpp over the same core, compiled like a user's program
+echo "C++ decodes Java's bytes and encodes them again, in both models:"
+cat >demo.cpp <<'CPP'
+#include <fbe/fbe.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+static std::vector<std::uint8_t> read_file(const char *path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int main() {
+  fbe::schema schema = fbe::schema::load_file("schemas/proto.fbe", {"schemas"});
+  fbe::struct_type account = *schema.find("Account");
+  fbe::message acc = account.decode(read_file("java.bin"));
+  std::cout << "   " << acc << "\n";
+  std::ofstream("cpp.txt") << acc << "\n";
+  try {
+    schema.find("Order")->make().set("symbl", "EURUSD");
+  } catch (const fbe::error &e) {
+    std::ofstream("cpp.err") << e.class_name() << ": " << e.what() << "\n";
+  }
+  if (acc.encode() != read_file("account.bin")) throw std::runtime_error("C++ and C bytes differ");
+  if (acc.encode(fbe::model::final_) != read_file("account.final.bin")) throw std::runtime_error("C++ and C final bytes differ");
+  std::vector<std::uint8_t> bytes = acc.encode();
+  std::ofstream("cpp.bin", std::ios::binary).write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  std::cout << "   its bytes equal the C tool's account.bin and account.final.bin\n";
+}
+CPP
+c++ -std=c++17 -O2 -DFBE_STATIC -I"$repo/core/include" -I"$repo/bindings/cpp/include" demo.cpp \
+  "$repo/build/release/libfbe.a" -lm -o demo_cpp
+./demo_cpp
+
+echo "The C tool verifies and decodes what JavaScript, Ruby, Java, Go and C++ wrote:"
+for f in node.bin ruby.bin java.bin go.bin cpp.bin; do
   fbe verify "${fbe_args[@]}" "$f"
   fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
   if ! cmp -s "$f.json" decoded.json; then
@@ -307,7 +344,7 @@ done
 
 echo "Every language prints the Account as the C tool does, and words one mistake the same:"
 fbe_to c.txt decode "${fbe_args[@]}" --text account.bin
-for lang in python node ruby java go; do
+for lang in python node ruby java go cpp; do
   if ! cmp -s "$lang.txt" c.txt; then
     echo "demo: $lang prints the Account otherwise than fbe decode --text:" >&2
     diff "$lang.txt" c.txt >&2 || true
@@ -319,8 +356,8 @@ for lang in python node ruby java go; do
     exit 1
   fi
 done
-echo "   python, node, ruby, java and go print: $(cut -c1-72 c.txt)..."
-echo "   and all five refuse Order(symbl=...) with: $(cat python.err)"
+echo "   python, node, ruby, java, go and cpp print: $(cut -c1-72 c.txt)..."
+echo "   and all six refuse Order(symbl=...) with: $(cat python.err)"
 
 heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby, Java and Go"
 # schemas/exchange.fbe's NewOrder, answered by OrderAccepted or refused by Reject

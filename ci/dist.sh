@@ -4,7 +4,8 @@
 # C tool's `fbe conformance`, each binding's testee through the shared runner
 # (tests/conformance/runner):
 #   C:      libfbe-V-Linux-x86_64.tar.gz (the installed prefix) and libfbe_V_amd64.deb
-#           (CPack)                      -> bin/fbe conformance, from the extracted tree
+#           (CPack)                      -> bin/fbe conformance, from the extracted tree;
+#           with the C++ headers: a find_package(fbe) consumer of fbe::cpp against it
 #   Java:   the jar with its native library -> java -jar fbe-V.jar testee
 # and the packages that install by name, which ci/dist_index.sh (the last step) lays out
 # as local package indexes and installs from by name, each running its testee:
@@ -58,6 +59,17 @@ printf '#include <fbe/fbe.h>\n#include <stdio.h>\nint main(void) { puts(fbe_vers
 cc -o "$t/v" "$t/v.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs fbe-static)
 [[ $("$t/v") == "$version" ]] || { echo "dist: the consumer prints $("$t/v"), not $version" >&2; exit 1; }
 echo "consumer (pkg-config fbe-static): fbe_version() = $version"
+# and a C++ consumer (bindings/cpp/tools/consumer): find_package(fbe), fbe::cpp; it
+# builds the reference README's Account and must write the conformance vector's bytes
+cp -r "$repo/bindings/cpp/tools/consumer" "$t/cpp"
+cmake -S "$t/cpp" -B "$t/cpp/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$t/cpp/build" >/dev/null
+account_hex=$(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line) if line.strip() else {}
+    if r.get("id") == "pub-proto-Account-readme-standard": print(r["hex"])' "$repo/tests/conformance/vectors.jsonl")
+"$t/cpp/build/account" "$schemas" "$account_hex" | cut -c1-40
+echo "consumer (find_package(fbe), fbe::cpp): the Account's bytes"
 
 step "C: the .deb, dpkg -x, runs fbe conformance"
 t=$(scratch); tmps+=("$t")

@@ -22,6 +22,7 @@ packages=(
   ruby-msgpack      # a peer in benchmarks/ruby
   openjdk-17-jdk-headless  # the Java binding (bindings/java): javac, jni.h
   maven             # builds bindings/java; its plugins and libraries come from Maven Central
+  libgtest-dev      # the C++ API's unit tests (bindings/cpp/tests, find_package(GTest))
   # the peers of ci/bench.sh (benchmarks/peers-c), with their schema compilers
   libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libavro-dev
   libflatbuffers-dev flatbuffers-compiler libcapnp-dev capnproto libprotobuf-dev protobuf-compiler

@@ -211,6 +211,13 @@ if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 # through the runner (vectors, behaviour records, conversations).
 stage_begin "go"
 if bash bindings/go/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+# The C++ API (bindings/cpp/tools/ci.sh): fbe.hpp's GoogleTest unit tests under gcc
+# -Werror and again under clang ASan+UBSan, the C++ testee beside the C one through the
+# shared runner (every conformance file, regressions, behaviour, conversations), the
+# install with a find_package(fbe) consumer outside the repository, and the installed
+# testee through the runner from there.
+stage_begin "cpp"
+if bash bindings/cpp/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
 # stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
@@ -255,7 +262,7 @@ if bash ci/dist.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
-# encoded by the C core; every built testee (c, python, node, ruby, java) runs the public vectors,
+# encoded by the C core; every built testee (c, python, node, ruby, java, cpp) runs the public vectors,
 # the malformed buffers (malformed-extra.jsonl: strings that are not UTF-8 and bad decimals,
 # checked to be what gen/malformed_extra.py writes), the versioning records, the generated vectors and every shrunk
 # regression of the differential run (tests/regressions/differential/*/); X encodes,

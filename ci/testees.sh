@@ -1,5 +1,5 @@
 # Sourced by ci/conformance.sh and ci/differential.sh (from the repository root, with
-# `wanted` (a comma-separated list among c,python,node,ruby,java,go and the names of
+# `wanted` (a comma-separated list among c,python,node,ruby,java,go,cpp and the names of
 # FBE_EXTRA_TESTEES), `named` (1: a testee that cannot be built fails the run) and
 # `jobs` set): builds what the wanted testees need — the fbe tool (build/release;
 # always, as it also describes the field types and is the differential run's oracle),
@@ -11,7 +11,7 @@
 # built before (by an earlier run) are used as they are.
 repo=$(pwd)
 no_build() { [[ ${FBE_NO_BUILD:-0} == 1 ]]; }
-all=c,python,node,ruby,java,go
+all=c,python,node,ruby,java,go,cpp
 
 extra_names=()
 while IFS= read -r spec; do
@@ -102,6 +102,20 @@ if wants go; then
     testees+=(--testee "go=$repo/build/go/fbe-testee")
   else
     not_built "the Go testee could not be built" go
+  fi
+fi
+
+# cpp: fbe-cpp-testee, the C++ API's testee (bindings/cpp), built in build/cpp
+if wants cpp; then
+  if ! no_build && command -v c++ >/dev/null; then
+    { [[ -f build/cpp/CMakeCache.txt ]] ||
+        cmake -S . -B build/cpp -DCMAKE_BUILD_TYPE=Release -DFBE_BUILD_CPP=ON -DFBE_WERROR=ON >/dev/null; } &&
+      cmake --build build/cpp -j"$jobs" --target fbe-cpp-testee >/dev/null || true
+  fi
+  if [[ -x build/cpp/bin/fbe-cpp-testee ]]; then
+    testees+=(--testee "cpp=$repo/build/cpp/bin/fbe-cpp-testee")
+  else
+    not_built "the C++ testee could not be built" cpp
   fi
 fi
 

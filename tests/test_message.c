@@ -474,6 +474,47 @@ static void test_setter_wrong_kind(void **state) {
   assert_int_equal(fbe_ref_count(none), 0);
 }
 
+/* fbe_ref_field_find: the field, or why there is none in the JSON reader's words. */
+static void test_field_find(void **state) {
+  fixture *f = *state;
+  fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple)), out;
+  fbe_error e;
+  assert_int_equal(fbe_ref_field_find(r, "f32xyz", 3, &out, &e), FBE_OK);
+  assert_true(fbe_ref_ok(out));
+  assert_int_equal(fbe_ref_kind(out), FBE_KIND_STRING);
+  assert_int_equal(fbe_ref_field_find(r, "f3x", 3, &out, &e), FBE_ERR_UNKNOWN_FIELD);
+  assert_false(fbe_ref_ok(out));
+  assert_string_equal(e.message, "unknown field 'f3x' of test.StructSimple (did you mean 'f3'?)");
+  assert_int_equal(fbe_ref_field_find(t_path(r, "id"), "x", 1, &out, &e), FBE_ERR_TYPE);
+  assert_string_equal(e.message, "fbe_ref_field_find: the value is an int32, not a struct");
+}
+
+/* fbe_char_parse: one character, or the core's refusal. */
+static void test_char_parse(void **state) {
+  (void)state;
+  uint32_t cp = 0;
+  fbe_error e;
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "A", 1, &cp, &e), FBE_OK);
+  assert_int_equal(cp, 65);
+  assert_int_equal(fbe_char_parse(FBE_KIND_WCHAR, "\xe2\x82\xac", 3, &cp, &e), FBE_OK);
+  assert_int_equal(cp, 0x20ac);
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "ab", 2, &cp, &e), FBE_ERR_ARGUMENT);
+  assert_string_equal(e.message, "'ab' is not one character");
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "", 0, &cp, &e), FBE_ERR_ARGUMENT);
+  assert_int_equal(fbe_char_parse(FBE_KIND_CHAR, "\xe2\x82\xac", 3, &cp, &e), FBE_ERR_RANGE);
+  assert_int_equal(fbe_char_parse(FBE_KIND_INT32, "a", 1, &cp, &e), FBE_ERR_ARGUMENT);
+}
+
+/* A finite double past float's range does not fit a float (an infinity does). */
+static void test_set_double_float_range(void **state) {
+  fixture *f = *state;
+  fbe_ref r = fbe_msg_ref(t_new(f->arena, f->simple));
+  fbe_error e;
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), 1e39, &e), FBE_ERR_RANGE);
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), HUGE_VAL, &e), FBE_OK);
+  assert_int_equal(fbe_ref_set_double(t_path(r, "f25"), 3.0e38, &e), FBE_OK);
+}
+
 /* message.h optionals: is_null / emplace / deref / set_null. Declared defaults are
  * shared schema data: changing one message's value must not change the default. */
 static void test_optionals(void **state) {
@@ -835,6 +876,9 @@ static void test_equal(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_struct_simple_defaults, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_field_find, test_setup, test_teardown),
+      cmocka_unit_test(test_char_parse),
+      cmocka_unit_test_setup_teardown(test_set_double_float_range, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_defaults_per_message, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_struct_optional_defaults, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_navigation, test_setup, test_teardown),

@@ -44,7 +44,8 @@ DEFAULT_FILES = ["README.md", "bindings/*/README.md", "core/GEN_C.md", "benchmar
 
 RUNNABLE = {"python": "python", "py": "python", "ruby": "ruby", "rb": "ruby",
             "js": "js", "javascript": "js", "ts": "ts", "typescript": "ts", "java": "java",
-            "c": "c", "go": "go", "sh": "sh", "bash": "sh", "shell": "sh", "console": "console"}
+            "c": "c", "cpp": "cpp", "c++": "cpp", "go": "go",
+            "sh": "sh", "bash": "sh", "shell": "sh", "console": "console"}
 # Output samples, configuration and build snippets: shown, not run. (CMake snippets
 # are what tests/consumer builds: the install_consumer ctest.)
 NOT_CODE = {"", "text", "txt", "output", "cmake", "xml", "json", "jsonl", "diff", "ini",
@@ -162,6 +163,7 @@ def find_tools():
         missing["go"] = "no go, or no core vendored in bindings/go: run bash bindings/go/tools/ci.sh"
     if not os.path.exists(os.path.join(REPO, "build/release/libfbe.a")):
         missing["c"] = "no build/release/libfbe.a: run the test command's build (Release) stage"
+        missing["cpp"] = missing["c"]
     return Tools(python, ruby_lib, jar, tsc, missing)
 
 
@@ -213,6 +215,19 @@ def c_program(text):
     body = [line for line in lines if not line.lstrip().startswith("#include")]
     return ("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <fbe/fbe.h>\n"
             + "\n".join(includes) + "\nint main(void) {\n" + "\n".join("  " + l for l in body)
+            + "\n  return 0;\n}\n")
+
+
+def cpp_program(text):
+    """As c_program, for C++17 over fbe.hpp: a fragment without main() goes into one,
+    with iostream, string, vector and fbe/fbe.hpp included."""
+    if re.search(r"\bmain\s*\(", text):
+        return text
+    lines = text.split("\n")
+    includes = [line for line in lines if line.lstrip().startswith("#include")]
+    body = [line for line in lines if not line.lstrip().startswith("#include")]
+    return ("#include <iostream>\n#include <string>\n#include <vector>\n#include <fbe/fbe.hpp>\n"
+            + "\n".join(includes) + "\nint main() {\n" + "\n".join("  " + l for l in body)
             + "\n  return 0;\n}\n")
 
 
@@ -297,6 +312,18 @@ def execute(block, kind, ws, tools, timeout, env):
         exe = os.path.join(ws.out, name)
         rc, out, err = run([os.environ.get("CC", "cc"), "-std=c11", "-Wall", "-Wextra", "-Werror",
                             "-DFBE_STATIC", "-I", os.path.join(REPO, "core/include"), src + ".c",
+                            os.path.join(REPO, "build/release/libfbe.a"), "-lm", "-o", exe],
+                           ws, timeout, env)
+        if rc != 0:
+            return rc, out, err
+        return run([exe], ws, timeout, env)
+    if kind == "cpp":
+        with open(src + ".cpp", "w", encoding="utf-8") as f:
+            f.write(cpp_program(block.program))
+        exe = os.path.join(ws.out, name)
+        rc, out, err = run([os.environ.get("CXX", "c++"), "-std=c++17", "-Wall", "-Wextra", "-Werror",
+                            "-DFBE_STATIC", "-I", os.path.join(REPO, "core/include"),
+                            "-I", os.path.join(REPO, "bindings/cpp/include"), src + ".cpp",
                             os.path.join(REPO, "build/release/libfbe.a"), "-lm", "-o", exe],
                            ws, timeout, env)
         if rc != 0:

@@ -75,6 +75,12 @@ static inline int fbe_ref_ok(fbe_ref r) { return r.slot != NULL; }
 FBE_API fbe_kind fbe_ref_kind(fbe_ref r);
 FBE_API fbe_ref fbe_ref_field(fbe_ref r, const char *name);       /* struct field by name */
 FBE_API fbe_ref fbe_ref_field_at(fbe_ref r, size_t index);        /* struct field by index */
+/* fbe_ref_field by a name of `length` bytes that says why it found nothing:
+ * FBE_ERR_TYPE when r is not a struct ("fbe_ref_field_find: the value is an int32, not
+ * a struct"), FBE_ERR_UNKNOWN_FIELD "unknown field 'symbl' of proto.Order (did you mean
+ * 'symbol'?)" (the JSON reader's words). *out has no value on failure. */
+FBE_API fbe_status fbe_ref_field_find(fbe_ref r, const char *name, size_t length, fbe_ref *out,
+                                      fbe_error *err);
 FBE_API size_t fbe_ref_count(fbe_ref r);  /* elements of array/vector/list/set, entries of map/hash */
 FBE_API fbe_ref fbe_ref_at(fbe_ref r, size_t index);              /* element i */
 FBE_API fbe_ref fbe_ref_key_at(fbe_ref r, size_t index);          /* map entry i: key */
@@ -145,6 +151,11 @@ FBE_API fbe_status fbe_ref_set_uuid(fbe_ref r, const fbe_uuid *v, fbe_error *err
  * Python's str(Decimal) ("123.5", "1E-7"). out_size >= 48 is always enough. */
 FBE_API fbe_status fbe_decimal_parse(const char *text, size_t length, fbe_decimal *out);
 FBE_API void fbe_decimal_format(const fbe_decimal *v, char *out, size_t out_size);
+/* A char or wchar from its text (kind FBE_KIND_CHAR or FBE_KIND_WCHAR): exactly one
+ * UTF-8 character, its code point in *out; FBE_ERR_ARGUMENT "'ab' is not one
+ * character" otherwise, FBE_ERR_RANGE "value 256 does not fit char" past the kind. */
+FBE_API fbe_status fbe_char_parse(fbe_kind kind, const char *text, size_t length, uint32_t *out,
+                                  fbe_error *err);
 /* UUID text (8-4-4-4-12, any case) <-> value; formatting writes 36 chars + NUL. */
 FBE_API fbe_status fbe_uuid_parse(const char *text, size_t length, fbe_uuid *out);
 FBE_API void fbe_uuid_format(const fbe_uuid *v, char out[37]);

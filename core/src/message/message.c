@@ -1,9 +1,13 @@
 /* Dynamic messages: creation with defaults, navigation and typed access. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "fbe/internal/value.h"
 #include "fbe/internal/error.h"
 #include "fbe/internal/input.h"
+#include "fbe/internal/kinds.h"
+#include "fbe/internal/utf8.h"
 
 /* ---------------------------------------------------------------- defaults */
 
@@ -203,6 +207,22 @@ static fbe_status wrong_kind(fbe_error *err, const char *setter, fbe_ref r, cons
                         words, takes);
 }
 
+/* fbe_ref_field with the reason when there is no such field: what a binding over the
+ * public API (C++) raises for a name its user got wrong, in the JSON reader's words. */
+fbe_status fbe_ref_field_find(fbe_ref r, const char *name, size_t length, fbe_ref *out, fbe_error *err) {
+  *out = null_ref;
+  if (!r.slot || r.type->kind != FBE_KIND_STRUCT) return wrong_kind(err, "fbe_ref_field_find", r, "a struct");
+  const fbe_struct *st = r.type->st;
+  for (uint32_t i = 0; name && i < st->nfields; i++) {
+    const char *f = st->fields[i].name;
+    if (strlen(f) == length && !memcmp(f, name, length)) {
+      *out = fbe_ref_field_at(r, i);
+      return FBE_OK;
+    }
+  }
+  return fbei_error_unknown_field(err, st, name, length);
+}
+
 static fbe_status out_of_memory(fbe_error *err) {
   return fbei_error_set(err, FBE_ERR_NOMEM, FBE_NO_OFFSET, "out of memory");
 }
@@ -342,6 +362,11 @@ fbe_status fbe_ref_set_double(fbe_ref r, double v, fbe_error *err) {
   if (!r.slot) return wrong_kind(err, "fbe_ref_set_double", r, "a float or double");
   if (r.type->wire == FBE_KIND_FLOAT) {
     float f = (float)v;
+    if (isinf(f) && !isinf(v)) { /* a finite double past float's range does not fit */
+      char text[40];
+      snprintf(text, sizeof text, "%.17g", v);
+      return fbei_error_range(err, text, FBE_KIND_FLOAT);
+    }
     memcpy(r.slot, &f, 4);
   } else if (r.type->wire == FBE_KIND_DOUBLE) {
     memcpy(r.slot, &v, 8);
@@ -412,4 +437,23 @@ fbe_msg *fbei_msg_shell(fbe_arena *arena, const fbe_struct *type) {
   m->type = type;
   m->arena = arena;
   return m;
+}
+
+/* ---------------------------------------------------------------- char text */
+
+fbe_status fbe_char_parse(fbe_kind kind, const char *text, size_t length, uint32_t *out, fbe_error *err) {
+  if (kind != FBE_KIND_CHAR && kind != FBE_KIND_WCHAR)
+    return fbei_error_set(err, FBE_ERR_ARGUMENT, FBE_NO_OFFSET, "fbe_char_parse: %s is not char or wchar",
+                          fbe_kind_name(kind));
+  const uint8_t *u = (const uint8_t *)text;
+  size_t len = text && length ? fbei_utf8_sequence(u, length) : 0;
+  if (!len || len != length) return fbei_error_bad_text(err, kind, text ? text : "", text ? length : 0);
+  uint32_t cp = len == 1 ? u[0]
+                : len == 2 ? (uint32_t)(u[0] & 0x1f) << 6 | (u[1] & 0x3f)
+                : len == 3 ? (uint32_t)(u[0] & 0x0f) << 12 | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f)
+                           : (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3f) << 12 |
+                                 (uint32_t)(u[2] & 0x3f) << 6 | (u[3] & 0x3f);
+  if (!fbei_int_fits(kind, 0, cp)) return fbei_error_int_range(err, 0, cp, kind);
+  *out = cp;
+  return FBE_OK;
 }
