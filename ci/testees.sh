@@ -11,7 +11,7 @@
 # built before (by an earlier run) are used as they are.
 repo=$(pwd)
 no_build() { [[ ${FBE_NO_BUILD:-0} == 1 ]]; }
-all=c,python,node,ruby,java
+all=c,python,node,ruby,java,rust
 
 extra_names=()
 while IFS= read -r spec; do
@@ -91,6 +91,18 @@ if wants java; then
     testees+=(--testee "java=java -jar $(ls "$repo"/bindings/java/target/fbe-*.jar | grep -v -E 'sources|javadoc' | head -1) testee")
   else
     not_built "the Java jar could not be built" java
+  fi
+fi
+
+# rust: the fbe-testee binary of the fbe crate (bindings/rust), built by cargo into
+# build/rust (one target directory: the core is compiled once)
+if wants rust; then
+  rust_testee=$repo/build/rust/release/fbe-testee
+  if command -v cargo >/dev/null && { { no_build && [[ -x $rust_testee ]]; } ||
+     (cd bindings/rust && CARGO_TARGET_DIR=$repo/build/rust cargo build -q --release -j"$jobs" -p fbe --bin fbe-testee >/dev/null 2>&1); }; then
+    testees+=(--testee "rust=$rust_testee")
+  else
+    not_built "the Rust crate could not be built" rust
   fi
 fi
 

@@ -285,6 +285,11 @@ pub(crate) fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, err: &mut
             Value::Bool(b) if k == Kind::Bool => sys::fbe_ref_set_bool(r, b as i32, err),
             Value::Int(i) if integer_kind(r, k).is_some() => set_integer(r, k, i < 0, i.unsigned_abs(), err),
             Value::UInt(u) if integer_kind(r, k).is_some() => set_integer(r, k, false, u, err),
+            Value::Wide(w) if integer_kind(r, k).is_some() => {
+                let c = crate::raw::cstring(&w.to_string());
+                sys::input::fbei_error_range(err, c.as_ptr(), integer_kind(r, k).unwrap().raw())
+            }
+            Value::Wide(w) if k == Kind::Decimal => set_decimal_text(r, &w.to_string(), err),
             Value::Int(i) if matches!(k, Kind::Float | Kind::Double) => sys::fbe_ref_set_double(r, i as f64, err),
             Value::UInt(u) if matches!(k, Kind::Float | Kind::Double) => sys::fbe_ref_set_double(r, u as f64, err),
             Value::Int(i) if k == Kind::Decimal => set_decimal_text(r, &i.to_string(), err),
@@ -299,6 +304,7 @@ pub(crate) fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, err: &mut
             Value::Decimal(d) if k == Kind::Decimal => sys::fbe_ref_set_decimal(r, &d.0, err),
             Value::Uuid(u) if k == Kind::Uuid => sys::fbe_ref_set_uuid(r, &sys::fbe_uuid { bytes: u.0 }, err),
             Value::Bytes(b) if k == Kind::Bytes => sys::fbe_ref_set_bytes(r, b.as_ptr() as _, b.len(), err),
+            Value::Utf8(ref b) if k == Kind::String => sys::fbe_ref_set_bytes(r, b.as_ptr() as _, b.len(), err),
             Value::Str(ref s) => {
                 let s = s.clone();
                 set_text(r, k, words, &v, &s, err)

@@ -17,10 +17,17 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     UInt(u64),
+    /// An integer beyond both `i64` and `u64` (from an `i128` or `u128`): refused by
+    /// every integer kind with the core's range error, taken by a decimal.
+    Wide(i128),
     Float(f64),
     Decimal(Decimal),
     Uuid(Uuid),
     Str(String),
+    /// Text as bytes this program cannot vouch for being UTF-8 (read from a file, a
+    /// socket, an `OsStr`): a string field takes them when the core's UTF-8 check
+    /// (`fbe_utf8_check`) passes, and refuses them with its error otherwise.
+    Utf8(Vec<u8>),
     Bytes(Vec<u8>),
     /// A struct: `(field name, value)` pairs. Given to `set`, only the named fields are
     /// set; the others keep their defaults.
@@ -38,11 +45,11 @@ impl Value {
         match self {
             Value::Null => GOT_NULL,
             Value::Bool(_) => GOT_BOOL,
-            Value::Int(_) | Value::UInt(_) => GOT_INTEGER,
+            Value::Int(_) | Value::UInt(_) | Value::Wide(_) => GOT_INTEGER,
             Value::Float(_) => GOT_FLOAT,
             Value::Decimal(_) => GOT_DECIMAL,
             Value::Uuid(_) => GOT_UUID,
-            Value::Str(_) => GOT_STRING,
+            Value::Str(_) | Value::Utf8(_) => GOT_STRING,
             Value::Bytes(_) => GOT_BYTES,
             Value::Struct(_) | Value::Map(_) => GOT_MAP,
             Value::List(_) => GOT_LIST,
@@ -101,6 +108,11 @@ macro_rules! from_int {
 }
 from_int!(Int, i8, i16, i32, i64);
 from_int!(UInt, u8, u16, u32, u64);
+impl From<i128> for Value {
+    fn from(v: i128) -> Value {
+        i64::try_from(v).map(Value::Int).or_else(|_| u64::try_from(v).map(Value::UInt)).unwrap_or(Value::Wide(v))
+    }
+}
 impl From<bool> for Value {
     fn from(v: bool) -> Value {
         Value::Bool(v)
