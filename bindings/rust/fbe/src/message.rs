@@ -178,7 +178,7 @@ impl<'s> Message<'s> {
         let mut out = Buffer::new();
         let mut err = raw();
         let s = unsafe { sys::fbe_msg_to_json_opts(self.msg.as_ptr(), &opts, &mut out.0, &mut err) };
-        check(s, &err).map(|_| out.to_string())
+        check(s, &err).map(|_| out.to_text())
     }
 
     /// The text form (docs/TEXT.md): `Account(id=1,name="Test",...)`, as `Display`
@@ -187,7 +187,7 @@ impl<'s> Message<'s> {
         let mut out = Buffer::new();
         let mut err = raw();
         let s = unsafe { sys::fbe_msg_to_text_limited(self.msg.as_ptr(), std::ptr::null(), &mut out.0, &mut err) };
-        check(s, &err).map(|_| out.to_string())
+        check(s, &err).map(|_| out.to_text())
     }
 
     /// A deep copy (its own arena).

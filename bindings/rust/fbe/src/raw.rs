@@ -24,7 +24,7 @@ impl Buffer {
         self.as_slice().to_vec()
     }
     /// The core writes UTF-8 (JSON, the text form).
-    pub(crate) fn to_string(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         String::from_utf8_lossy(self.as_slice()).into_owned()
     }
 }

@@ -98,7 +98,7 @@ impl<'s> StructType<'s> {
     pub fn field(&self, name: &str) -> Option<Field<'s>> {
         let c = crate::raw::cstring(name);
         let f = unsafe { sys::fbe_struct_field(self.ptr, c.as_ptr()) };
-        (!f.is_null() && c.as_bytes().len() == name.len()).then(|| Field { ptr: f, _schema: PhantomData })
+        (!f.is_null() && c.as_bytes().len() == name.len()).then_some(Field { ptr: f, _schema: PhantomData })
     }
 
     /// A new message with every field at its schema default.

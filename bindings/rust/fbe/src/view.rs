@@ -219,7 +219,7 @@ impl<'a> View<'a> {
         let mut out = Buffer::new();
         let mut err = raw();
         let s = unsafe { sys::fbe_view_to_json(self.v, std::ptr::null(), &mut out.0, &mut err) };
-        check(s, &err).map(|_| out.to_string())
+        check(s, &err).map(|_| out.to_text())
     }
 
     /// The viewed value's text form, the same as the decoded value's.
@@ -227,7 +227,7 @@ impl<'a> View<'a> {
         let mut out = Buffer::new();
         let mut err = raw();
         let s = unsafe { sys::fbe_view_to_text(self.v, std::ptr::null(), &mut out.0, &mut err) };
-        check(s, &err).map(|_| out.to_string())
+        check(s, &err).map(|_| out.to_text())
     }
 }
 

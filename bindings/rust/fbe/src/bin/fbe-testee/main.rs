@@ -39,7 +39,9 @@ impl Request {
             Model::Standard
         }
     }
-    /// A non-negative integer member: Ok(None) when absent, Err when malformed.
+    /// A non-negative integer member: Ok(None) when absent, Err when malformed (the
+    /// caller words the failure).
+    #[allow(clippy::result_unit_err)]
     pub fn u64(&self, name: &str) -> Result<Option<u64>, ()> {
         match self.raw(name) {
             None => Ok(None),

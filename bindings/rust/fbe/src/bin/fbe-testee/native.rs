@@ -60,7 +60,7 @@ fn text(s: &str) -> Value {
     let mut bytes = Vec::new();
     let mut rest = s;
     while let Some(at) = rest.find(SURROGATE) {
-        bytes.extend_from_slice(rest[..at].as_bytes());
+        bytes.extend_from_slice(&rest.as_bytes()[..at]);
         let digits = &rest[at + SURROGATE.len()..at + SURROGATE.len() + 4];
         let u = u32::from_str_radix(digits, 16).unwrap();
         bytes.extend_from_slice(&[0xE0 | (u >> 12) as u8, 0x80 | ((u >> 6) & 0x3F) as u8, 0x80 | (u & 0x3F) as u8]);
