@@ -204,6 +204,14 @@ if bash bindings/ruby/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "java"
 if bash bindings/java/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The Rust binding (bindings/rust/tools/ci.sh): cargo build of the workspace (fbe-sys
+# compiles the core with cc; fbe is the safe crate), clippy -D warnings, cargo test (the
+# testee through the shared runner over every conformance file, errors, views, memory),
+# then a consumer crate outside the repository (cargo new + cargo add --path) checking
+# the Account bytes, and the testee built from there through the runner.
+stage_begin "rust"
+if bash bindings/rust/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
 # stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
 # bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)
