@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for
+# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Rust byte for
 # byte; then requests and responses: a Python asyncio server and clients in C,
 # JavaScript, Ruby and Java.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
@@ -132,7 +132,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python, JavaScript, Ruby and Java over one core"
+heading "The same Account across languages: C, Python, JavaScript, Ruby, Java and Rust over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -238,8 +238,40 @@ public class Demo {
 JAVA
 java -cp "$jar" Demo.java
 
-echo "The C tool verifies and decodes what JavaScript, Ruby and Java wrote:"
-for f in node.bin ruby.bin java.bin; do
+echo "Rust decodes Java's bytes and encodes them again, in both models:"
+# A crate of the demo's own, made as a Rust user makes one: cargo new + cargo add --path
+# (the fbe crate of bindings/rust; its target directory build/rust holds the core built once).
+cargo new --quiet --vcs none rust-demo
+(cd rust-demo && cargo add --quiet --path "$repo/bindings/rust/fbe")
+cat >rust-demo/src/main.rs <<'RUST'
+use fbe::{Model, Schema};
+use std::fs;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let schema = Schema::load_with("schemas/proto.fbe", &["schemas"])?;
+    let account = schema.struct_type("Account")?;
+    let acc = account.decode(&fs::read("java.bin")?, Model::Standard)?;
+    println!("   {acc}");
+    fs::write("rust.txt", format!("{acc}\n"))?;
+    if let Err(e) = schema.struct_type("Order")?.new_message()?.set("symbl", "EURUSD") {
+        fs::write("rust.err", format!("{}: {e}\n", e.status().class_name()))?;
+    }
+    if acc.encode(Model::Standard)? != fs::read("account.bin")? {
+        return Err("Rust and C bytes differ".into());
+    }
+    if acc.encode(Model::Final)? != fs::read("account.final.bin")? {
+        return Err("Rust and C final bytes differ".into());
+    }
+    fs::write("rust.bin", acc.encode(Model::Standard)?)?;
+    println!("   its bytes equal the C tool's account.bin and account.final.bin");
+    Ok(())
+}
+RUST
+(cd rust-demo && CARGO_TARGET_DIR=$repo/build/rust cargo build --quiet --release)
+"$repo/build/rust/release/rust-demo"
+
+echo "The C tool verifies and decodes what JavaScript, Ruby, Java and Rust wrote:"
+for f in node.bin ruby.bin java.bin rust.bin; do
   fbe verify "${fbe_args[@]}" "$f"
   fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
   if ! cmp -s "$f.json" decoded.json; then
@@ -251,7 +283,7 @@ done
 
 echo "Every language prints the Account as the C tool does, and words one mistake the same:"
 fbe_to c.txt decode "${fbe_args[@]}" --text account.bin
-for lang in python node ruby java; do
+for lang in python node ruby java rust; do
   if ! cmp -s "$lang.txt" c.txt; then
     echo "demo: $lang prints the Account otherwise than fbe decode --text:" >&2
     diff "$lang.txt" c.txt >&2 || true
@@ -263,8 +295,8 @@ for lang in python node ruby java; do
     exit 1
   fi
 done
-echo "   python, node, ruby and java print: $(cut -c1-72 c.txt)..."
-echo "   and all four refuse Order(symbl=...) with: $(cat python.err)"
+echo "   python, node, ruby, java and rust print: $(cut -c1-72 c.txt)..."
+echo "   and all five refuse Order(symbl=...) with: $(cat python.err)"
 
 heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby and Java"
 # schemas/exchange.fbe's NewOrder, answered by OrderAccepted or refused by Reject
@@ -301,4 +333,4 @@ wait "$server"
 echo "   every client's requests ended right, through one core's client in four languages"
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby and Java byte for byte; a Python server answered orders from C, JavaScript, Ruby and Java clients."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Rust byte for byte; a Python server answered orders from C, JavaScript, Ruby and Java clients."
