@@ -32,6 +32,11 @@ mod types;
 mod value;
 mod view;
 
+/// The README's examples (bindings/rust/README.md), run as doc tests by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExamples;
+
 pub use client::{Client, ClientOptions, Ended, Frame, Outcome, Proxy, Server};
 pub use codec::{Limits, Model};
 pub use error::{Error, Result, Status};

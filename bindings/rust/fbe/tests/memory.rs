@@ -1,4 +1,5 @@
-//! Memory back where it was after a million cycles (its own test binary: the count is
+//! Memory back where it was after a million cycles (encode, decode, views; JSON, the
+//! text form, a deep copy and errors every tenth) (its own test binary: the count is
 //! process-wide, and the other tests run in parallel threads).
 use fbe::{Model, Schema};
 
@@ -15,6 +16,15 @@ fn memory_is_back_after_a_million_cycles() {
             let bytes = m.encode(Model::Final).unwrap();
             let back = order.decode(&bytes, Model::Final).unwrap();
             assert_eq!(back.get_i64("id"), Some(i));
+            let view = order.view(&bytes, Model::Final).unwrap();
+            assert_eq!(view.field("symbol").unwrap().get_str().unwrap(), "EURUSD");
+            if i % 10 == 0 {
+                let json = back.to_json().unwrap();
+                assert_eq!(order.from_json(&json).unwrap(), back);
+                assert!(back.to_string().starts_with("Order("));
+                assert!(order.decode(&bytes[..bytes.len() - 1], Model::Final).is_err());
+                assert!(m.clone().set("symbl", "x").is_err());
+            }
         }
         let _ = order.decode(&[1, 2, 3], Model::Final).unwrap_err();
     }
