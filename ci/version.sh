@@ -19,6 +19,7 @@ copies=(
   'bindings/node/package-lock.json|      "version": "|",'
   'bindings/ruby/lib/fbe/version.rb|  VERSION = "|"'
   'bindings/java/pom.xml|  <version>|</version>'
+  'bindings/rust/Cargo.toml|version = "|"'
 )
 
 version=$(head -n 1 VERSION)
