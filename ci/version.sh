@@ -20,6 +20,7 @@ copies=(
   'bindings/ruby/lib/fbe/version.rb|  VERSION = "|"'
   'bindings/java/pom.xml|  <version>|</version>'
   'bindings/rust/Cargo.toml|version = "|"'
+  'bindings/rust/fbe/Cargo.toml|version = "|"'
 )
 
 version=$(head -n 1 VERSION)
