@@ -176,6 +176,7 @@ extern "C" {
     pub fn fbe_arena_free(arena: *mut fbe_arena);
     pub fn fbe_arena_reset(arena: *mut fbe_arena);
     pub fn fbe_buffer_free(buf: *mut fbe_buffer);
+    pub fn fbe_buffer_reset(buf: *mut fbe_buffer);
 
     // schema.h
     pub fn fbe_diagnostics_free(diags: *mut fbe_diagnostics);

@@ -23,6 +23,7 @@
 mod client;
 mod codec;
 mod convert;
+mod encode_buffer;
 mod error;
 mod message;
 mod protocol;
@@ -39,6 +40,7 @@ struct ReadmeExamples;
 
 pub use client::{Client, ClientOptions, Ended, Frame, Outcome, Proxy, Server};
 pub use codec::{Limits, Model};
+pub use encode_buffer::EncodeBuffer;
 pub use error::{Error, Result, Status};
 pub use message::Message;
 pub use protocol::{Direction, LogHook, Receiver, Sender};

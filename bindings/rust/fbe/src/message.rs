@@ -154,6 +154,14 @@ impl<'s> Message<'s> {
         Ok(())
     }
 
+    /// Encodes into `out` (emptied first, its capacity kept): the bytes are written in
+    /// place by the core, no copy. The fast path for a loop.
+    pub fn encode_to<'b>(&self, model: Model, out: &'b mut crate::EncodeBuffer) -> Result<&'b [u8]> {
+        out.clear();
+        self.encode_buffer(model, &mut out.0)?;
+        Ok(out.as_bytes())
+    }
+
     fn encode_buffer(&self, model: Model, out: &mut Buffer) -> Result<()> {
         let mut err = raw();
         let s = unsafe { sys::fbe_encode(self.msg.as_ptr(), model.raw(), &mut out.0, &mut err) };

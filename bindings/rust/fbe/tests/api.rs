@@ -141,3 +141,23 @@ fn sender_and_receiver_over_io() {
     let e = receiver.feed(&[5, 0, 0, 0, 1]).unwrap_err();
     assert_eq!(e.status(), Status::Malformed);
 }
+
+#[test]
+fn encode_to_reuses_one_buffer() {
+    let schema = proto();
+    let account = schema.struct_type("Account").unwrap();
+    let want = vector_hex("pub-proto-Account-readme-standard");
+    let record = account.decode(&hex_bytes(&want), Model::Standard).unwrap();
+    let mut out = fbe::EncodeBuffer::new();
+    for _ in 0..3 {
+        assert_eq!(hex(record.encode_to(Model::Standard, &mut out).unwrap()), want);
+    }
+    let final_bytes = record.encode(Model::Final).unwrap();
+    assert_eq!(record.encode_to(Model::Final, &mut out).unwrap(), &final_bytes[..]);
+    out.clear();
+    assert!(out.is_empty());
+}
+
+fn hex_bytes(h: &str) -> Vec<u8> {
+    (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect()
+}
