@@ -9,7 +9,7 @@ use fbe_sys as sys;
 use crate::codec::Model;
 use crate::convert;
 use crate::error::{check, raw, Error, Result, Status};
-use crate::raw::{cstring, Arena, Buffer};
+use crate::raw::{with_cstr, Arena, Buffer};
 use crate::types::StructType;
 use crate::value::Value;
 
@@ -57,9 +57,8 @@ impl<'s> Message<'s> {
     }
 
     fn field_ref(&self, name: &str) -> Result<sys::fbe_ref> {
-        let c = cstring(name);
-        let r = unsafe { sys::fbe_ref_field(self.root(), c.as_ptr()) };
-        if r.slot.is_null() || c.as_bytes().len() != name.len() {
+        let (r, whole) = with_cstr(name, |c, whole| (unsafe { sys::fbe_ref_field(self.root(), c) }, whole));
+        if r.slot.is_null() || !whole {
             let mut err = raw();
             unsafe {
                 sys::input::fbei_error_unknown_field(&mut err, self.struct_type().ptr(), name.as_ptr() as _, name.len())

@@ -69,6 +69,22 @@ pub(crate) unsafe fn str_of<'a>(p: *const c_char) -> &'a str {
 
 /// A Rust string for a C call; a name with a NUL inside can match nothing, so it is
 /// cut there (the lookup then fails as for any unknown name).
+/// Calls `f` with `s` as a C string and whether it is all of `s` (a NUL cuts it short):
+/// on the stack for a short name (field lookups are hot: no allocation), else a CString.
+pub(crate) fn with_cstr<R>(s: &str, f: impl FnOnce(*const c_char, bool) -> R) -> R {
+    const SHORT: usize = 64;
+    let bytes = s.as_bytes();
+    if bytes.len() < SHORT {
+        let mut buf = [0u8; SHORT];
+        let n = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        f(buf.as_ptr() as *const c_char, n == bytes.len())
+    } else {
+        let c = cstring(s);
+        f(c.as_ptr(), c.as_bytes().len() == s.len())
+    }
+}
+
 pub(crate) fn cstring(s: &str) -> CString {
     match CString::new(s) {
         Ok(c) => c,

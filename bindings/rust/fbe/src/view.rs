@@ -9,7 +9,7 @@ use fbe_sys as sys;
 use crate::codec::{Limits, Model};
 use crate::error::{check, raw, Error, Result, Status};
 use crate::message::Message;
-use crate::raw::{cstring, Arena, Buffer};
+use crate::raw::{with_cstr, Arena, Buffer};
 use crate::types::{FieldType, Kind, StructType};
 use crate::value::{Decimal, Uuid};
 
@@ -90,11 +90,17 @@ impl<'a> View<'a> {
 
     /// Field `name` of a struct view.
     pub fn field(&self, name: &str) -> Result<View<'a>> {
-        let c = cstring(name);
-        let f = unsafe { sys::fbe_view_field_named(self.v, c.as_ptr()) };
-        if f.type_.is_null() && self.kind() == Kind::Struct {
+        let is_struct = self.kind() == Kind::Struct;
+        let (f, known) = with_cstr(name, |c, whole| unsafe {
+            let f = sys::fbe_view_field_named(self.v, c);
+            let known = whole
+                && (!f.type_.is_null()
+                    || (is_struct && !sys::fbe_struct_field(sys::fbe_type_struct(self.v.type_), c).is_null()));
+            (f, known)
+        });
+        if f.type_.is_null() && is_struct {
             let st = unsafe { sys::fbe_type_struct(self.v.type_) };
-            if unsafe { sys::fbe_struct_field(st, c.as_ptr()) }.is_null() || c.as_bytes().len() != name.len() {
+            if !known {
                 let mut err = raw();
                 unsafe { sys::input::fbei_error_unknown_field(&mut err, st, name.as_ptr() as _, name.len()) };
                 return Err(Error::from_raw(&err));
