@@ -50,6 +50,14 @@ def cpu():
     return platform.processor() or "?"
 
 
+def load():
+    try:
+        with open("/proc/loadavg") as f:
+            return " / ".join(f.read().split()[:3]) + " (1 / 5 / 15 min)"
+    except OSError:
+        return "?"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--criterion", required=True)
@@ -78,6 +86,8 @@ def main():
     md = ["# libfbe Rust benchmark results", "",
           f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
           f"- CPU: {cpu()} ({os.cpu_count()} logical cores); {rustc}",
+          f"- load average when the run ended: {load()} on {os.cpu_count()} cores (above the core count:",
+          "  other jobs shared the machine, and every figure is slower and noisier than on an idle one)",
           "- command: `benchmarks/rust/run.sh` (criterion 0.5: 0.2 s warm-up, 20 samples in 0.6 s a figure)",
           "- figures: criterion's median ns per operation; bytes is the encoded size; ratio is libfbe's",
           "  best form over the best peer (below 1: libfbe is ahead). decode is verified where the format",

@@ -21,8 +21,8 @@ if [[ ${1:-} == --smoke ]]; then
   exit
 fi
 rm -rf "$CARGO_TARGET_DIR/criterion"
-sizes=$(mktemp)
-trap 'rm -f "$sizes"' EXIT
+sizes=$CARGO_TARGET_DIR/criterion/sizes.jsonl # beside criterion's figures (render.py reads both)
+mkdir -p "$CARGO_TARGET_DIR/criterion"
 FBE_BENCH_SIZES=$sizes cargo bench -j2 --quiet --bench serializers -- "$@"
 mkdir -p "$out"
 python3 "$here/render.py" --criterion "$CARGO_TARGET_DIR/criterion" --sizes "$sizes" --out "$out"
