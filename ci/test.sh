@@ -255,7 +255,7 @@ if bash ci/dist.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
-# encoded by the C core; every built testee (c, python, node, ruby, java) runs the public vectors,
+# encoded by the C core; every built testee (c, python, node, ruby, java, rust) runs the public vectors,
 # the malformed buffers (malformed-extra.jsonl: strings that are not UTF-8 and bad decimals,
 # checked to be what gen/malformed_extra.py writes), the versioning records, the generated vectors and every shrunk
 # regression of the differential run (tests/regressions/differential/*/); X encodes,

@@ -1,9 +1,9 @@
 # Sourced by ci/conformance.sh and ci/differential.sh (from the repository root, with
-# `wanted` (a comma-separated list among c,python,node,ruby,java and the names of
+# `wanted` (a comma-separated list among c,python,node,ruby,java,rust and the names of
 # FBE_EXTRA_TESTEES), `named` (1: a testee that cannot be built fails the run) and
 # `jobs` set): builds what the wanted testees need — the fbe tool (build/release;
 # always, as it also describes the field types and is the differential run's oracle),
-# the Python package into build/python/venv, the Node addon, the gem, the jar — and
+# the Python package into build/python/venv, the Node addon, the gem, the jar, the Rust testee — and
 # sets `testees` (--testee NAME=COMMAND arguments of every wanted testee that is built,
 # plus those of FBE_EXTRA_TESTEES), `describe_options` (--describe-testee, when c is
 # not a testee), `c_testee` (the fbe tool's testee command) and `missing` (1 when a
