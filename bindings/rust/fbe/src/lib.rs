@@ -33,6 +33,51 @@ mod types;
 mod value;
 mod view;
 
+/// What the lifetimes refuse, checked by `cargo test` (each block must not compile).
+///
+/// A view cannot outlive the bytes it reads:
+/// ```compile_fail
+/// use fbe::{Model, Schema};
+/// let schema = Schema::load_str("package p\nstruct S { string s; }", "p.fbe").unwrap();
+/// let ty = schema.struct_type("S").unwrap();
+/// let view = {
+///     let bytes = ty.new_message().unwrap().encode(Model::Final).unwrap();
+///     ty.view(&bytes, Model::Final).unwrap()
+/// };
+/// let _ = view.field("s");
+/// ```
+/// A struct type (and so a message) cannot outlive its schema:
+/// ```compile_fail
+/// use fbe::Schema;
+/// let ty = {
+///     let schema = Schema::load_str("package p\nstruct S { string s; }", "p.fbe").unwrap();
+///     schema.struct_type("S").unwrap()
+/// };
+/// let _ = ty.new_message();
+/// ```
+/// A string borrowed from a view cannot outlive the bytes either:
+/// ```compile_fail
+/// use fbe::{Model, Schema};
+/// let schema = Schema::load_str("package p\nstruct S { string s; }", "p.fbe").unwrap();
+/// let ty = schema.struct_type("S").unwrap();
+/// let s: &str = {
+///     let bytes = ty.new_message().unwrap().encode(Model::Final).unwrap();
+///     ty.view(&bytes, Model::Final).unwrap().field("s").unwrap().get_str().unwrap()
+/// };
+/// println!("{s}");
+/// ```
+/// The same code with the values kept alive compiles and runs:
+/// ```
+/// use fbe::{Model, Schema};
+/// let schema = Schema::load_str("package p\nstruct S { string s; }", "p.fbe").unwrap();
+/// let ty = schema.struct_type("S").unwrap();
+/// let bytes = ty.new_message().unwrap().encode(Model::Final).unwrap();
+/// let s: &str = ty.view(&bytes, Model::Final).unwrap().field("s").unwrap().get_str().unwrap();
+/// assert_eq!(s, "");
+/// ```
+#[cfg(doctest)]
+struct LifetimesRefused;
+
 /// The README's examples (bindings/rust/README.md), run as doc tests by `cargo test`.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
