@@ -223,7 +223,7 @@ stage_begin "hostile (CLI + bindings)"
 if python3 tests/hostile/run.py; then stage_end ok; else stage_end FAILED; fi
 
 # Every benchmark harness once with tiny iteration counts (ci/bench.sh --smoke): proves
-# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby,
+# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby, Rust,
 # Java). The real comparison is ci/bench.sh [--quick] (benchmarks/README.md).
 stage_begin "bench (smoke)"
 if bash ci/bench.sh --smoke; then stage_end ok; else stage_end FAILED; fi
