@@ -192,6 +192,9 @@ if [[ ! -f benchmarks/rust/Cargo.toml ]]; then
 elif ! command -v cargo >/dev/null || ! command -v flatc >/dev/null; then
   skip rust "no cargo or flatc on PATH"
 else
+  # the fbe crate's example rpc, the Rust side of the request/response run below
+  step rust env CARGO_TARGET_DIR="$repo/build/rust" cargo build --quiet --release -j"$jobs" \
+    --manifest-path bindings/rust/Cargo.toml -p fbe --example rpc || true
   t=$(now_us)
   printf '== %-8s ' rust
   if [[ $mode == smoke ]]; then rust_run=(bash benchmarks/rust/run.sh --smoke); else rust_run=(env FBE_BENCH_OUT="$out" bash benchmarks/rust/run.sh); fi

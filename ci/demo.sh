@@ -3,7 +3,7 @@
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
 # as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Rust byte for
 # byte; then requests and responses: a Python asyncio server and clients in C,
-# JavaScript, Ruby and Java.
+# JavaScript, Ruby, Java and Rust.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
 set -euo pipefail
@@ -298,14 +298,16 @@ done
 echo "   python, node, ruby, java and rust print: $(cut -c1-72 c.txt)..."
 echo "   and all five refuse Order(symbl=...) with: $(cat python.err)"
 
-heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby and Java"
+heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby, Java and Rust"
 # schemas/exchange.fbe's NewOrder, answered by OrderAccepted or refused by Reject
 # (docs/CLIENT.md); the server's rule (benchmarks/rpc/README.md): quantity q accepted
 # with order = q, refused when q is a multiple of 10. Each client checks every answer.
 cc -std=c11 -O2 -DFBE_STATIC -I"$repo/core/include" "$repo/benchmarks/rpc/rpc.c" "$repo/build/release/libfbe.a" \
   -lm -o rpc
 export FBE_SCHEMAS=$repo/schemas
-"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 4 &
+# the Rust client: the fbe crate's example rpc (build/rust, where the Rust step built fbe)
+(cd "$repo/bindings/rust" && CARGO_TARGET_DIR=$repo/build/rust cargo build --quiet --release --example rpc)
+"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 5 &
 server=$!
 for _ in $(seq 200); do [[ -s port ]] && break; sleep 0.1; done
 port=$(cat port)
@@ -318,6 +320,7 @@ clients=(
   "JavaScript:node $repo/benchmarks/rpc/rpc.js"
   "Ruby:env GEM_HOME=$repo/build/demo/ruby/gems GEM_PATH=$repo/build/demo/ruby/gems ruby $repo/benchmarks/rpc/rpc.rb"
   "Java:java -cp $jar $repo/benchmarks/rpc/Rpc.java"
+  "Rust:$repo/build/rust/release/examples/rpc"
 )
 for entry in "${clients[@]}"; do
   name=${entry%%:*}
@@ -330,7 +333,7 @@ for entry in "${clients[@]}"; do
   echo "   $name client: 100,000 orders, 90,000 accepted and 10,000 refused, each as the server's rule says ($(rate "$result")/s)"
 done
 wait "$server"
-echo "   every client's requests ended right, through one core's client in four languages"
+echo "   every client's requests ended right, through one core's client in five languages"
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Rust byte for byte; a Python server answered orders from C, JavaScript, Ruby and Java clients."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Rust byte for byte; a Python server answered orders from C, JavaScript, Ruby, Java and Rust clients."
