@@ -12,7 +12,7 @@
 #                go to build/bench/smoke/ instead, the committed ones stay as they are.
 #
 # Harnesses: C (benchmarks/c fbe_bench, benchmarks/peers-c fbe_peers), Python, Node,
-# and Ruby, Java and Go when their benchmarks exist (otherwise reported as skipped). Any
+# and Ruby, Java, Go and Rust when their benchmarks exist (otherwise reported as skipped). Any
 # harness that exists and fails (a build error, a failed round trip) fails the run,
 # after the others have run. Works from any directory.
 set -euo pipefail
@@ -197,6 +197,29 @@ elif [[ $mode == quick ]]; then
   run go bash benchmarks/go/run.sh --count 1 --benchtime 100ms --out "$out"
 else
   run go bash benchmarks/go/run.sh --out "$out"
+fi
+
+# ---- Rust: benchmarks/rust (criterion, its own crate) writes its own results, rust.md
+# and rust.jsonl, beside latest.* (criterion's figures have no rounds to interleave);
+# --smoke runs every benchmark once, each implementation's round trip checked first
+if [[ ! -f benchmarks/rust/Cargo.toml ]]; then
+  skip rust "no benchmarks/rust"
+elif ! command -v cargo >/dev/null || ! command -v flatc >/dev/null; then
+  skip rust "no cargo or flatc on PATH"
+else
+  # the fbe crate's example rpc, the Rust side of the request/response run below
+  step rust env CARGO_TARGET_DIR="$repo/build/rust" cargo build --quiet --release -j"$jobs" \
+    --manifest-path bindings/rust/Cargo.toml -p fbe --example rpc || true
+  t=$(now_us)
+  printf '== %-8s ' rust
+  if [[ $mode == smoke ]]; then rust_run=(bash benchmarks/rust/run.sh --smoke); else rust_run=(env FBE_BENCH_OUT="$out" bash benchmarks/rust/run.sh); fi
+  if "${rust_run[@]}" >"$work/rust.log" 2>&1; then
+    printf 'ok, its own results (%s), %s s\n' "$([[ $mode == smoke ]] && echo none in smoke mode || echo "$out/rust.md")" "$(since "$t")"
+  else
+    printf 'FAILED (%s s); its output:\n' "$(since "$t")"
+    tail -n 60 "$work/rust.log" >&2
+    failed+=(rust)
+  fi
 fi
 
 # ---- request/response round trips between every pair of languages (benchmarks/rpc):

@@ -29,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-wanted=c,python,node,ruby,java,go,cpp
+wanted=c,python,node,ruby,java,go,rust,cpp
 named=0 # 1: --testees given, so a testee that cannot be built fails the run
 runner_options=()
 files=()

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The demo of the hub: the reference README's Account encoded with the fbe tool in
 # both wire models, dumped, verified, decoded back to JSON that equals the input, sent
-# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java, Go and C++
-# byte for byte; then requests and responses: a Python asyncio server and clients in C,
-# JavaScript, Ruby, Java and Go.
+# as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java, Go, Rust and
+# C++ byte for byte; then requests and responses: a Python asyncio server and clients in
+# C, JavaScript, Ruby, Java, Go and Rust.
 # Installs the dependencies (ci/setup.sh) and builds the tool first. Works from any
 # directory; exits non-zero when any step fails.
 set -euo pipefail
@@ -132,7 +132,7 @@ for path in ("received.jsonl", "received.final.jsonl"):
     print(f"{path}: the {len(got)} messages sent, in order")
 PY
 
-heading "The same Account across languages: C, Python, JavaScript, Ruby, Java, Go and C++ over one core"
+heading "The same Account across languages: C, Python, JavaScript, Ruby, Java, Go, Rust and C++ over one core"
 # The Python package (pip, into a venv under build/demo) and the Node package (npm)
 # compile the same core; bytes made by one language are read by the others.
 python3 -m venv "$repo/build/demo/venv"
@@ -331,8 +331,42 @@ c++ -std=c++17 -O2 -DFBE_STATIC -I"$repo/core/include" -I"$repo/bindings/cpp/inc
   "$repo/build/release/libfbe.a" -lm -o demo_cpp
 ./demo_cpp
 
-echo "The C tool verifies and decodes what JavaScript, Ruby, Java, Go and C++ wrote:"
-for f in node.bin ruby.bin java.bin go.bin cpp.bin; do
+
+echo "Rust decodes Java's bytes and encodes them again, in both models:"
+# A crate of the demo's own, made as a Rust user makes one: cargo new + cargo add --path
+# (the fbe crate of bindings/rust; its target directory build/rust holds the core built once).
+cargo new --quiet --vcs none rust-demo
+(cd rust-demo && cargo add --quiet --path "$repo/bindings/rust/fbe")
+cat >rust-demo/src/main.rs <<'RUST'
+use fbe::{Model, Schema};
+use std::fs;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let schema = Schema::load_with("schemas/proto.fbe", &["schemas"])?;
+    let account = schema.struct_type("Account")?;
+    let acc = account.decode(&fs::read("java.bin")?, Model::Standard)?;
+    println!("   {acc}");
+    fs::write("rust.txt", format!("{acc}\n"))?;
+    if let Err(e) = schema.struct_type("Order")?.new_message()?.set("symbl", "EURUSD") {
+        fs::write("rust.err", format!("{}: {e}\n", e.status().class_name()))?;
+    }
+    if acc.encode(Model::Standard)? != fs::read("account.bin")? {
+        return Err("Rust and C bytes differ".into());
+    }
+    if acc.encode(Model::Final)? != fs::read("account.final.bin")? {
+        return Err("Rust and C final bytes differ".into());
+    }
+    fs::write("rust.bin", acc.encode(Model::Standard)?)?;
+    println!("   its bytes equal the C tool's account.bin and account.final.bin");
+    Ok(())
+}
+RUST
+(cd rust-demo && CARGO_TARGET_DIR=$repo/build/rust cargo build --quiet --release)
+"$repo/build/rust/release/rust-demo"
+
+
+echo "The C tool verifies and decodes what JavaScript, Ruby, Java, Go, Rust and C++ wrote:"
+for f in node.bin ruby.bin java.bin go.bin rust.bin cpp.bin; do
   fbe verify "${fbe_args[@]}" "$f"
   fbe_to "$f.json" decode "${fbe_args[@]}" "$f"
   if ! cmp -s "$f.json" decoded.json; then
@@ -344,7 +378,7 @@ done
 
 echo "Every language prints the Account as the C tool does, and words one mistake the same:"
 fbe_to c.txt decode "${fbe_args[@]}" --text account.bin
-for lang in python node ruby java go cpp; do
+for lang in python node ruby java go rust cpp; do
   if ! cmp -s "$lang.txt" c.txt; then
     echo "demo: $lang prints the Account otherwise than fbe decode --text:" >&2
     diff "$lang.txt" c.txt >&2 || true
@@ -356,10 +390,10 @@ for lang in python node ruby java go cpp; do
     exit 1
   fi
 done
-echo "   python, node, ruby, java, go and cpp print: $(cut -c1-72 c.txt)..."
-echo "   and all six refuse Order(symbl=...) with: $(cat python.err)"
+echo "   python, node, ruby, java, go, rust and cpp print: $(cut -c1-72 c.txt)..."
+echo "   and all seven refuse Order(symbl=...) with: $(cat python.err)"
 
-heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby, Java and Go"
+heading "Requests and responses: a Python asyncio server, clients in C, JavaScript, Ruby, Java, Go and Rust"
 # schemas/exchange.fbe's NewOrder, answered by OrderAccepted or refused by Reject
 # (docs/CLIENT.md); the server's rule (benchmarks/rpc/README.md): quantity q accepted
 # with order = q, refused when q is a multiple of 10. Each client checks every answer.
@@ -367,7 +401,9 @@ cc -std=c11 -O2 -DFBE_STATIC -I"$repo/core/include" "$repo/benchmarks/rpc/rpc.c"
   -lm -o rpc
 (cd "$repo/benchmarks/go" && go build -o "$work/rpc-go" ./rpc) # the Go client (benchmarks/go/rpc)
 export FBE_SCHEMAS=$repo/schemas
-"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 5 &
+# the Rust client: the fbe crate's example rpc (build/rust, where the Rust step built fbe)
+(cd "$repo/bindings/rust" && CARGO_TARGET_DIR=$repo/build/rust cargo build --quiet --release --example rpc)
+"$repo/build/demo/venv/bin/python" "$repo/benchmarks/rpc/rpc.py" server port 6 &
 server=$!
 for _ in $(seq 200); do [[ -s port ]] && break; sleep 0.1; done
 port=$(cat port)
@@ -381,6 +417,7 @@ clients=(
   "Ruby:env GEM_HOME=$repo/build/demo/ruby/gems GEM_PATH=$repo/build/demo/ruby/gems ruby $repo/benchmarks/rpc/rpc.rb"
   "Java:java -cp $jar $repo/benchmarks/rpc/Rpc.java"
   "Go:./rpc-go"
+  "Rust:$repo/build/rust/release/examples/rpc"
 )
 for entry in "${clients[@]}"; do
   name=${entry%%:*}
@@ -393,7 +430,7 @@ for entry in "${clients[@]}"; do
   echo "   $name client: 100,000 orders, 90,000 accepted and 10,000 refused, each as the server's rule says ($(rate "$result")/s)"
 done
 wait "$server"
-echo "   every client's requests ended right, through one core's client in five languages"
+echo "   every client's requests ended right, through one core's client in six languages"
 
 echo
-echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java and Go byte for byte; a Python server answered orders from C, JavaScript, Ruby, Java and Go clients."
+echo "Demo passed: the Account encoded (252 and 152 bytes, as the reference), verified, decoded back to the same JSON, sent and received as a protocol stream, and passed between C, Python, JavaScript, Ruby, Java, Go, Rust and C++ byte for byte; a Python server answered orders from C, JavaScript, Ruby, Java, Go and Rust clients."

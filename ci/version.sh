@@ -20,6 +20,8 @@ copies=(
   'bindings/ruby/lib/fbe/version.rb|  VERSION = "|"'
   'bindings/java/pom.xml|  <version>|</version>'
   'bindings/go/version.go|const Version = "|"'
+  'bindings/rust/Cargo.toml|version = "|"'
+  'bindings/rust/fbe/Cargo.toml|version = "|"'
 )
 
 version=$(head -n 1 VERSION)

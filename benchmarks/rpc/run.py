@@ -30,6 +30,7 @@ def commands(build):
                     None) if os.path.isdir(gems) else None
     jar = os.path.join(REPO, "bindings", "java", "target", "fbe-0.1.0.jar")
     python = os.path.join(REPO, "build", "python", "venv", "bin", "python")
+    rust = os.path.join(REPO, "build", "rust", "release", "examples", "rpc")
     return {
         "c": [os.path.join(build, "rpc")] if os.path.exists(os.path.join(build, "rpc")) else None,
         "python": [python, os.path.join(HERE, "rpc.py")] if os.path.exists(python) else None,
@@ -39,6 +40,8 @@ def commands(build):
         "java": ["java", "-cp", jar, os.path.join(HERE, "Rpc.java")] if os.path.exists(jar) else None,
         # go: benchmarks/go/rpc built into the build folder (ci/bench.sh)
         "go": [os.path.join(build, "rpc-go")] if os.path.exists(os.path.join(build, "rpc-go")) else None,
+        # the fbe crate's example rpc (cargo test in bindings/rust/tools/ci.sh builds it)
+        "rust": [rust] if os.path.exists(rust) else None,
     }
 
 
@@ -75,7 +78,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=100000)
     ap.add_argument("--window", type=int, default=100)
-    ap.add_argument("--languages", default="c,python,node,ruby,java,go")
+    ap.add_argument("--languages", default="c,python,node,ruby,java,go,rust")
     ap.add_argument("--build", default=os.path.join(REPO, "build", "bench", "rpc"),
                     help="where the C program rpc is (built by ci/bench.sh)")
     ap.add_argument("--timeout", type=float, default=600)

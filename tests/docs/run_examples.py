@@ -49,7 +49,10 @@ RUNNABLE = {"python": "python", "py": "python", "ruby": "ruby", "rb": "ruby",
 # Output samples, configuration and build snippets: shown, not run. (CMake snippets
 # are what tests/consumer builds: the install_consumer ctest.)
 NOT_CODE = {"", "text", "txt", "output", "cmake", "xml", "json", "jsonl", "diff", "ini",
-            "toml", "yaml", "yml", "make", "makefile", "fbe"}
+            "toml", "yaml", "yml", "make", "makefile", "fbe",
+            # Rust blocks run as doc tests of the fbe crate (fbe/src/lib.rs includes
+            # bindings/rust/README.md): cargo test in the rust stage of ci/test.sh
+            "rust"}
 
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 MARKER = re.compile(r"^\s*<!--\s*example:(.*?)-->\s*$")
