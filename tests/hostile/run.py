@@ -4,7 +4,7 @@ process in the CLI (bin/fbe) and in every binding (a driver per language under
 drivers/), with the default limits; each must end with a typed error naming the limit
 it hit (or succeed), within a bound on peak RSS and on time.
 
-    run.py [--languages c,python,node,ruby,java] [--fbe PATH] [--out DIR] [--sanitized]
+    run.py [--languages c,python,node,ruby,java,go] [--fbe PATH] [--out DIR] [--sanitized]
 
 --fbe: the tool (default build/release/bin/fbe). --out: where the inputs are generated
 and results.json written (default build/hostile). --sanitized: the tool is built with
@@ -14,8 +14,9 @@ time bound still apply, the latter x3.
 
 The bindings are used as the test command's stages built them (ci/testees.sh finds them
 the same way): Python in build/python/venv, the gem in build/ruby/gems, the Node addon in
-bindings/node, the jar in bindings/java/target. A language asked for and not built fails
-the run. Exit status 0 when every cell passed.
+bindings/node, the jar in bindings/java/target, bindings/go (vendored again by its
+tools/vendor.sh; the Go driver is built by go build). A language asked for and not built
+fails the run. Exit status 0 when every cell passed.
 """
 import argparse
 import json
@@ -399,7 +400,8 @@ def main():
         heap = max(64 * MiB, needs(lang, a, inputs, True))
         argv = [w.format(heap_mb=int(heap // MiB)) for w in command(lang, a, runtimes[lang], inputs)]
         # ulimit -v where the runtime allows it (Node and the JVM reserve large ranges of
-        # address space up front: their heap flags and the RSS bound stand for it)
+        # address space up front: their heap flags and the RSS bound stand for it; so does
+        # Go's runtime, which has no hard heap limit: the RSS bound alone)
         limited = lang in ("c", "python", "ruby") and not (lang == "c" and args.sanitized)
         address = int(baseline + heap + VM_SLACK) if limited and baseline else None
         status, rss, seconds, tail, stderr = run_one(argv, address, kill_s, work)
