@@ -4,7 +4,7 @@ process in the CLI (bin/fbe) and in every binding (a driver per language under
 drivers/), with the default limits; each must end with a typed error naming the limit
 it hit (or succeed), within a bound on peak RSS and on time.
 
-    run.py [--languages c,python,node,ruby,java] [--fbe PATH] [--out DIR] [--sanitized]
+    run.py [--languages c,python,node,ruby,java,go] [--fbe PATH] [--out DIR] [--sanitized]
 
 --fbe: the tool (default build/release/bin/fbe). --out: where the inputs are generated
 and results.json written (default build/hostile). --sanitized: the tool is built with
@@ -14,8 +14,9 @@ time bound still apply, the latter x3.
 
 The bindings are used as the test command's stages built them (ci/testees.sh finds them
 the same way): Python in build/python/venv, the gem in build/ruby/gems, the Node addon in
-bindings/node, the jar in bindings/java/target. A language asked for and not built fails
-the run. Exit status 0 when every cell passed.
+bindings/node, the jar in bindings/java/target, bindings/go (vendored again by its
+tools/vendor.sh; the Go driver is built by go build). A language asked for and not built
+fails the run. Exit status 0 when every cell passed.
 """
 import argparse
 import json
@@ -30,7 +31,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(REPO, "tests", "hostile")
 MiB = 1 << 20
-LANGUAGES = ["c", "python", "node", "ruby", "java"]
+LANGUAGES = ["c", "python", "node", "ruby", "java", "go"]
 
 # ---- the bounds (README.md "Bounds") ------------------------------------------------
 # The core's default budget of one operation (codec.h): 16 x the input + 1 MiB; JSON/text
@@ -41,8 +42,9 @@ CORE = 1.5    # the core's allocations against its charge (arena blocks, roundin
 OUT = 2       # an output buffer that grows by doubling
 # What a binding's objects take per byte the core charged (FBE_VALUE_CHARGE stands for
 # them), twice the worst ratio measured (near_budget_empties: 800,000 empty structs,
-# 13.6 MB charged): Python 2.0, Ruby 2.6, Java 3.0, Node 3.4.
-HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7}
+# 13.6 MB charged): Python 2.0, Ruby 2.6, Java 3.0, Node 3.4, Go 2.5 (its whole peak over
+# its baseline: 42.7 MB, the core's tape and the collector's garbage in it).
+HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7, "go": 5}
 # Loading a schema: the caps (schema.h) bound the records; the loader's measured linear
 # cost is under 100 bytes of memory per byte of schema text (500,000 one-field structs,
 # 13.9 MB: 0.97 GB; two 10^5-struct schemas for fbe compat, 9.8 MB: 663 MB).
@@ -50,12 +52,14 @@ SCHEMA_FACTOR, SCHEMA_FLOOR = 100, 64 * MiB
 # A binding makes a class per struct of a schema it loads: its cost per byte of schema
 # text, twice what a 10^5-struct schema measured (4.2 MB of text, over the core's
 # load): Python 57, Java 80, Ruby 136 bytes; Node gets Ruby's bound (it measured
-# about 1,900: a compiled codec per struct, 55 KB each).
-HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280}
+# about 1,900: a compiled codec per struct, 55 KB each). Go: 14 (its heap after the load,
+# 58 MB; its peak RSS is the core's, the loader's memory is freed before Go's types grow).
+HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280, "go": 28}
 # What a runtime's RSS varies by between runs and schemas, whatever the input: malloc
 # arenas; the JVM's and V8's heaps fill with garbage before they collect (they run with
 # a heap of at least 64 MiB: -Xmx, --max-old-space-size).
-FIXED = {"c": 16 * MiB, "python": 16 * MiB, "ruby": 16 * MiB, "node": 64 * MiB, "java": 64 * MiB}
+FIXED = {"c": 16 * MiB, "python": 16 * MiB, "ruby": 16 * MiB, "node": 64 * MiB, "java": 64 * MiB,
+         "go": 16 * MiB}
 PROGRAM_LEVEL = 2048  # bytes per level of a value a driver builds (Chain objects)
 VM_SLACK = 512 * MiB  # address space beyond the bound: libraries, stacks, malloc arenas
 TIME_S = 10.0         # per attack; x3 under sanitizers
@@ -183,6 +187,21 @@ def find_runtimes(args, inputs):
         if subprocess.run(["javac", "-d", classes, "-cp", jars[0], os.path.join(HERE, "drivers", "Driver.java")]
                           ).returncode == 0:
             found["java"] = ["java", "-Xmx{heap_mb}m", "-cp", jars[0] + os.pathsep + classes, "Driver"]
+    # Go: the driver is a module of its own (drivers/go) whose go.mod replaces
+    # libfbe.org/fbe by bindings/go; vendor.sh copies the core into the binding (the test
+    # command's go stage ran it; again is cheap)
+    found["go"] = None
+    gobinding = os.path.join(REPO, "bindings", "go")
+    if "go" in args.languages and os.path.isfile(os.path.join(gobinding, "go.mod")):
+        exe = os.path.join(args.out, "go-driver")
+        env = dict(os.environ, GOFLAGS="-p=2")
+        try:  # no go on PATH: not built
+            if subprocess.run(["bash", os.path.join(gobinding, "tools", "vendor.sh")]).returncode == 0 and \
+                    subprocess.run(["go", "build", "-o", exe, "."], cwd=os.path.join(HERE, "drivers", "go"),
+                                   env=env).returncode == 0:
+                found["go"] = [exe]
+        except OSError as e:
+            print("run.py: the Go driver: %s" % e, file=sys.stderr)
     return found
 
 
@@ -384,7 +403,8 @@ def main():
         heap = max(64 * MiB, needs(lang, a, inputs, True))
         argv = [w.format(heap_mb=int(heap // MiB)) for w in command(lang, a, runtimes[lang], inputs)]
         # ulimit -v where the runtime allows it (Node and the JVM reserve large ranges of
-        # address space up front: their heap flags and the RSS bound stand for it)
+        # address space up front: their heap flags and the RSS bound stand for it; so does
+        # Go's runtime, which has no hard heap limit: the RSS bound alone)
         limited = lang in ("c", "python", "ruby") and not (lang == "c" and args.sanitized)
         address = int(baseline + heap + VM_SLACK) if limited and baseline else None
         status, rss, seconds, tail, stderr = run_one(argv, address, kill_s, work)
