@@ -4,7 +4,7 @@ process in the CLI (bin/fbe) and in every binding (a driver per language under
 drivers/), with the default limits; each must end with a typed error naming the limit
 it hit (or succeed), within a bound on peak RSS and on time.
 
-    run.py [--languages c,python,node,ruby,java] [--fbe PATH] [--out DIR] [--sanitized]
+    run.py [--languages c,python,node,ruby,java,rust] [--fbe PATH] [--out DIR] [--sanitized]
 
 --fbe: the tool (default build/release/bin/fbe). --out: where the inputs are generated
 and results.json written (default build/hostile). --sanitized: the tool is built with
@@ -14,13 +14,15 @@ time bound still apply, the latter x3.
 
 The bindings are used as the test command's stages built them (ci/testees.sh finds them
 the same way): Python in build/python/venv, the gem in build/ruby/gems, the Node addon in
-bindings/node, the jar in bindings/java/target. A language asked for and not built fails
-the run. Exit status 0 when every cell passed.
+bindings/node, the jar in bindings/java/target; Rust's driver (an example of the fbe crate)
+is built with cargo in build/rust, the rust stage's target directory. A language asked
+for and not built fails the run. Exit status 0 when every cell passed.
 """
 import argparse
 import json
 import os
 import resource
+import shutil
 import signal
 import struct
 import subprocess
@@ -30,7 +32,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(REPO, "tests", "hostile")
 MiB = 1 << 20
-LANGUAGES = ["c", "python", "node", "ruby", "java"]
+LANGUAGES = ["c", "python", "node", "ruby", "java", "rust"]
 
 # ---- the bounds (README.md "Bounds") ------------------------------------------------
 # The core's default budget of one operation (codec.h): 16 x the input + 1 MiB; JSON/text
@@ -41,21 +43,23 @@ CORE = 1.5    # the core's allocations against its charge (arena blocks, roundin
 OUT = 2       # an output buffer that grows by doubling
 # What a binding's objects take per byte the core charged (FBE_VALUE_CHARGE stands for
 # them), twice the worst ratio measured (near_budget_empties: 800,000 empty structs,
-# 13.6 MB charged): Python 2.0, Ruby 2.6, Java 3.0, Node 3.4.
-HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7}
+# 13.6 MB charged): Python 2.0, Ruby 2.6, Java 3.0, Node 3.4; Rust 0.13 (a Message is the
+# core's value in its arena: no objects of its own).
+HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7, "rust": 0.26}
 # Loading a schema: the caps (schema.h) bound the records; the loader's measured linear
 # cost is under 100 bytes of memory per byte of schema text (500,000 one-field structs,
 # 13.9 MB: 0.97 GB; two 10^5-struct schemas for fbe compat, 9.8 MB: 663 MB).
 SCHEMA_FACTOR, SCHEMA_FLOOR = 100, 64 * MiB
 # A binding makes a class per struct of a schema it loads: its cost per byte of schema
 # text, twice what a 10^5-struct schema measured (4.2 MB of text, over the core's
-# load): Python 57, Java 80, Ruby 136 bytes; Node gets Ruby's bound (it measured
-# about 1,900: a compiled codec per struct, 55 KB each).
-HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280}
+# load): Python 57, Java 80, Ruby 136 bytes, Rust 0.15 (its types are the core's
+# structs); Node gets Ruby's bound (it measured about 1,900: a compiled codec per
+# struct, 55 KB each).
+HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280, "rust": 0.3}
 # What a runtime's RSS varies by between runs and schemas, whatever the input: malloc
 # arenas; the JVM's and V8's heaps fill with garbage before they collect (they run with
 # a heap of at least 64 MiB: -Xmx, --max-old-space-size).
-FIXED = {"c": 16 * MiB, "python": 16 * MiB, "ruby": 16 * MiB, "node": 64 * MiB, "java": 64 * MiB}
+FIXED = {"c": 16 * MiB, "python": 16 * MiB, "ruby": 16 * MiB, "node": 64 * MiB, "java": 64 * MiB, "rust": 16 * MiB}
 PROGRAM_LEVEL = 2048  # bytes per level of a value a driver builds (Chain objects)
 VM_SLACK = 512 * MiB  # address space beyond the bound: libraries, stacks, malloc arenas
 TIME_S = 10.0         # per attack; x3 under sanitizers
@@ -183,7 +187,22 @@ def find_runtimes(args, inputs):
         if subprocess.run(["javac", "-d", classes, "-cp", jars[0], os.path.join(HERE, "drivers", "Driver.java")]
                           ).returncode == 0:
             found["java"] = ["java", "-Xmx{heap_mb}m", "-cp", jars[0] + os.pathsep + classes, "Driver"]
+    found["rust"] = rust_driver() if "rust" in args.languages else None
     return found
+
+
+def rust_driver():
+    """The Rust driver, an example of the fbe crate, built in the target directory of the
+    test command's rust stage (build/rust: its core is compiled there already); None
+    when that stage has not run."""
+    target = os.path.join(REPO, "build", "rust")
+    if not os.path.isdir(os.path.join(target, "release")) or not shutil.which("cargo"):
+        return None
+    env = dict(os.environ, CARGO_TARGET_DIR=target)
+    if subprocess.run(["cargo", "build", "--release", "--quiet", "-j%s" % os.environ.get("FBE_JOBS", os.cpu_count() or 2), "--example", "hostile_driver"],
+                      cwd=os.path.join(REPO, "bindings", "rust"), env=env).returncode != 0:
+        return None
+    return [os.path.join(target, "release", "examples", "hostile_driver")]
 
 
 def schema_path(key, inputs):
@@ -364,7 +383,7 @@ def main():
     p.add_argument("--out", default=os.path.join(REPO, "build", "hostile"))
     p.add_argument("--sanitized", action="store_true")
     args = p.parse_args()
-    args.languages = [lang for lang in args.languages.split(",") if lang]
+    args.languages = [lang.lower() for lang in args.languages.split(",") if lang]
     unknown = [lang for lang in args.languages if lang not in LANGUAGES]
     if unknown:
         sys.exit("run.py: unknown languages %s (ours: %s)" % (unknown, ",".join(LANGUAGES)))
@@ -385,7 +404,7 @@ def main():
         argv = [w.format(heap_mb=int(heap // MiB)) for w in command(lang, a, runtimes[lang], inputs)]
         # ulimit -v where the runtime allows it (Node and the JVM reserve large ranges of
         # address space up front: their heap flags and the RSS bound stand for it)
-        limited = lang in ("c", "python", "ruby") and not (lang == "c" and args.sanitized)
+        limited = lang in ("c", "python", "ruby", "rust") and not (lang == "c" and args.sanitized)
         address = int(baseline + heap + VM_SLACK) if limited and baseline else None
         status, rss, seconds, tail, stderr = run_one(argv, address, kill_s, work)
         res = outcome(lang, a, status, tail, stderr)
@@ -445,7 +464,7 @@ def main():
     # the table: peak RSS (MB) / seconds / verdict
     width = 22
     print("hostile: peak RSS MB / seconds / verdict (bounds: README.md; %s)"
-          % ("sanitized: no RSS bound, time x3" if args.sanitized else "ulimit -v for c, python, ruby"))
+          % ("sanitized: no RSS bound, time x3" if args.sanitized else "ulimit -v for c, python, ruby, rust"))
     print("%-28s" % "baseline" + "".join(("%.1f" % results["baseline_mb"][lang]).ljust(width) for lang in languages))
     print("%-28s" % "attack" + "".join(lang.ljust(width) for lang in languages))
     for a in ATTACKS:
