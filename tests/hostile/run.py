@@ -4,7 +4,7 @@ process in the CLI (bin/fbe) and in every binding (a driver per language under
 drivers/), with the default limits; each must end with a typed error naming the limit
 it hit (or succeed), within a bound on peak RSS and on time.
 
-    run.py [--languages c,python,node,ruby,java,go,cpp] [--fbe PATH] [--out DIR] [--sanitized]
+    run.py [--languages c,python,node,ruby,java,go,rust,cpp] [--fbe PATH] [--out DIR] [--sanitized]
 
 --fbe: the tool (default build/release/bin/fbe). --out: where the inputs are generated
 and results.json written (default build/hostile). --sanitized: the tool is built with
@@ -15,14 +15,17 @@ time bound still apply, the latter x3.
 The bindings are used as the test command's stages built them (ci/testees.sh finds them
 the same way): Python in build/python/venv, the gem in build/ruby/gems, the Node addon in
 bindings/node, the jar in bindings/java/target, bindings/go (vendored again by its
-tools/vendor.sh; the Go driver is built by go build), build/release/libfbe.a for the C++
-driver (compiled here over fbe.hpp, as ci/demo.sh compiles its C++). A language asked for
-and not built fails the run. Exit status 0 when every cell passed.
+tools/vendor.sh; the Go driver is built by go build), Rust's driver (an example of the fbe
+crate) built with cargo in build/rust, the rust stage's target directory, and
+build/release/libfbe.a for the C++ driver (compiled here over fbe.hpp, as ci/demo.sh
+compiles its C++). A language asked for and not built fails the run. Exit status 0 when
+every cell passed.
 """
 import argparse
 import json
 import os
 import resource
+import shutil
 import signal
 import struct
 import subprocess
@@ -32,7 +35,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(REPO, "tests", "hostile")
 MiB = 1 << 20
-LANGUAGES = ["c", "python", "node", "ruby", "java", "go", "cpp"]
+LANGUAGES = ["c", "python", "node", "ruby", "java", "go", "rust", "cpp"]
 
 # ---- the bounds (README.md "Bounds") ------------------------------------------------
 # The core's default budget of one operation (codec.h): 16 x the input + 1 MiB; JSON/text
@@ -44,9 +47,10 @@ OUT = 2       # an output buffer that grows by doubling
 # What a binding's objects take per byte the core charged (FBE_VALUE_CHARGE stands for
 # them), twice the worst ratio measured (near_budget_empties: 800,000 empty structs,
 # 13.6 MB charged): Python 2.0, Ruby 2.6, Java 3.0, Node 3.4, Go 2.5 (its whole peak over
-# its baseline: 42.7 MB, the core's tape and the collector's garbage in it); C++ 0.15 (2.1 MB
-# over its baseline: the input and the core's arena, which its messages are).
-HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7, "go": 5, "cpp": 0.3}
+# its baseline: 42.7 MB, the core's tape and the collector's garbage in it); Rust 0.13 and
+# C++ 0.15 (a message is the core's value in its arena: 2.1 MB over the baseline, the
+# input and that arena).
+HOST = {"c": 0, "python": 4, "ruby": 5, "java": 6, "node": 7, "go": 5, "rust": 0.26, "cpp": 0.3}
 # Loading a schema: the caps (schema.h) bound the records; the loader's measured linear
 # cost is under 100 bytes of memory per byte of schema text (500,000 one-field structs,
 # 13.9 MB: 0.97 GB; two 10^5-struct schemas for fbe compat, 9.8 MB: 663 MB).
@@ -56,14 +60,14 @@ SCHEMA_FACTOR, SCHEMA_FLOOR = 100, 64 * MiB
 # load): Python 57, Java 80, Ruby 136 bytes; Node gets Ruby's bound (it measured
 # about 1,900: a compiled codec per struct, 55 KB each). Go: 14 (its heap after the load,
 # 58 MB; its peak RSS is the core's, the loader's memory is freed before Go's types grow).
-# C++ makes no class: 0.3 (its peak 1.4 MB over the tool's, which is the C++ runtime in its
-# baseline), 1 for the bound.
-HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280, "go": 28, "cpp": 1}
+# Rust 0.15 (its types are the core's structs); C++ makes no class: 0.3 (its peak 1.4 MB
+# over the tool's, which is the C++ runtime in its baseline), 1 for the bound.
+HOST_LOAD = {"c": 0, "python": 120, "java": 160, "ruby": 280, "node": 280, "go": 28, "rust": 0.3, "cpp": 1}
 # What a runtime's RSS varies by between runs and schemas, whatever the input: malloc
 # arenas; the JVM's and V8's heaps fill with garbage before they collect (they run with
 # a heap of at least 64 MiB: -Xmx, --max-old-space-size).
 FIXED = {"c": 16 * MiB, "python": 16 * MiB, "ruby": 16 * MiB, "node": 64 * MiB, "java": 64 * MiB,
-         "go": 16 * MiB, "cpp": 16 * MiB}
+         "go": 16 * MiB, "rust": 16 * MiB, "cpp": 16 * MiB}
 PROGRAM_LEVEL = 2048  # bytes per level of a value a driver builds (Chain objects)
 VM_SLACK = 512 * MiB  # address space beyond the bound: libraries, stacks, malloc arenas
 TIME_S = 10.0         # per attack; x3 under sanitizers
@@ -217,7 +221,22 @@ def find_runtimes(args, inputs):
                            "-I" + os.path.join(REPO, "bindings", "cpp", "include"),
                            os.path.join(HERE, "drivers", "driver.cpp"), static, "-lm", "-o", exe]).returncode == 0:
             found["cpp"] = [exe]
+    found["rust"] = rust_driver() if "rust" in args.languages else None
     return found
+
+
+def rust_driver():
+    """The Rust driver, an example of the fbe crate, built in the target directory of the
+    test command's rust stage (build/rust: its core is compiled there already); None
+    when that stage has not run."""
+    target = os.path.join(REPO, "build", "rust")
+    if not os.path.isdir(os.path.join(target, "release")) or not shutil.which("cargo"):
+        return None
+    env = dict(os.environ, CARGO_TARGET_DIR=target)
+    if subprocess.run(["cargo", "build", "--release", "--quiet", "-j%s" % os.environ.get("FBE_JOBS", os.cpu_count() or 2), "--example", "hostile_driver"],
+                      cwd=os.path.join(REPO, "bindings", "rust"), env=env).returncode != 0:
+        return None
+    return [os.path.join(target, "release", "examples", "hostile_driver")]
 
 
 def schema_path(key, inputs):
@@ -398,8 +417,8 @@ def main():
     p.add_argument("--out", default=os.path.join(REPO, "build", "hostile"))
     p.add_argument("--sanitized", action="store_true")
     args = p.parse_args()
-    args.languages = [lang for lang in args.languages.split(",") if lang]
-    args.languages = ["cpp" if lang.lower() == "c++" else lang for lang in args.languages]  # C++ is cpp
+    args.languages = [lang.lower() for lang in args.languages.split(",") if lang]
+    args.languages = ["cpp" if lang == "c++" else lang for lang in args.languages]  # C++ is cpp
     unknown = [lang for lang in args.languages if lang not in LANGUAGES]
     if unknown:
         sys.exit("run.py: unknown languages %s (ours: %s)" % (unknown, ",".join(LANGUAGES)))
@@ -421,7 +440,7 @@ def main():
         # ulimit -v where the runtime allows it (Node and the JVM reserve large ranges of
         # address space up front: their heap flags and the RSS bound stand for it; so does
         # Go's runtime, which has no hard heap limit: the RSS bound alone)
-        limited = lang in ("c", "python", "ruby", "cpp") and not (lang == "c" and args.sanitized)
+        limited = lang in ("c", "python", "ruby", "rust", "cpp") and not (lang == "c" and args.sanitized)
         address = int(baseline + heap + VM_SLACK) if limited and baseline else None
         status, rss, seconds, tail, stderr = run_one(argv, address, kill_s, work)
         res = outcome(lang, a, status, tail, stderr)
@@ -481,7 +500,7 @@ def main():
     # the table: peak RSS (MB) / seconds / verdict
     width = 22
     print("hostile: peak RSS MB / seconds / verdict (bounds: README.md; %s)"
-          % ("sanitized: no RSS bound, time x3" if args.sanitized else "ulimit -v for c, python, ruby, cpp"))
+          % ("sanitized: no RSS bound, time x3" if args.sanitized else "ulimit -v for c, python, ruby, rust, cpp"))
     print("%-28s" % "baseline" + "".join(("%.1f" % results["baseline_mb"][lang]).ljust(width) for lang in languages))
     print("%-28s" % "attack" + "".join(lang.ljust(width) for lang in languages))
     for a in ATTACKS:

@@ -191,18 +191,57 @@ fn set_text(r: fbe_ref, k: Kind, words: *const sys::fbe_type, v: &Value, s: &str
     }
 }
 
-fn write_struct(r: fbe_ref, members: Vec<(String, Value)>, err: &mut fbe_error) -> fbe_status {
-    for (name, v) in members {
-        let st = write_field(r, &name, v, err);
+/// Drops a host value without recursion: a value nested deeper than the core takes (a
+/// program can build one 60,000 levels deep) is refused, and its drop glue, one frame
+/// per level, would overflow the stack on the way out.
+pub(crate) fn dispose(v: Value) {
+    let mut stack = vec![v];
+    while let Some(mut v) = stack.pop() {
+        match &mut v {
+            Value::Struct(members) => stack.extend(members.drain(..).map(|(_, x)| x)),
+            Value::List(items) => stack.append(items),
+            Value::Map(entries) => {
+                for (k, x) in entries.drain(..) {
+                    stack.push(k);
+                    stack.push(x);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A refusal part-way through: what was not written yet is dropped without recursion.
+fn dispose_rest<T>(rest: impl Iterator<Item = T>, values: impl Fn(T) -> Vec<Value>) {
+    for item in rest {
+        values(item).into_iter().for_each(dispose);
+    }
+}
+
+fn write_struct(r: fbe_ref, members: Vec<(String, Value)>, depth: u32, err: &mut fbe_error) -> fbe_status {
+    let mut members = members.into_iter();
+    while let Some((name, v)) = members.next() {
+        let st = write_field_at(r, &name, v, depth, err);
         if st != FBE_OK {
+            dispose_rest(members, |(_, x)| vec![x]);
             return st;
         }
     }
     FBE_OK
 }
 
+/// Sets the fields of the message `r` named by `members`, in order.
+pub(crate) fn write_members(r: fbe_ref, members: Vec<(String, Value)>, err: &mut fbe_error) -> fbe_status {
+    write_struct(r, members, 0, err)
+}
+
 /// Sets field `name` of the struct `r`, the error's path starting with the name.
 pub(crate) fn write_field(r: fbe_ref, name: &str, v: Value, err: &mut fbe_error) -> fbe_status {
+    write_field_at(r, name, v, 0, err)
+}
+
+/// `write_field` `depth` optionals and collections below the message.
+fn write_field_at(r: fbe_ref, name: &str, v: Value, depth: u32, err: &mut fbe_error) -> fbe_status {
     let c = crate::raw::cstring(name);
     let f = if c.as_bytes().len() == name.len() {
         unsafe { sys::fbe_ref_field(r, c.as_ptr()) }
@@ -210,33 +249,40 @@ pub(crate) fn write_field(r: fbe_ref, name: &str, v: Value, err: &mut fbe_error)
         fbe_ref { type_: std::ptr::null(), slot: std::ptr::null_mut(), arena: std::ptr::null_mut() }
     };
     if !ok(f) {
+        dispose(v);
         return unsafe {
             sys::input::fbei_error_unknown_field(err, sys::fbe_type_struct(r.type_), name.as_ptr() as _, name.len())
         };
     }
-    let st = write(f, f.type_, v, err);
+    let st = write(f, f.type_, v, depth, err);
     if st != FBE_OK {
         unsafe { sys::input::fbei_error_prepend_field(err, c.as_ptr()) };
     }
     st
 }
 
-fn write_elements(r: fbe_ref, k: Kind, items: Vec<Value>, err: &mut fbe_error) -> fbe_status {
+fn write_elements(r: fbe_ref, k: Kind, items: Vec<Value>, depth: u32, err: &mut fbe_error) -> fbe_status {
     unsafe {
         if k == Kind::Array {
             if items.len() != sys::fbe_type_array_size(r.type_) as usize {
-                return sys::input::fbei_error_array_length(err, r.type_, items.len());
+                let n = items.len();
+                dispose(Value::List(items));
+                return sys::input::fbei_error_array_length(err, r.type_, n);
             }
         } else {
             sys::fbe_ref_clear(r, std::ptr::null_mut());
         }
-        for (i, item) in items.into_iter().enumerate() {
+        let mut items = items.into_iter().enumerate();
+        while let Some((i, item)) = items.next() {
             let e = if k == Kind::Array { sys::fbe_ref_at(r, i) } else { sys::fbe_ref_append(r) };
             if !ok(e) {
+                dispose(item);
+                dispose_rest(items, |(_, x)| vec![x]);
                 return no_memory(err);
             }
-            let st = write(e, e.type_, item, err);
+            let st = write(e, e.type_, item, depth, err);
             if st != FBE_OK {
+                dispose_rest(items, |(_, x)| vec![x]);
                 sys::input::fbei_error_prepend_index(err, i);
                 return st;
             }
@@ -245,22 +291,27 @@ fn write_elements(r: fbe_ref, k: Kind, items: Vec<Value>, err: &mut fbe_error) -
     FBE_OK
 }
 
-fn write_map(r: fbe_ref, entries: Vec<(Value, Value)>, err: &mut fbe_error) -> fbe_status {
+fn write_map(r: fbe_ref, entries: Vec<(Value, Value)>, depth: u32, err: &mut fbe_error) -> fbe_status {
     unsafe {
         sys::fbe_ref_clear(r, std::ptr::null_mut());
-        for (i, (key, value)) in entries.into_iter().enumerate() {
+        let mut entries = entries.into_iter().enumerate();
+        while let Some((i, (key, value))) = entries.next() {
             let mut vref = fbe_ref { type_: std::ptr::null(), slot: std::ptr::null_mut(), arena: std::ptr::null_mut() };
             let kref = sys::fbe_ref_map_append(r, &mut vref);
             if !ok(kref) {
+                dispose(Value::Map(vec![(key, value)]));
+                dispose_rest(entries, |(_, (k, x))| vec![k, x]);
                 return no_memory(err);
             }
-            let mut st = write(kref, kref.type_, key, err);
+            let mut st = write(kref, kref.type_, key, depth, err);
             if st != FBE_OK {
+                dispose(value);
                 sys::input::fbei_error_prepend_key(err);
             } else {
-                st = write(vref, vref.type_, value, err);
+                st = write(vref, vref.type_, value, depth, err);
             }
             if st != FBE_OK {
+                dispose_rest(entries, |(_, (k, x))| vec![k, x]);
                 sys::input::fbei_error_prepend_index(err, i);
                 return st;
             }
@@ -270,16 +321,25 @@ fn write_map(r: fbe_ref, entries: Vec<(Value, Value)>, err: &mut fbe_error) -> f
 }
 
 /// Writes `v` into `r`; `words` is the type a refusal names (an optional's, for the
-/// value inside it: "int32 or null").
-pub(crate) fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, err: &mut fbe_error) -> fbe_status {
+/// value inside it: "int32 or null"). `depth`: the optionals and collections above `r`,
+/// counted as the core's encode counts them; a value past FBE_DEFAULT_MAX_DEPTH is
+/// refused with the core's error (fbei_tape_too_deep) before this recursion can
+/// overflow the stack.
+fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, depth: u32, err: &mut fbe_error) -> fbe_status {
     let k = kind_of(r);
+    let nests = matches!(k, Kind::Array | Kind::Vector | Kind::List | Kind::Set | Kind::Map | Kind::Hash)
+        || (k == Kind::Optional && !v.is_null());
+    if nests && depth >= sys::FBE_DEFAULT_MAX_DEPTH {
+        dispose(v);
+        return unsafe { sys::input::fbei_tape_too_deep(err) };
+    }
     unsafe {
         if k == Kind::Optional {
             if v.is_null() {
                 return sys::fbe_ref_set_null(r, err);
             }
             let inner = sys::fbe_ref_emplace(r);
-            return if ok(inner) { write(inner, words, v, err) } else { no_memory(err) };
+            return if ok(inner) { write(inner, words, v, depth + 1, err) } else { no_memory(err) };
         }
         match v {
             Value::Bool(b) if k == Kind::Bool => sys::fbe_ref_set_bool(r, b as i32, err),
@@ -309,12 +369,16 @@ pub(crate) fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, err: &mut
                 let s = s.clone();
                 set_text(r, k, words, &v, &s, err)
             }
-            Value::Struct(members) if k == Kind::Struct => write_struct(r, members, err),
+            Value::Struct(members) if k == Kind::Struct => write_struct(r, members, depth, err),
             Value::List(items) if matches!(k, Kind::Array | Kind::Vector | Kind::List | Kind::Set) => {
-                write_elements(r, k, items, err)
+                write_elements(r, k, items, depth + 1, err)
             }
-            Value::Map(entries) if matches!(k, Kind::Map | Kind::Hash) => write_map(r, entries, err),
-            other => wrong(err, words, &other),
+            Value::Map(entries) if matches!(k, Kind::Map | Kind::Hash) => write_map(r, entries, depth + 1, err),
+            other => {
+                let st = wrong(err, words, &other);
+                dispose(other);
+                st
+            }
         }
     }
 }

@@ -83,6 +83,14 @@ impl<'s> Message<'s> {
         check(s, &err)
     }
 
+    /// Sets the fields named by `(name, value)` pairs, in order; at the first refusal
+    /// the rest are dropped (without recursion: they may be nested deep).
+    pub(crate) fn set_members(&mut self, members: Vec<(String, Value)>) -> Result<()> {
+        let mut err = raw();
+        let s = convert::write_members(self.root(), members, &mut err);
+        check(s, &err)
+    }
+
     /// The whole message as a [`Value::Struct`].
     pub fn to_value(&self) -> Value {
         convert::read(self.root())

@@ -139,9 +139,7 @@ impl<'s> StructType<'s> {
         let mut m = self.new_message()?;
         match value {
             Value::Struct(members) => {
-                for (name, v) in members {
-                    m.set(&name, v)?;
-                }
+                m.set_members(members)?;
                 Ok(m)
             }
             other => {
@@ -149,6 +147,7 @@ impl<'s> StructType<'s> {
                 unsafe {
                     sys::input::fbei_error_type_struct(&mut err, self.ptr, other.got(), std::ptr::null())
                 };
+                crate::convert::dispose(other);
                 Err(Error::from_raw(&err))
             }
         }

@@ -161,3 +161,42 @@ fn encode_to_reuses_one_buffer() {
 fn hex_bytes(h: &str) -> Vec<u8> {
     (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect()
 }
+
+/// `levels` Chain bodies linked by `next`, as a host value built from the innermost out.
+fn chain_value(levels: usize) -> Value {
+    let mut value = Value::Struct(vec![("v".into(), Value::Int(levels as i64 - 1))]);
+    for i in (0..levels - 1).rev() {
+        value = Value::Struct(vec![("v".into(), Value::Int(i as i64)), ("next".into(), value)]);
+    }
+    value
+}
+
+/// A host value nested past the core's 256 levels is refused with the core's error
+/// when it is converted, before the conversion's recursion (or the value's drop glue)
+/// can overflow the stack: 60,000 levels used to abort the process (the hostile suite,
+/// deep60000_*). Run on a test thread's 2 MiB stack.
+#[test]
+fn values_nested_too_deep_are_refused_not_a_stack_overflow() {
+    let schema = Schema::load_str("package p\nstruct Chain { int32 v; Chain? next; }", "p.fbe").unwrap();
+    let chain = schema.struct_type("Chain").unwrap();
+    let ok = chain.from_value(chain_value(257)).unwrap();
+    assert_eq!(chain.decode(&ok.encode(Model::Standard).unwrap(), Model::Standard).unwrap(), ok);
+    for levels in [258, 60_000] {
+        let e = chain.from_value(chain_value(levels)).unwrap_err();
+        assert_eq!(e.status(), Status::Limit);
+        assert!(e.to_string().contains("value nested deeper than 256 levels"), "{e}");
+        let mut m = chain.new_message().unwrap();
+        let e = m.set("next", chain_value(levels)).unwrap_err();
+        assert_eq!(e.status(), Status::Limit, "{e}");
+    }
+    // collections count as the core counts them; a refused field's siblings (deep
+    // themselves) are dropped without recursion too
+    let lists = Schema::load_str("package q\nstruct L { int32[] a; int32 b; }", "q.fbe").unwrap();
+    let l = lists.struct_type("L").unwrap();
+    let mut deep = Value::List(vec![]);
+    for _ in 0..60_000 {
+        deep = Value::List(vec![deep]);
+    }
+    let e = l.from_value(Value::Struct(vec![("a".into(), Value::Int(1)), ("b".into(), deep)])).unwrap_err();
+    assert_eq!(e.status(), Status::Type, "{e}");
+}
