@@ -1446,19 +1446,24 @@ static void struct_source(gen *g, const fbe_struct *st) {
   fprintf(c, "  if (rc) {\n    memset(v, 0, sizeof *v);\n    return rc;\n  }\n");
   fprintf(c, "  return %s_decode_trusted(v, model, data, size, a, model_size, err);\n}\n\n", n);
 
-  /* the verifies' bodies are static inline, so that open_view inlines them (its
-   * verify is most of what a small struct's view costs) */
-  fprintf(c, "static inline fbe_status %s_verify_standard_(const uint8_t *data, size_t size, size_t *model_size,\n"
-             "                                            fbe_error *err) {\n", n);
+  /* the verifies' bodies are inline, so that open_view has them with its view filled
+   * from the verified root (its verify is most of what a small struct's view costs);
+   * view NULL: only verify */
+  fprintf(c, "static FBE_GEN_INLINE fbe_status %s_verify_standard_(const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                                            fbe_error *err, fbe_gen_view *view) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_STANDARD, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
   fprintf(c, "  if (fbe_gen_charge(&g, 0, %" PRIu64 "u) || %s_chk_std_body_(&g, 4, 0)) return err->code;\n",
           fbei_cost_root(st), n);
+  fprintf(c, "  if (view) { /* the root pointer (base 0) and the body's size: verified */\n"
+             "    uint64_t body = fbe_load32(data + 4);\n"
+             "    fbe_gen_view root = {data, g.r.end, body, body, fbe_load32(data + body), FBE_MODEL_STANDARD};\n"
+             "    *view = root;\n  }\n");
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
-  fprintf(c, "static inline fbe_status %s_verify_final_(const uint8_t *data, size_t size, size_t *model_size,\n"
-             "                                         fbe_error *err) {\n", n);
+  fprintf(c, "static FBE_GEN_INLINE fbe_status %s_verify_final_(const uint8_t *data, size_t size, size_t *model_size,\n"
+             "                                         fbe_error *err, fbe_gen_view *view) {\n", n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
   fprintf(c, "  fbe_status rc = fbe_gen_open_verify(&g, FBE_MODEL_FINAL, data, size, err);\n");
   fprintf(c, "  if (rc) return rc;\n");
@@ -1470,16 +1475,19 @@ static void struct_source(gen *g, const fbe_struct *st) {
           fbei_cost_root(st), n);
   fprintf(c, "  if (pos != g.r.end) {\n");
   fprintf(c, "    fbe_gen_fail(&g, FBE_ERR_MALFORMED, pos, \"fields end before the model size\");\n    return err->code;\n  }\n");
+  fprintf(c, "  if (view) { /* the fields from 8 */\n"
+             "    fbe_gen_view root = {data, g.r.end, 8, 0, 0, FBE_MODEL_FINAL};\n"
+             "    *view = root;\n  }\n");
   fprintf(c, "  if (model_size) *model_size = (size_t)g.r.end;\n  return FBE_OK;\n}\n\n");
 
   fprintf(c, "fbe_status %s_verify_standard(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n"
-             "  return %s_verify_standard_(data, size, model_size, err);\n}\n\n", n, n);
+             "  return %s_verify_standard_(data, size, model_size, err, NULL);\n}\n\n", n, n);
   fprintf(c, "fbe_status %s_verify_final(const uint8_t *data, size_t size, size_t *model_size, fbe_error *err) {\n"
-             "  return %s_verify_final_(data, size, model_size, err);\n}\n\n", n, n);
+             "  return %s_verify_final_(data, size, model_size, err, NULL);\n}\n\n", n, n);
   fprintf(c, "fbe_status %s_verify(fbe_model model, const uint8_t *data, size_t size, size_t *model_size,\n"
              "                    fbe_error *err) {\n", n);
-  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_verify_final_(data, size, model_size, err)\n"
-             "                                  : %s_verify_standard_(data, size, model_size, err);\n}\n\n", n, n);
+  fprintf(c, "  return model == FBE_MODEL_FINAL ? %s_verify_final(data, size, model_size, err)\n"
+             "                                  : %s_verify_standard(data, size, model_size, err);\n}\n\n", n, n);
 
   fprintf(c, "fbe_status %s_to_json(const %s *v, const fbe_schema *schema, int pretty, fbe_buffer *out,\n"
              "                     fbe_error *err) {\n", n, n);
@@ -2075,13 +2083,10 @@ static void struct_view_source(const gen *g, const fbe_struct *st) {
 
   fprintf(c, "fbe_status %s_open_view(%s_view *view, fbe_model model, const uint8_t *data, size_t size,\n"
              "                        size_t *model_size, fbe_error *err) {\n", n, n);
-  fprintf(c, "  size_t end = 0;\n");
-  fprintf(c, "  fbe_status rc = %s_verify(model, data, size, &end, err);\n", n);
-  fprintf(c, "  if (rc) {\n    view->v = fbe_gen_view_none();\n    return rc;\n  }\n");
-  fprintf(c, "  fbe_gen_view root = {data, end, 8, 0, 0, model}; /* final: the fields from 8 */\n");
-  fprintf(c, "  if (model == FBE_MODEL_FINAL) view->v = root;\n");
-  fprintf(c, "  else *view = %s_std_view_(&root, 4, 0); /* the root pointer, base 0 */\n", n);
-  fprintf(c, "  if (model_size) *model_size = end;\n  return FBE_OK;\n}\n\n");
+  fprintf(c, "  fbe_status rc = model == FBE_MODEL_FINAL ? %s_verify_final_(data, size, model_size, err, &view->v)\n"
+             "                                           : %s_verify_standard_(data, size, model_size, err, &view->v);\n",
+          n, n);
+  fprintf(c, "  if (rc) view->v = fbe_gen_view_none();\n  return rc;\n}\n\n");
 
   fprintf(c, "fbe_status %s_from_view(%s *v, %s_view view, const fbe_allocator *a, fbe_error *err) {\n", n, n, n);
   fprintf(c, "  fbe_error local;\n  fbe_gen_reader g;\n  if (!err) err = &local;\n");
