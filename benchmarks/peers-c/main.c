@@ -5,7 +5,7 @@
  * decode_trusted (libfbe's, without the verify) and decode_all (decode, then read every
  * field once; harness.h).
  *
- *   fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [-I SCHEMAS] [-D DATA]
+ *   fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [--workload W] [--op OP] [-I SCHEMAS] [-D DATA]
  *
  * Every peer round-trips the data before anything is timed, and every decode_all must
  * read the data's values (a difference stops the run). Method as benchmarks/c/bench.c:
@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
   int runs = 7, json = 0, smoke = 0;
   long instructions = 0;
   double min_time = 0.2;
-  const char *schemas = PEERS_SCHEMAS_DIR, *data = PEERS_DATA_DIR;
+  const char *schemas = PEERS_SCHEMAS_DIR, *data = PEERS_DATA_DIR, *only_workload = NULL, *only_op = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--quick")) runs = 3, min_time = 0.05;
@@ -165,9 +165,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--instructions") && i + 1 < argc) instructions = atol(argv[++i]);
     else if (!strcmp(a, "-I") && i + 1 < argc) schemas = argv[++i];
     else if (!strcmp(a, "-D") && i + 1 < argc) data = argv[++i];
+    else if (!strcmp(a, "--workload") && i + 1 < argc) only_workload = argv[++i];
+    else if (!strcmp(a, "--op") && i + 1 < argc) only_op = argv[++i];
     else {
       fprintf(stderr, "usage: fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [--instructions N] "
-                      "[-I SCHEMAS_DIR] [-D DATA_DIR]\n");
+                      "[--workload W] [--op OP] [-I SCHEMAS_DIR] [-D DATA_DIR]\n");
       return strcmp(a, "--help") ? 2 : 0;
     }
   }
@@ -201,6 +203,7 @@ int main(int argc, char **argv) {
   size_t nsched = 0;
   for (size_t w = 0; w < sizeof WORKLOADS / sizeof WORKLOADS[0]; w++)
     for (int o = 0; o < B_NOPS; o++)
+      if ((!only_workload || !strcmp(only_workload, WORKLOADS[w])) && (!only_op || !strcmp(only_op, op_names[o])))
       for (size_t c = 0; c < g_ncases; c++)
         if (g_cases[c].op[o] && !strcmp(g_cases[c].workload, WORKLOADS[w])) sched[nsched].c = c, sched[nsched++].o = o;
 
