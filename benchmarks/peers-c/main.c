@@ -5,14 +5,14 @@
  * decode_trusted (libfbe's, without the verify) and decode_all (decode, then read every
  * field once; harness.h).
  *
- *   fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [-I SCHEMAS] [-D DATA]
+ *   fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [--workload W] [--op OP] [-I SCHEMAS] [-D DATA]
  *
  * Every peer round-trips the data before anything is timed, and every decode_all must
  * read the data's values (a difference stops the run). Method as benchmarks/c/bench.c:
- * batches of about 1 ms, runs of at least --min-time (default 0.2 s) interleaved in
- * rounds (default 7; every figure once per round, cell by cell, so a slow spell of a
- * shared machine hits all alike and the figures a ratio compares run moments apart;
- * every other round backwards, so a drift within a cell cancels out); a
+ * batches of about 1 ms; in a round (default 7), cell by cell, the implementations of a
+ * cell take turns batch by batch until each has run for at least --min-time (default
+ * 0.2 s), so the figures a ratio compares sample the same moments of the machine; every
+ * other round backwards, so a drift across cells cancels out; a
  * figure is the median over the rounds, spread_pct = (max - min) / median, and "rounds"
  * in the JSON lists every round's figure. --quick: 3 rounds of 0.05 s; --smoke: one
  * round of a few operations, to prove every peer works.
@@ -36,7 +36,7 @@
 #define PEERS_DATA_DIR "benchmarks/data"
 #endif
 
-enum { MAX_CASES = 64, MAX_RUNS = 100 };
+enum { MAX_CASES = 64, MAX_RUNS = 100, MAX_CELL = 16 /* implementations of one workload and op */ };
 
 static const char *const WORKLOADS[] = {"account", "small", "large"};
 
@@ -83,15 +83,28 @@ static uint64_t calibrate(b_op op, void *ctx) {
   }
 }
 
-static double run_once(b_op op, void *ctx, uint64_t batch, double min_time) {
-  uint64_t iterations = 0;
-  double t0 = now_ns(), elapsed;
-  do {
-    g_sink += repeat(op, ctx, batch);
-    iterations += batch;
-    elapsed = now_ns() - t0;
-  } while (elapsed < min_time * 1e9);
-  return elapsed / (double)iterations;
+/* One round of one cell: its implementations take turns a batch (about 1 ms) at a time
+ * until each has run for at least min_time, so every figure of the cell samples the same
+ * moments of the machine (this VM switches between speed levels about 2x apart every
+ * few hundred ms: figures measured one after the other would each catch another level,
+ * and their ratio with them). Every other pass goes backwards. Writes ns per op. */
+static void run_cell(const b_op *ops, void *const *ctxs, const uint64_t *batch, size_t n, double min_time,
+                     double *ns_per_op) {
+  double elapsed[MAX_CELL] = {0};
+  uint64_t iterations[MAX_CELL] = {0};
+  for (int pass = 0, done = 0; !done; pass++) {
+    done = 1;
+    for (size_t j = 0; j < n; j++) {
+      size_t i = pass % 2 == 0 ? j : n - 1 - j;
+      if (elapsed[i] >= min_time * 1e9) continue;
+      double t0 = now_ns();
+      g_sink += repeat(ops[i], ctxs[i], batch[i]);
+      elapsed[i] += now_ns() - t0;
+      iterations[i] += batch[i];
+      done &= elapsed[i] >= min_time * 1e9;
+    }
+  }
+  for (size_t i = 0; i < n; i++) ns_per_op[i] = elapsed[i] / (double)iterations[i];
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -141,7 +154,7 @@ int main(int argc, char **argv) {
   int runs = 7, json = 0, smoke = 0;
   long instructions = 0;
   double min_time = 0.2;
-  const char *schemas = PEERS_SCHEMAS_DIR, *data = PEERS_DATA_DIR;
+  const char *schemas = PEERS_SCHEMAS_DIR, *data = PEERS_DATA_DIR, *only_workload = NULL, *only_op = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--quick")) runs = 3, min_time = 0.05;
@@ -152,9 +165,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--instructions") && i + 1 < argc) instructions = atol(argv[++i]);
     else if (!strcmp(a, "-I") && i + 1 < argc) schemas = argv[++i];
     else if (!strcmp(a, "-D") && i + 1 < argc) data = argv[++i];
+    else if (!strcmp(a, "--workload") && i + 1 < argc) only_workload = argv[++i];
+    else if (!strcmp(a, "--op") && i + 1 < argc) only_op = argv[++i];
     else {
       fprintf(stderr, "usage: fbe_peers [--quick|--smoke] [--json] [--runs N] [--min-time S] [--instructions N] "
-                      "[-I SCHEMAS_DIR] [-D DATA_DIR]\n");
+                      "[--workload W] [--op OP] [-I SCHEMAS_DIR] [-D DATA_DIR]\n");
       return strcmp(a, "--help") ? 2 : 0;
     }
   }
@@ -188,6 +203,7 @@ int main(int argc, char **argv) {
   size_t nsched = 0;
   for (size_t w = 0; w < sizeof WORKLOADS / sizeof WORKLOADS[0]; w++)
     for (int o = 0; o < B_NOPS; o++)
+      if ((!only_workload || !strcmp(only_workload, WORKLOADS[w])) && (!only_op || !strcmp(only_op, op_names[o])))
       for (size_t c = 0; c < g_ncases; c++)
         if (g_cases[c].op[o] && !strcmp(g_cases[c].workload, WORKLOADS[w])) sched[nsched].c = c, sched[nsched++].o = o;
 
@@ -199,12 +215,28 @@ int main(int argc, char **argv) {
     const b_case *k = &g_cases[sched[i].c];
     batch[sched[i].c][sched[i].o] = smoke ? 3 : calibrate(k->op[sched[i].o], k->ctx);
   }
-  for (int r = 0; r < runs; r++) /* every other round backwards, so a drift within a cell cancels out */
-    for (size_t j = 0; j < nsched; j++) {
-      size_t i = r % 2 == 0 ? j : nsched - 1 - j;
-      const b_case *k = &g_cases[sched[i].c];
-      per_op[sched[i].c][sched[i].o][r] =
-          run_once(k->op[sched[i].o], k->ctx, batch[sched[i].c][sched[i].o], smoke ? 1e-9 : min_time);
+  /* The cells: runs of the schedule with the same workload and op. Each round runs them
+   * in order (every other round backwards), each cell interleaved batch by batch. */
+  size_t cell_start[MAX_CASES * B_NOPS + 1], ncells = 0;
+  for (size_t i = 0; i < nsched; i++)
+    if (i == 0 || sched[i].o != sched[i - 1].o ||
+        strcmp(g_cases[sched[i].c].workload, g_cases[sched[i - 1].c].workload))
+      cell_start[ncells++] = i;
+  cell_start[ncells] = nsched;
+  for (int r = 0; r < runs; r++)
+    for (size_t j = 0; j < ncells; j++) {
+      size_t cell = r % 2 == 0 ? j : ncells - 1 - j, first = cell_start[cell], n = cell_start[cell + 1] - first;
+      b_op ops[MAX_CELL];
+      void *ctxs[MAX_CELL];
+      uint64_t batches[MAX_CELL];
+      double ns[MAX_CELL];
+      if (n > MAX_CELL) b_die("fbe_peers", g_cases[sched[first].c].workload, "too many implementations in a cell");
+      for (size_t i = 0; i < n; i++) {
+        const sched_entry *e = &sched[first + i];
+        ops[i] = g_cases[e->c].op[e->o], ctxs[i] = g_cases[e->c].ctx, batches[i] = batch[e->c][e->o];
+      }
+      run_cell(ops, ctxs, batches, n, smoke ? 1e-9 : min_time, ns);
+      for (size_t i = 0; i < n; i++) per_op[sched[first + i].c][sched[first + i].o][r] = ns[i];
     }
 
   if (!json) printf("%-16s %-9s %-9s %-14s %7s %11s %8s\n", "impl", "workload", "model", "op", "bytes", "ns/op",
