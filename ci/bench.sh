@@ -37,6 +37,7 @@ work=$repo/build/bench
 # FBE_BENCH_OUT: another directory for the results (a trial run that leaves the committed ones)
 if [[ $mode == smoke ]]; then out=$work/smoke; else out=${FBE_BENCH_OUT:-benchmarks/results}; fi
 mkdir -p "$work" "$out"
+out=$(cd "$out" && pwd) # absolute: the Go and Rust runners write it from their own directories
 results=$out/latest.jsonl
 : >"$results"
 failed=()
