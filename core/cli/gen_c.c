@@ -1696,6 +1696,32 @@ static int has_scalar_data(const fbe_type *t) {
   return t->kind != FBE_KIND_OPTIONAL && t->kind != FBE_KIND_ARRAY && t->wire == FBE_KIND_VECTOR && is_fixed(t->elem);
 }
 
+/* Whether a collection's _count and _at are inline in the header: a vector, list or set
+ * (not an array or map) whose elements read inline (scalars, strings, bytes, structs);
+ * the standard model's element is then a few checked loads where the caller iterates. */
+static int inline_at(const fbe_type *t) {
+  return has_view(t) && t->kind != FBE_KIND_OPTIONAL && t->kind != FBE_KIND_ARRAY && t->wire != FBE_KIND_MAP &&
+         inline_accessor(t->elem);
+}
+
+/* Header: inline_at's _count and _at, after the struct views' inline std_view_. */
+static void compound_view_inline(const gen *g, const fbe_type *t) {
+  char vt[NAME_MAX_LEN], et[NAME_MAX_LEN], e[EXPR_LEN], slot[EXPR_LEN];
+  FILE *h = g->h;
+  if (!inline_at(t)) return;
+  vtype(g, vt, t);
+  vtype(g, et, t->elem);
+  fprintf(h, "static inline uint32_t %s_count(%s v) { return v.v.n; } /* elements as written */\n", vt, vt);
+  fprintf(h, "static inline %s %s_at(%s v, uint32_t i) { /* zero past the end */\n", et, vt, vt);
+  fprintf(h, "  const fbe_gen_view *x = &v.v;\n");
+  /* the view's fields, not v: a copy of v for the call would be made at every call */
+  fprintf(h, "  if (x->model == FBE_MODEL_FINAL || !x->data || i >= x->n)\n"
+             "    return %s_at_(x->data, x->end, x->at, x->base, x->n, x->model, i);\n", vt);
+  snprintf(slot, sizeof slot, "x->at + (uint64_t)i * %" PRIu32, t->elem->wire_size);
+  read_std_expr(g, e, t->elem, "x", slot, "x->base");
+  fprintf(h, "  return %s;\n}\n", e);
+}
+
 /* Header: the accessors of a compound's view. */
 static void compound_view_prototypes(const gen *g, const fbe_type *t) {
   char vt[NAME_MAX_LEN], et[NAME_MAX_LEN], kt[NAME_MAX_LEN];
@@ -1710,8 +1736,13 @@ static void compound_view_prototypes(const gen *g, const fbe_type *t) {
     fprintf(h, "uint32_t %s_count(%s v); /* entries as written */\n", vt, vt);
     fprintf(h, "%s %s_key_at(%s v, uint32_t i);\n%s %s_value_at(%s v, uint32_t i);\n", kt, vt, vt, et, vt, vt);
   } else {
-    fprintf(h, "uint32_t %s_count(%s v);%s\n", vt, vt, t->kind == FBE_KIND_ARRAY ? "" : " /* elements as written */");
-    fprintf(h, "%s %s_at(%s v, uint32_t i); /* zero past the end */\n", et, vt, vt);
+    if (inline_at(t)) { /* _count and _at inline below (compound_view_inline); _at_ the rest of _at */
+      fprintf(h, "%s %s_at_(const uint8_t *data, uint64_t end, uint64_t at, uint64_t base, uint32_t n, fbe_model model,\n"
+                 "    uint32_t i); /* the final model, past the end, no bytes */\n", et, vt);
+    } else {
+      fprintf(h, "uint32_t %s_count(%s v);%s\n", vt, vt, t->kind == FBE_KIND_ARRAY ? "" : " /* elements as written */");
+      fprintf(h, "%s %s_at(%s v, uint32_t i); /* zero past the end */\n", et, vt, vt);
+    }
     if (has_scalar_data(t)) /* the span was checked against the model when the view was made */
       fprintf(h, "/* The %s_count elements in place, %" PRIu32 " bytes each as on the wire (little-endian:\n"
                  " * fbe/field.h's loads read element i at data + i * %" PRIu32 "); NULL when there are none. */\n"
@@ -1734,11 +1765,14 @@ static void struct_view_prototypes(const gen *g, const fbe_struct *st) {
   fprintf(h, "fbe_status %s_from_view(%s *v, %s_view view, const fbe_allocator *a, fbe_error *err);\n", n, n, n);
   fprintf(h, "/* 1 when the view reads as value (deep, as %s_equal_; sets and maps as written). */\n", n);
   fprintf(h, "int %s_equal_view_(%s_view view, const %s *value);\n", n, n, n);
-  fprintf(h, "%s_view %s_std_view_(const fbe_gen_view *x, uint64_t slot, uint64_t base);\n", n, n);
+  /* inline: a struct field's or element's view is a few checked loads, not worth a call */
+  fprintf(h, "static inline %s_view %s_std_view_(const fbe_gen_view *x, uint64_t slot, uint64_t base) {\n"
+             "  %s_view v = {fbe_gen_view_std_struct(x, slot, base)};\n  return v;\n}\n", n, n, n);
   fprintf(h, "int %s_skip_fin_(const fbe_reader *r, uint64_t *pos);\n", n);
   fprintf(h, "int %s_get_body_(fbe_gen_reader *g, uint64_t b, uint32_t size, %s *v);\n", n, n);
   if (st->nfields)
-    fprintf(h, "int %s_fin_field_(const fbe_gen_view *x, uint32_t index, uint64_t need, uint64_t *pos);\n", n);
+    fprintf(h, "int %s_fin_field_(const uint8_t *data, uint64_t end, uint64_t at, uint32_t index, uint64_t need,\n"
+               "                     uint64_t *pos);\n", n);
   fprintf(h, "/* The fields (those of a scalar, string, bytes or struct: inline, below). */\n");
   for (uint32_t i = 0; i < st->nfields; i++) {
     if (inline_accessor(st->fields[i].type)) continue;
@@ -1875,13 +1909,17 @@ static void compound_view_source(const gen *g, const fbe_type *t) {
       }
       fprintf(c, "  *pos = p;\n  return 0;\n}\n\n");
       if (array) fprintf(c, "uint32_t %s_count(%s v) {\n  (void)v;\n  return %" PRIu32 ";\n}\n\n", vt, vt, t->array_size);
-      else fprintf(c, "uint32_t %s_count(%s v) { return v.v.n; }\n\n", vt, vt);
+      else if (!inline_at(t)) fprintf(c, "uint32_t %s_count(%s v) { return v.v.n; }\n\n", vt, vt);
       for (int part = k ? 0 : 1; part < 2; part++) { /* map: key_at, value_at; else at */
         const fbe_type *it = part == 0 ? k : el;
         char itv[NAME_MAX_LEN];
         vtype(g, itv, it);
-        fprintf(c, "%s %s_%s(%s v, uint32_t i) {\n  const fbe_gen_view *x = &v.v;\n  uint64_t p = 0;\n", itv, vt,
-                !k ? "at" : part == 0 ? "key_at" : "value_at", vt);
+        if (!k && inline_at(t))
+          fprintf(c, "%s %s_at_(const uint8_t *data, uint64_t end, uint64_t at, uint64_t base, uint32_t n, fbe_model model,\n"
+                     "    uint32_t i) {\n  %s v = {{data, end, at, base, n, model}};\n", itv, vt, vt);
+        else
+          fprintf(c, "%s %s_%s(%s v, uint32_t i) {\n", itv, vt, !k ? "at" : part == 0 ? "key_at" : "value_at", vt);
+        fprintf(c, "  const fbe_gen_view *x = &v.v;\n  uint64_t p = 0;\n");
         if (array) fprintf(c, "  if (!x->data || i >= %" PRIu32 "u) ", t->array_size);
         else fprintf(c, "  if (!x->data || i >= x->n) ");
         put_zero_return(g, c, "  ", it);
@@ -2000,7 +2038,10 @@ static void field_accessor(const gen *g, FILE *o, const fbe_struct *st, uint32_t
   else if (j == i)
     fprintf(o, "      uint64_t pos = x->at + %" PRIu64 "u;\n      if (pos <= x->end) ", prefix);
   else
-    fprintf(o, "      uint64_t pos = 0;\n      if (!%s_fin_field_(x, %" PRIu32 ", %" PRIu32 ", &pos)) ", n, i,
+    /* the walk takes the view's fields, not x: were x (the by-value view) to escape,
+     * every accessor would copy the view to memory first, whichever model it reads */
+    fprintf(o, "      uint64_t pos = 0;\n"
+               "      if (!%s_fin_field_(x->data, x->end, x->at, %" PRIu32 ", %" PRIu32 ", &pos)) ", n, i,
             is_fixed(t) ? t->wire_size : 0);
   if (t->kind == FBE_KIND_STRUCT) {
     fprintf(o, "{\n        %s r;\n        r.v = fbe_gen_view_make(x, pos, 0, 0);\n        return r;\n      }\n", vt);
@@ -2036,9 +2077,6 @@ static void struct_view_source(const gen *g, const fbe_struct *st) {
   c_name(n, st->full_name);
   fprintf(c, "/* ---- %s_view */\n\n", n);
 
-  fprintf(c, "%s_view %s_std_view_(const fbe_gen_view *x, uint64_t slot, uint64_t base) {\n", n, n);
-  fprintf(c, "  %s_view v = {fbe_gen_view_std_struct(x, slot, base)};\n  return v;\n}\n\n", n);
-
   fprintf(c, "int %s_skip_fin_(const fbe_reader *r, uint64_t *pos) {\n", n);
   for (uint32_t i = 0; i < st->nfields; i++) put_skip(g, c, "  ", st->fields[i].type, "pos");
   fprintf(c, "  (void)r;\n  (void)pos;\n  return 0;\n}\n\n");
@@ -2048,8 +2086,9 @@ static void struct_view_source(const gen *g, const fbe_struct *st) {
      * next variable-size field is read (p stays inside the model) */
     fprintf(c, "/* The final position of field `index` when `need` bytes are there: a walk over the\n"
                " * variable-size fields before it. */\n");
-    fprintf(c, "int %s_fin_field_(const fbe_gen_view *x, uint32_t index, uint64_t need, uint64_t *pos) {\n", n);
-    fprintf(c, "  fbe_reader rd = fbe_gen_view_reader(x);\n  const fbe_reader *r = &rd;\n  uint64_t p = x->at;\n");
+    fprintf(c, "int %s_fin_field_(const uint8_t *data, uint64_t end, uint64_t at, uint32_t index, uint64_t need,\n"
+               "                     uint64_t *pos) {\n", n);
+    fprintf(c, "  fbe_reader rd = {data, end};\n  const fbe_reader *r = &rd;\n  uint64_t p = at;\n");
     fprintf(c, "  if (p > rd.end) return -1;\n");
     uint64_t pending = 0;
     for (uint32_t i = 0; i < st->nfields; i++) {
@@ -2338,7 +2377,7 @@ static void use_compound(name_table *t, const char *prefix, const fbe_type *ty) 
     snprintf(n, sizeof n, "%s%s", view_helpers[i], m);
     use(t, n, "a helper of %s", d);
   }
-  static const char *const view_names[] = {"_view", "_view_has", "_view_get", "_view_count", "_view_at",
+  static const char *const view_names[] = {"_view", "_view_has", "_view_get", "_view_count", "_view_at", "_view_at_",
                                            "_view_key_at", "_view_value_at"};
   for (size_t i = 0; i < sizeof view_names / sizeof *view_names; i++) {
     snprintf(n, sizeof n, "%s_%s%s", prefix, m, view_names[i]);
@@ -2479,6 +2518,7 @@ static int gen_package(const fbe_package *pkg, const char *outdir) {
   for (size_t i = 0; i < nvtypes; i++) compound_view_prototypes(&g, vtypes[i]);
   if (nvtypes) fprintf(h, "\n");
   for (uint32_t s = 0; s < pkg->nstructs; s++) struct_view_prototypes(&g, pkg->structs[s]);
+  for (size_t i = 0; i < nvtypes; i++) compound_view_inline(&g, vtypes[i]);
   for (uint32_t s = 0; s < pkg->nstructs; s++) struct_view_inline(&g, pkg->structs[s]);
 
   /* compound helpers: prototypes first (they call each other), then bodies */
