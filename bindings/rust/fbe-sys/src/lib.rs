@@ -20,8 +20,6 @@ pub const FBE_NO_OFFSET: usize = usize::MAX;
 pub const FBE_STATUS_COUNT: c_int = 15;
 pub const FBE_MODEL_STANDARD: fbe_model = 0;
 pub const FBE_MODEL_FINAL: fbe_model = 1;
-/// The default nesting limit (codec.h): optionals and collections.
-pub const FBE_DEFAULT_MAX_DEPTH: u32 = 256;
 
 macro_rules! opaque {
     ($($name:ident),*) => {$(
@@ -520,7 +518,7 @@ pub mod input {
         pub fn fbei_error_prepend_index(err: *mut fbe_error, index: usize);
         pub fn fbei_error_prepend_key(err: *mut fbe_error);
         /// The error of a host value nested deeper than FBE_DEFAULT_MAX_DEPTH
-        /// (fbe/internal/tape.h): FBE_ERR_LIMIT.
+        /// (`fbe_limits_default().max_depth`; fbe/internal/tape.h): FBE_ERR_LIMIT.
         pub fn fbei_tape_too_deep(err: *mut fbe_error) -> fbe_status;
     }
 }

@@ -211,6 +211,13 @@ pub(crate) fn dispose(v: Value) {
     }
 }
 
+/// The core's default nesting limit (FBE_DEFAULT_MAX_DEPTH), asked of the core once: the
+/// limit is decided in the core alone.
+fn max_depth_default() -> u32 {
+    static MAX: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| unsafe { sys::fbe_limits_default() }.max_depth)
+}
+
 /// A refusal part-way through: what was not written yet is dropped without recursion.
 fn dispose_rest<T>(rest: impl Iterator<Item = T>, values: impl Fn(T) -> Vec<Value>) {
     for item in rest {
@@ -322,14 +329,14 @@ fn write_map(r: fbe_ref, entries: Vec<(Value, Value)>, depth: u32, err: &mut fbe
 
 /// Writes `v` into `r`; `words` is the type a refusal names (an optional's, for the
 /// value inside it: "int32 or null"). `depth`: the optionals and collections above `r`,
-/// counted as the core's encode counts them; a value past FBE_DEFAULT_MAX_DEPTH is
-/// refused with the core's error (fbei_tape_too_deep) before this recursion can
-/// overflow the stack.
+/// counted as the core's encode counts them; a value past the core's default depth
+/// (`max_depth_default`) is refused with the core's error (fbei_tape_too_deep) before
+/// this recursion can overflow the stack.
 fn write(r: fbe_ref, words: *const sys::fbe_type, v: Value, depth: u32, err: &mut fbe_error) -> fbe_status {
     let k = kind_of(r);
     let nests = matches!(k, Kind::Array | Kind::Vector | Kind::List | Kind::Set | Kind::Map | Kind::Hash)
         || (k == Kind::Optional && !v.is_null());
-    if nests && depth >= sys::FBE_DEFAULT_MAX_DEPTH {
+    if nests && depth >= max_depth_default() {
         dispose(v);
         return unsafe { sys::input::fbei_tape_too_deep(err) };
     }
