@@ -228,10 +228,11 @@ stage_begin "rust"
 if bash bindings/rust/tools/ci.sh; then stage_end ok; else stage_end FAILED; fi
 
 # The hostile suite (tests/hostile/README.md) over the tool and the bindings the stages
-# above built (Python, Node, Ruby, Java, Go, Rust, C++; drivers built by run.py): every attack of issue 17 (JSON and bytes past the budget, shared
-# bodies, defaults, empty structs, frames, hostile schemas and files, dump, deep values)
-# as its own process, under ulimit -v where the runtime allows it; each must end with a
-# typed error naming its limit (or succeed) within its bound on peak RSS and time. The
+# above built (Python, Node, Ruby, Java, Go, Rust, C++; drivers built by run.py): every
+# attack of issue 17 (JSON and bytes past the budget, shared bodies, defaults, empty
+# structs, frames, hostile schemas and files, dump, deep values) as its own process,
+# under ulimit -v where the runtime allows it; each must end with a typed error naming
+# its limit (or succeed) within its bound on peak RSS and time. The
 # table and figures: build/hostile/results.json. (The CLI part also runs in each tree's
 # ctest, label hostile, the ASan trees included.)
 stage_begin "hostile (CLI + bindings)"

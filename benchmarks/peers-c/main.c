@@ -202,10 +202,12 @@ int main(int argc, char **argv) {
   static sched_entry sched[MAX_CASES * B_NOPS];
   size_t nsched = 0;
   for (size_t w = 0; w < sizeof WORKLOADS / sizeof WORKLOADS[0]; w++)
-    for (int o = 0; o < B_NOPS; o++)
-      if ((!only_workload || !strcmp(only_workload, WORKLOADS[w])) && (!only_op || !strcmp(only_op, op_names[o])))
+    for (int o = 0; o < B_NOPS; o++) {
+      if ((only_workload && strcmp(only_workload, WORKLOADS[w])) || (only_op && strcmp(only_op, op_names[o])))
+        continue; /* --workload, --op: that cell alone */
       for (size_t c = 0; c < g_ncases; c++)
         if (g_cases[c].op[o] && !strcmp(g_cases[c].workload, WORKLOADS[w])) sched[nsched].c = c, sched[nsched++].o = o;
+    }
 
   if (instructions > 0) return count_instructions(sched, nsched, (uint64_t)instructions, op_names);
 
